@@ -1,0 +1,84 @@
+package bddl
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// WriteText renders diagnostics like a compiler: a file:line:col header,
+// the source line, and a caret line under the subject.
+//
+//	problem0.bddl:22:6: error: unexpected character "\\" [invalid-character]
+//	   22 |     )\
+//	      |      ^
+//	      = delete it: BDDL names use letters, digits and _ . - * only
+func (ds Diagnostics) WriteText(w io.Writer) error {
+	for _, d := range ds {
+		if _, err := io.WriteString(w, d.Text()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Text renders one diagnostic as WriteText does.
+func (d *Diagnostic) Text() string {
+	var b strings.Builder
+	b.WriteString(d.Error())
+	b.WriteByte('\n')
+	if src := d.Source; src != nil && d.Subject.Start.IsValid() {
+		line := src.Line(d.Subject.Start.Line)
+		if line != nil {
+			num := fmt.Sprintf("%5d", d.Subject.Start.Line)
+			pad := strings.Repeat(" ", len(num))
+			text := strings.ReplaceAll(string(line), "\t", " ")
+			if !utf8.ValidString(text) {
+				text = strings.ToValidUTF8(text, "\uFFFD")
+			}
+			fmt.Fprintf(&b, "%s | %s\n", num, text)
+			startCol := d.Subject.Start.Col
+			width := 1
+			if d.Subject.End.Line == d.Subject.Start.Line && d.Subject.End.Col > startCol {
+				width = d.Subject.End.Col - startCol
+			} else if d.Subject.End.Line > d.Subject.Start.Line {
+				width = max(1, len(line)-startCol+1)
+			}
+			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", max(0, startCol-1)), strings.Repeat("^", width))
+			if d.Detail != "" {
+				fmt.Fprintf(&b, "%s = %s\n", pad, d.Detail)
+			}
+			return b.String()
+		}
+	}
+	if d.Detail != "" {
+		fmt.Fprintf(&b, "      = %s\n", d.Detail)
+	}
+	return b.String()
+}
+
+// jsonDiagnostic is the JSON form of a diagnostic: one flat record that
+// pipelines can consume without knowing Go types.
+type jsonDiagnostic struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Col      int      `json:"col"`
+	EndLine  int      `json:"end_line"`
+	EndCol   int      `json:"end_col"`
+	Offset   int      `json:"offset"`
+	Severity Severity `json:"severity"`
+	Code     string   `json:"code"`
+	Message  string   `json:"message"`
+	Fix      string   `json:"fix,omitempty"`
+}
+
+// MarshalJSON writes the flat record form.
+func (d *Diagnostic) MarshalJSON() ([]byte, error) {
+	return json.Marshal(jsonDiagnostic{
+		File: d.Filename(), Line: d.Subject.Start.Line, Col: d.Subject.Start.Col,
+		EndLine: d.Subject.End.Line, EndCol: d.Subject.End.Col, Offset: d.Subject.Start.Offset,
+		Severity: d.Severity, Code: d.Code, Message: d.Summary, Fix: d.Detail,
+	})
+}

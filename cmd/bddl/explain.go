@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/bddl"
+)
+
+func init() { subcommands = append(subcommands, newExplainCmd) }
+
+type explainOptions struct {
+	*globalOptions
+	format string
+	path   string
+}
+
+func newExplainCmd(g *globalOptions) *cobra.Command {
+	opts := &explainOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "explain [--format text|json] FILE",
+		Short: "Describe a problem's :init and :goal in plain words",
+		Long: `Render a problem's initial literals and its goal as English sentences,
+one :init literal and one top-level goal conjunct per line.`,
+		Example: `  bddl explain baking_sugar_cookies/problem0.bddl
+  bddl explain --format json problem0.bddl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.path = args[0]
+			return runExplain(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+type explanation struct {
+	Problem string   `json:"problem"`
+	Domain  string   `json:"domain"`
+	Init    []string `json:"init"`
+	Goal    []string `json:"goal"`
+}
+
+func runExplain(opts *explainOptions) error {
+	if err := checkFormat(opts.format); err != nil {
+		return err
+	}
+	r := parseOne(opts.path)
+	if r.err != nil {
+		return misuse("%v", r.err)
+	}
+	if r.diags.HasErrors() {
+		r.diags.WriteText(opts.err)
+		return findings()
+	}
+	p := r.file.Problem
+	if p == nil {
+		return misuse("%s is a domain file; explain takes a problem file", opts.path)
+	}
+	if opts.format == "text" {
+		fmt.Fprint(opts.out, bddl.ExplainProblem(p))
+		return nil
+	}
+	e := explanation{Problem: p.Name.Name, Domain: p.Domain.Name, Init: []string{}, Goal: []string{}}
+	for _, f := range p.Init {
+		e.Init = append(e.Init, bddl.Explain(f))
+	}
+	goal := []bddl.Formula{p.Goal}
+	if and, ok := p.Goal.(*bddl.And); ok {
+		goal = and.Xs
+	}
+	for _, f := range goal {
+		e.Goal = append(e.Goal, bddl.Explain(f))
+	}
+	enc := json.NewEncoder(opts.out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(e)
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes shared by every command.
+const (
+	exitOK       = 0 // clean run, goal satisfied, no findings
+	exitFindings = 1 // diagnostics, findings or failures were reported
+	exitMisuse   = 2 // bad flags, arguments or configuration
+)
+
+// exitError carries an exit code through cobra's RunE without printing twice.
+type exitError struct {
+	code int
+	err  error // nil when the command already reported everything
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// findings reports that the command ran and printed findings: exit 1.
+func findings() error { return &exitError{code: exitFindings} }
+
+// misuse reports a usage or configuration problem: exit 2.
+func misuse(format string, args ...any) error {
+	return &exitError{code: exitMisuse, err: fmt.Errorf(format, args...)}
+}
+
+// streams are the command's standard streams; tests replace them.
+type streams struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// globalOptions are the flags every command shares.
+type globalOptions struct {
+	streams
+	kbPath string // --kb, else $BDDL_KB, else the embedded default
+}
+
+func newRootCmd(s streams) *cobra.Command {
+	opts := &globalOptions{streams: s}
+	root := &cobra.Command{
+		Use:   "bddl",
+		Short: "Parse, validate and evaluate BDDL activity definitions",
+		Long: `bddl is a task definition engine for BDDL, the Behavior Domain Definition
+Language of BEHAVIOR-1K: it parses and formats activity definitions, explains
+them in plain words, and (with the knowledge base) validates and checks them.`,
+		Example: `  bddl parse activities/           # report syntax problems in every *.bddl file
+  bddl fmt -d problem0.bddl        # show how the canonical layout differs
+  bddl explain problem0.bddl       # the :init and :goal in plain words`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.in)
+	root.SetOut(s.out)
+	root.SetErr(s.err)
+	root.PersistentFlags().StringVar(&opts.kbPath, "kb", "",
+		"knowledge base: a BEHAVIOR-1K knowledge_base directory or a YAML file (default $BDDL_KB, else the embedded default)")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: exitMisuse, err: err}
+	})
+	for _, sub := range subcommands {
+		root.AddCommand(sub(opts))
+	}
+	return root
+}
+
+// subcommands lists the constructors of the top-level commands; each
+// command's file adds itself in an init function so files stay independent.
+var subcommands []func(*globalOptions) *cobra.Command
+
+func run(args []string, in io.Reader, out, errw io.Writer) int {
+	root := newRootCmd(streams{in: in, out: out, err: errw})
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(errw, "bddl:", ee.err)
+		}
+		return ee.code
+	}
+	// Errors cobra raises itself (unknown command, wrong argument count)
+	// are misuse.
+	fmt.Fprintln(errw, "bddl:", err)
+	return exitMisuse
+}
