@@ -7,21 +7,22 @@ import (
 
 // The participle grammar describes a file's skeleton:
 //
-//	File    = "(" "define" "(" ("problem" | "domain") Name ")" Section* [")"] Stray*
-//	Section = "(" Keyword ... ")"
+//	File = "(" "define" "(" ("problem" | "domain") Name ")" Body
+//	Body = Section* ")" Rest
 //
-// Sections implement participle.Parseable: they hold nearly every byte of a
-// file, so they are parsed by hand-written recursive descent that allocates
-// only the public AST, and they recover from errors so that one run reports
-// every independent problem. Participle never appears in the public API.
+// The lexer hands participle the whole body, everything after the header,
+// as one token: participle materialises every token of a file (64 bytes
+// each) before parsing, which would cost more than the parsing itself.
+// Body implements participle.Parseable and parses sections by hand-written
+// recursive descent over its own scanner, allocating little more than the
+// public AST and recovering from errors so one run reports every
+// independent problem. Participle never appears in the public API.
 type gFile struct {
-	Pos      lexer.Position
-	Kind     string       `parser:"'(' 'define' '(' @('problem' | 'domain')"`
-	Name     *gName       `parser:"@@ ')'"`
-	Sections []*gSection  `parser:"@@*"`
-	Close    *gClose      `parser:"@@?"`
-	Stray    []*gTrailing `parser:"@@*"`
-	EndPos   lexer.Position
+	Pos    lexer.Position
+	Kind   string `parser:"'(' 'define' '(' @('problem' | 'domain')"`
+	Name   *gName `parser:"@@ ')'"`
+	Body   *gBody `parser:"@@?"`
+	EndPos lexer.Position
 }
 
 type gName struct {
@@ -29,60 +30,91 @@ type gName struct {
 	Value string `parser:"@Name"`
 }
 
-type gClose struct {
-	Pos   lexer.Position
-	Paren string `parser:"@')'"`
+// gBody is everything after the header: the sections, the ')' closing
+// (define ...), and whatever follows it.
+type gBody struct {
+	sections []*gSection
+	closed   bool // the ')' of (define ...) was found
+	end      Pos  // just after that ')', or the end of input
+	arena    arena
 }
 
-// gSection is one "(:keyword ...)" section, or a stray token between
-// sections, with the diagnostics found while parsing it.
+// gSection is one "(:keyword ...)" section, or stray tokens outside any
+// section, with the diagnostics and comments found while parsing it.
 type gSection struct {
-	keyword Ident
-	rng     Range
-	objects []*ObjectDecl
-	forms   []Formula
-	names   []Ident
-	preds   []*PredicateDecl
-	diags   Diagnostics
-	stray   bool // not a section: an error was recorded and tokens skipped
+	keyword  Ident
+	rng      Range
+	objects  []*ObjectDecl
+	forms    []Formula
+	names    []Ident
+	preds    []*PredicateDecl
+	diags    Diagnostics
+	comments []Comment
+	stray    bool // not a section: an error was recorded and tokens skipped
 }
 
-// Parse parses one section. It returns NextMatch at ")" or the end of input
-// so participle can match the closing parenthesis of (define ...).
-func (s *gSection) Parse(lex *lexer.PeekingLexer) error {
-	if t := lex.Peek(); t.Type == tokRParen || t.EOF() {
-		return participle.NextMatch
-	}
-	p := sectionParser{lex: lex, sec: s}
-	p.section()
-	return nil
+func (s *gSection) errorf(r Range, code, summary, detail string) {
+	s.diags = append(s.diags, &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r})
 }
 
-// gTrailing is anything after the closing ")" of (define ...): a section
-// that an extra ")" pushed out of the definition, or stray tokens. Parsing
-// it anyway keeps the rest of the file's diagnostics and AST.
-type gTrailing struct {
-	gSection
-}
-
-func (s *gTrailing) Parse(lex *lexer.PeekingLexer) error {
+// Parse parses the body token.
+func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
-	if t.EOF() {
+	if t.Type != tokBody {
 		return participle.NextMatch
 	}
-	p := sectionParser{lex: lex, sec: &s.gSection}
-	if t.Type == tokRParen {
-		tok := lex.Next()
-		p.errorf(tokRange(tok), codeExtraParen, "extra ')' after the end of the definition",
-			"delete this ')': the (define ...) form is already closed")
-		s.stray = true
-		return nil
+	lex.Next()
+	var comments []Comment
+	sc := &scanner{filename: t.Pos.Filename, src: t.Value, end: len(t.Value), base: t.Pos.Offset,
+		line: t.Pos.Line, lineOff: 1 - t.Pos.Column, comments: &comments}
+	p := &sectionParser{sc: sc, arena: &b.arena}
+	for {
+		t := p.peek()
+		if t.typ == tokEOF {
+			b.end = t.pos()
+			break
+		}
+		if b.sections == nil {
+			b.sections = make([]*gSection, 0, 4)
+		}
+		s := &gSection{}
+		p.sec, p.unwinding = s, false
+		switch {
+		case t.typ == tokRParen && !b.closed:
+			p.next()
+			b.closed = true
+			b.end = Pos{Offset: int(t.off) + 1, Line: int(t.line), Col: int(t.col) + 1}
+			continue
+		case t.typ == tokRParen:
+			p.next()
+			s.stray = true
+			s.errorf(t.rng(), codeExtraParen, "extra ')' after the end of the definition",
+				"delete this ')': the (define ...) form is already closed")
+		case p.atSection():
+			p.section()
+			if b.closed {
+				s.errorf(s.keyword.Range, codeOutsideDefine, "section "+s.keyword.Name+" is outside (define ...)",
+					"an extra ')' earlier in the file closed (define ...) too soon; delete it")
+			}
+		case t.typ == tokLParen:
+			s.stray = true
+			s.errorf(t.rng(), codeUnexpectedToken, "expected a section such as (:init ...) here",
+				"an extra ')' before this point may have closed the enclosing section too soon")
+			p.skipElement()
+		default:
+			s.stray = true
+			p.badToken(t, "a section such as (:goal ...)")
+			p.next()
+		}
+		b.sections = append(b.sections, s)
 	}
-	p.section()
-	if !s.stray {
-		p.errorf(s.keyword.Range, codeOutsideDefine,
-			"section "+s.keyword.Name+" is outside (define ...)",
-			"an extra ')' earlier in the file closed (define ...) too soon; delete it")
+	// Comments of the whole body are kept with the first section so that
+	// lowering finds them in one place.
+	if len(comments) > 0 {
+		if len(b.sections) == 0 {
+			b.sections = append(b.sections, &gSection{stray: true})
+		}
+		b.sections[0].comments = comments
 	}
 	return nil
 }

@@ -4,13 +4,19 @@ import (
 	"io"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// Token types of the hand-written lexer. Participle's regex lexers allocate
-// per token and dominate parse time; this one scans bytes once and slices
-// token values out of the source without copying.
+// Token types of the hand-written lexer.
+//
+// Participle materialises every token of a file (64 bytes each) before
+// parsing, and its regex lexers allocate per token; together they would cap
+// parsing far below the speed we need. So the lexer hands participle the
+// header's tokens and then one tokBody token for the rest of the file,
+// which the body's own parser (a participle.Parseable) scans on demand with
+// the same scanner, keeping at most two tokens of lookahead.
 const (
 	tokEOF     = lexer.EOF
 	tokLParen  = lexer.TokenType(iota + 1) // (
@@ -20,6 +26,7 @@ const (
 	tokKeyword                             // :init
 	tokDash                                // a lone - in :objects
 	tokInvalid                             // any byte run that is not BDDL
+	tokBody                                // everything after a file's header
 )
 
 // lexDef is the participle lexer definition.
@@ -31,6 +38,7 @@ func (lexDef) Symbols() map[string]lexer.TokenType {
 	return map[string]lexer.TokenType{
 		"EOF": tokEOF, "LParen": tokLParen, "RParen": tokRParen, "Name": tokName,
 		"Var": tokVar, "Keyword": tokKeyword, "Dash": tokDash, "Invalid": tokInvalid,
+		"Body": tokBody,
 	}
 }
 
@@ -42,31 +50,52 @@ func (lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	return newScanner(filename, b), nil
 }
 
-func (lexDef) LexBytes(filename string, b []byte) (lexer.Lexer, error) {
-	return newScanner(filename, b), nil
+// token is the scanner's own compact token: no file name, 32-bit positions.
+type token struct {
+	typ  lexer.TokenType
+	val  string
+	off  int32
+	line int32
+	col  int32
 }
 
-func (lexDef) LexString(filename string, s string) (lexer.Lexer, error) {
-	return newScanner(filename, []byte(s)), nil
+func (t token) pos() Pos { return Pos{Offset: int(t.off), Line: int(t.line), Col: int(t.col)} }
+
+// rng is the token's source range; tokens other than sections never span lines.
+func (t token) rng() Range {
+	n := len(t.val)
+	return Range{Start: t.pos(), End: Pos{Offset: int(t.off) + n, Line: int(t.line), Col: int(t.col) + n}}
 }
 
-// scanner produces tokens for participle and keeps comments aside, so the
-// grammar never sees them but the formatter can put them back.
+// scanner scans src[off:end]. The file-level scanner groups sections into
+// tokSection tokens; a section scanner yields the section's tokens one by
+// one. Comments go to a shared list so the formatter can put them back.
 type scanner struct {
 	filename string
 	src      string // the source as a string so token values share its memory
-	off      int
+	off, end int
+	base     int // offset of src[0] in the file
 	line     int
 	lineOff  int // offset of the current line's first byte
-	comments []Comment
+	// header is set for the file-level scanner: it yields the header's
+	// tokens, then the rest of the file as one tokBody token.
+	header   bool
+	depth    int  // parenthesis depth, tracked in header mode
+	closed   bool // a ')' has brought the depth back to 1: the header ended
+	comments *[]Comment
 }
 
+// newScanner scans b without copying it: token values, and so the names in
+// the AST, point into b, which the caller must not modify afterwards.
 func newScanner(filename string, b []byte) *scanner {
-	return &scanner{filename: filename, src: string(b), line: 1}
+	return &scanner{filename: filename, src: unsafe.String(unsafe.SliceData(b), len(b)), end: len(b), line: 1, header: true, comments: new([]Comment)}
 }
 
-func (s *scanner) pos() lexer.Position {
-	return lexer.Position{Filename: s.filename, Offset: s.off, Line: s.line, Column: s.off - s.lineOff + 1}
+// Next implements participle's lexer.Lexer.
+func (s *scanner) Next() (lexer.Token, error) {
+	t := s.scan()
+	return lexer.Token{Type: t.typ, Value: t.val, Pos: lexer.Position{
+		Filename: s.filename, Offset: int(t.off), Line: int(t.line), Column: int(t.col)}}, nil
 }
 
 // nameByte reports whether c may appear in a name. The reference splits on
@@ -89,7 +118,7 @@ var nameByte = func() (t [256]bool) {
 // nameLen returns the length of the name starting at s.src[i:].
 func (s *scanner) nameLen(i int) int {
 	j := i
-	for j < len(s.src) {
+	for j < s.end {
 		c := s.src[j]
 		if c < utf8.RuneSelf {
 			if !nameByte[c] {
@@ -98,7 +127,7 @@ func (s *scanner) nameLen(i int) int {
 			j++
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(s.src[j:])
+		r, n := utf8.DecodeRuneInString(s.src[j:s.end])
 		if r == utf8.RuneError || !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
 			break
 		}
@@ -107,66 +136,92 @@ func (s *scanner) nameLen(i int) int {
 	return j - i
 }
 
-func (s *scanner) Next() (lexer.Token, error) {
-	for s.off < len(s.src) {
+// skipSpace skips white space and comments, recording the comments when
+// record is set.
+func (s *scanner) skipSpace(record bool) {
+	for s.off < s.end {
 		c := s.src[s.off]
-		switch {
-		case c == '\n':
+		if c > ' ' && c != ';' {
+			return
+		}
+		switch c {
+		case '\n':
 			s.off++
 			s.line++
 			s.lineOff = s.off
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+		case ' ', '\t', '\r', '\f', '\v':
 			s.off++
-			continue
-		case c == ';':
-			start := s.pos()
-			end := s.off
-			for end < len(s.src) && s.src[end] != '\n' {
-				end++
+		case ';':
+			start := s.off
+			for s.off < s.end && s.src[s.off] != '\n' {
+				s.off++
 			}
-			text := s.src[s.off:end]
-			if end > s.off && text[len(text)-1] == '\r' {
-				text = text[:len(text)-1]
+			if record {
+				s.comment(start)
 			}
-			s.comments = append(s.comments, Comment{Text: text, Range: Range{
-				Start: posOf(start), End: Pos{Offset: start.Offset + len(text), Line: start.Line, Col: start.Column + len(text)}}})
-			s.off = end
-			continue
-		}
-		start := s.pos()
-		var typ lexer.TokenType
-		n := 1
-		switch {
-		case c == '(':
-			typ = tokLParen
-		case c == ')':
-			typ = tokRParen
-		case c == '?':
-			typ, n = tokVar, 1+s.nameLen(s.off+1)
-		case c == ':':
-			typ, n = tokKeyword, 1+s.nameLen(s.off+1)
-		case c == '-' && s.nameLen(s.off+1) == 0:
-			typ = tokDash
 		default:
-			if n = s.nameLen(s.off); n > 0 {
-				typ = tokName
-			} else {
-				typ, n = tokInvalid, s.invalidLen(s.off)
-			}
+			return
 		}
-		tok := lexer.Token{Type: typ, Value: s.src[s.off : s.off+n], Pos: start}
-		s.off += n
-		return tok, nil
 	}
-	return lexer.EOFToken(s.pos()), nil
+}
+
+func (s *scanner) comment(start int) {
+	text := s.src[start:s.off]
+	if text[len(text)-1] == '\r' {
+		text = text[:len(text)-1]
+	}
+	col := start - s.lineOff + 1
+	off := s.base + start
+	*s.comments = append(*s.comments, Comment{Text: text, Range: Range{
+		Start: Pos{Offset: off, Line: s.line, Col: col},
+		End:   Pos{Offset: off + len(text), Line: s.line, Col: col + len(text)}}})
+}
+
+func (s *scanner) scan() token {
+	s.skipSpace(true)
+	t := token{off: int32(s.base + s.off), line: int32(s.line), col: int32(s.off - s.lineOff + 1)}
+	if s.off >= s.end {
+		t.typ = tokEOF
+		return t
+	}
+	c := s.src[s.off]
+	if s.header && s.closed && s.depth == 1 {
+		t.typ, t.val = tokBody, s.src[s.off:s.end]
+		s.off = s.end
+		return t
+	}
+	n := 1
+	switch {
+	case c == '(':
+		t.typ = tokLParen
+		s.depth++
+	case c == ')':
+		t.typ = tokRParen
+		s.depth--
+		s.closed = true
+	case c == '?':
+		t.typ, n = tokVar, 1+s.nameLen(s.off+1)
+	case c == ':':
+		t.typ, n = tokKeyword, 1+s.nameLen(s.off+1)
+	case c == '-' && s.nameLen(s.off+1) == 0:
+		t.typ = tokDash
+	default:
+		if n = s.nameLen(s.off); n > 0 {
+			t.typ = tokName
+		} else {
+			t.typ, n = tokInvalid, s.invalidLen(s.off)
+		}
+	}
+	t.val = s.src[s.off : s.off+n]
+	s.off += n
+	return t
 }
 
 // invalidLen groups a run of bytes that start no token, so one stray
 // character or one broken UTF-8 sequence gives one error.
 func (s *scanner) invalidLen(i int) int {
 	j := i
-	for j < len(s.src) {
+	for j < s.end {
 		c := s.src[j]
 		if c == '(' || c == ')' || c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '?' || c == ':' {
 			break
@@ -178,7 +233,7 @@ func (s *scanner) invalidLen(i int) int {
 			j++
 			continue
 		}
-		_, n := utf8.DecodeRuneInString(s.src[j:])
+		_, n := utf8.DecodeRuneInString(s.src[j:s.end])
 		j += n
 	}
 	if j == i {
@@ -189,7 +244,7 @@ func (s *scanner) invalidLen(i int) int {
 
 func posOf(p lexer.Position) Pos { return Pos{Offset: p.Offset, Line: p.Line, Col: p.Column} }
 
-// tokRange is the source range of a token; tokens never span lines.
+// tokRange is the source range of a participle token.
 func tokRange(t *lexer.Token) Range {
 	start := posOf(t.Pos)
 	return Range{Start: start, End: Pos{Offset: start.Offset + len(t.Value), Line: start.Line, Col: start.Col + len(t.Value)}}

@@ -19,6 +19,9 @@ type File struct {
 // ParseFile parses a problem or domain file. It returns as much of the tree
 // as it could build, with every syntax problem found; the tree is complete
 // when the diagnostics hold no error. No input makes it panic or hang.
+//
+// The tree's names share memory with src, which must not be modified
+// afterwards.
 func ParseFile(filename string, src []byte) (*File, Diagnostics) {
 	source := NewSource(filename, src)
 	file := &File{Source: source}
@@ -40,7 +43,7 @@ func ParseFile(filename string, src []byte) (*File, Diagnostics) {
 		diags = append(diags, headerError(err, lex))
 	}
 	if g != nil && g.Name != nil {
-		lowerFile(file, g, sc.comments, &diags)
+		lowerFile(file, g, *sc.comments, &diags)
 	}
 	return file, finish(source, diags)
 }
@@ -116,21 +119,26 @@ func finish(src *Source, diags Diagnostics) Diagnostics {
 func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 	defineOpen := Range{Start: posOf(g.Pos), End: Pos{Offset: g.Pos.Offset + 1, Line: g.Pos.Line, Col: g.Pos.Column + 1}}
 	rng := Range{Start: posOf(g.Pos), End: posOf(g.EndPos)}
+	closed := false
+	if g.Body != nil {
+		rng.End, closed = g.Body.end, g.Body.closed
+	}
 	name := Ident{Name: g.Name.Value, Range: Range{Start: posOf(g.Name.Pos),
 		End: Pos{Offset: g.Name.Pos.Offset + len(g.Name.Value), Line: g.Name.Pos.Line, Col: g.Name.Pos.Column + len(g.Name.Value)}}}
-	sections := make([]*gSection, 0, len(g.Sections)+len(g.Stray))
-	sections = append(sections, g.Sections...)
-	for _, s := range g.Stray {
-		sections = append(sections, &s.gSection)
+	var sections []*gSection
+	if g.Body != nil {
+		sections = g.Body.sections
 	}
 	unclosed := false
 	for _, s := range sections {
+		comments = append(comments, s.comments...)
 		*diags = append(*diags, s.diags...)
 		for _, d := range s.diags {
 			unclosed = unclosed || d.Code == codeUnclosedParen
 		}
 	}
-	if g.Close == nil && !unclosed {
+	slices.SortFunc(comments, func(a, b Comment) int { return a.Range.Start.Offset - b.Range.Start.Offset })
+	if !closed && !unclosed {
 		*diags = append(*diags, &Diagnostic{Severity: Error, Code: codeUnclosedParen, Subject: defineOpen,
 			Summary: "(define is not closed before the end of the file",
 			Detail:  "add the missing ')'; every '(' needs a matching ')'"})
@@ -138,26 +146,31 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 	errorf := func(r Range, code, summary, detail string) {
 		*diags = append(*diags, &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r})
 	}
-	seen := map[string]Range{}
-	var kept []*gSection
+	kept := make([]*gSection, 0, len(sections))
+	seen := func(key string) *gSection {
+		for _, k := range kept {
+			if k.keyword.Key() == key {
+				return k
+			}
+		}
+		return nil
+	}
 	for _, s := range sections {
 		if s.stray {
 			continue
 		}
-		key := s.keyword.Key()
-		if first, dup := seen[key]; dup {
+		if first := seen(s.keyword.Key()); first != nil {
 			errorf(s.keyword.Range, codeDuplicateSection, "duplicate section "+s.keyword.Name,
-				fmt.Sprintf("merge it into the %s section at %s", s.keyword.Name, first.Start))
+				fmt.Sprintf("merge it into the %s section at %s", s.keyword.Name, first.keyword.Range.Start))
 			continue
 		}
-		seen[key] = s.keyword.Range
 		kept = append(kept, s)
 	}
 	var allowed, required []string
 	switch Fold(g.Kind) {
 	case "problem":
 		p := &Problem{Range: rng, Name: name, Comments: comments, Source: file.Source}
-		allowed, required = []string{":domain", ":objects", ":init", ":goal"}, []string{":domain", ":objects", ":init", ":goal"}
+		allowed, required = problemSections, problemSections
 		for _, s := range kept {
 			sec := Section{Keyword: s.keyword, Range: s.rng}
 			switch s.keyword.Key() {
@@ -196,7 +209,7 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 		file.Problem = p
 	case "domain":
 		d := &Domain{Range: rng, Name: name, Comments: comments, Source: file.Source}
-		allowed, required = []string{":requirements", ":predicates"}, []string{":predicates"}
+		allowed, required = domainSections, domainSections[1:]
 		for _, s := range kept {
 			switch s.keyword.Key() {
 			case ":requirements":
@@ -217,12 +230,17 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 		}
 	}
 	for _, key := range required {
-		if _, ok := seen[key]; !ok {
+		if seen(key) == nil {
 			errorf(name.Range, codeMissingSection, fmt.Sprintf("%s %s has no %s section", Fold(g.Kind), name.Name, key),
 				fmt.Sprintf("add (%s ...)", key))
 		}
 	}
 }
+
+var (
+	problemSections = []string{":domain", ":objects", ":init", ":goal"}
+	domainSections  = []string{":requirements", ":predicates"}
+)
 
 func knownSection(key string) bool {
 	switch key {

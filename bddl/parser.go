@@ -12,42 +12,78 @@ import (
 // On an error it records a diagnostic and skips to a point where parsing can
 // resume: the end of the broken element, or the next section.
 type sectionParser struct {
-	lex *lexer.PeekingLexer
-	sec *gSection
+	sc  *scanner
+	buf [2]token // lookahead
+	n   int      // tokens in buf
+	sec   *gSection
+	arena *arena
 	// unwinding is set once a ')' was found missing at the end of input or
 	// before the next section: enclosing lists then close silently, so one
 	// missing ')' gives one diagnostic.
 	unwinding bool
-	scope     []string // folded names of the variables bound here
+	scope     []string  // folded names of the variables bound here
+	stack     []Formula // operands being gathered, see operands
 }
 
 func (p *sectionParser) errorf(r Range, code, summary, detail string) {
-	p.sec.diags = append(p.sec.diags, &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r})
+	p.sec.errorf(r, code, summary, detail)
+}
+
+func (p *sectionParser) peek() token {
+	if p.n == 0 {
+		p.buf[0] = p.sc.scan()
+		p.n = 1
+	}
+	return p.buf[0]
 }
 
 // peek2 returns the token after the next one.
-func (p *sectionParser) peek2() *lexer.Token {
-	cp := p.lex.MakeCheckpoint()
-	p.lex.Next()
-	t := p.lex.Peek()
-	p.lex.LoadCheckpoint(cp)
+func (p *sectionParser) peek2() token {
+	p.peek()
+	if p.n == 1 {
+		p.buf[1] = p.sc.scan()
+		p.n = 2
+	}
+	return p.buf[1]
+}
+
+func (p *sectionParser) next() token {
+	p.peek()
+	t := p.buf[0]
+	p.buf[0] = p.buf[1]
+	p.n--
 	return t
 }
 
 // atSection reports whether the next tokens start a new section: "(:".
-// Keywords appear nowhere else, so this is where a parser resynchronises.
+// Keywords appear nowhere else, so this is where a parser resynchronises
+// after a missing ')'.
 func (p *sectionParser) atSection() bool {
-	return p.lex.Peek().Type == tokLParen && p.peek2().Type == tokKeyword
+	return p.peekType() == tokLParen && p.peek2().typ == tokKeyword
+}
+
+// peekType is the type of the next token; cheaper than peek on hot paths.
+func (p *sectionParser) peekType() lexer.TokenType {
+	if p.n == 0 {
+		p.buf[0] = p.sc.scan()
+		p.n = 1
+	}
+	return p.buf[0].typ
 }
 
 // atListEnd reports whether a list of elements ends here.
 func (p *sectionParser) atListEnd() bool {
-	t := p.lex.Peek()
-	return p.unwinding || t.Type == tokRParen || t.EOF() || p.atSection()
+	switch p.peekType() {
+	case tokRParen, tokEOF:
+		return true
+	case tokLParen:
+		return p.unwinding || p.peek2().typ == tokKeyword
+	}
+	return p.unwinding
 }
 
-func describe(t *lexer.Token) string {
-	switch t.Type {
+func describe(t token) string {
+	switch t.typ {
 	case tokEOF:
 		return "end of file"
 	case tokLParen:
@@ -57,53 +93,55 @@ func describe(t *lexer.Token) string {
 	case tokDash:
 		return "'-'"
 	case tokKeyword:
-		return "keyword " + t.Value
+		return "keyword " + t.val
 	case tokVar:
-		return "variable " + t.Value
+		return "variable " + t.val
 	case tokName:
-		return "name " + strconv.Quote(t.Value)
+		return "name " + strconv.Quote(t.val)
 	}
-	return strconv.Quote(t.Value)
+	return strconv.Quote(t.val)
 }
 
 // badToken reports a token that does not belong here, naming invalid
 // characters and bytes precisely.
-func (p *sectionParser) badToken(t *lexer.Token, expected string) {
+func (p *sectionParser) badToken(t token, expected string) {
 	switch {
-	case t.Type == tokInvalid && !utf8.ValidString(t.Value):
-		p.errorf(tokRange(t), codeInvalidUTF8, "invalid UTF-8 bytes",
+	case t.typ == tokInvalid && !utf8.ValidString(t.val):
+		p.errorf(t.rng(), codeInvalidUTF8, "invalid UTF-8 bytes",
 			"BDDL files are UTF-8 text; remove or re-encode these bytes")
-	case t.Type == tokInvalid:
-		p.errorf(tokRange(t), codeInvalidChar, fmt.Sprintf("unexpected character %s", strconv.Quote(t.Value)),
+	case t.typ == tokInvalid:
+		p.errorf(t.rng(), codeInvalidChar, fmt.Sprintf("unexpected character %s", strconv.Quote(t.val)),
 			"delete it: BDDL names use letters, digits and _ . - * only")
 	default:
-		p.errorf(tokRange(t), codeUnexpectedToken, fmt.Sprintf("unexpected %s; expected %s", describe(t), expected), "")
+		p.errorf(t.rng(), codeUnexpectedToken, fmt.Sprintf("unexpected %s; expected %s", describe(t), expected), "")
 	}
 }
 
 // close consumes the ')' that closes the form opened by open and returns the
-// end of the form. what names the form in messages, e.g. "(and".
-func (p *sectionParser) close(open *lexer.Token, what string) Pos {
+// end of the form. prefix+name names the form in messages, e.g. "(and";
+// they are joined only when there is an error, so closing never allocates.
+func (p *sectionParser) close(open token, prefix, name string) Pos {
 	for {
-		t := p.lex.Peek()
-		if t.Type == tokRParen {
-			p.lex.Next()
-			return Pos{Offset: t.Pos.Offset + 1, Line: t.Pos.Line, Col: t.Pos.Column + 1}
+		t := p.peek()
+		if t.typ == tokRParen {
+			p.next()
+			return Pos{Offset: int(t.off) + 1, Line: int(t.line), Col: int(t.col) + 1}
 		}
 		if p.unwinding {
-			return posOf(t.Pos)
+			return t.pos()
 		}
-		if t.EOF() || p.atSection() {
+		what := prefix + name
+		if t.typ == tokEOF || p.atSection() {
 			where := "before the end of the file"
-			if !t.EOF() {
-				where = "before the next section starts at " + posOf(t.Pos).String()
+			if t.typ != tokEOF {
+				where = "before the next section starts at " + t.pos().String()
 			}
-			p.errorf(tokRange(open), codeUnclosedParen, fmt.Sprintf("%s is not closed %s", what, where),
+			p.errorf(open.rng(), codeUnclosedParen, fmt.Sprintf("%s is not closed %s", what, where),
 				"add the missing ')'; every '(' needs a matching ')'")
 			p.unwinding = true
-			return posOf(t.Pos)
+			return t.pos()
 		}
-		p.badToken(t, "')' to close "+what+" opened at "+posOf(open.Pos).String())
+		p.badToken(t, "')' to close "+what+" opened at "+open.pos().String())
 		p.skipElement()
 	}
 }
@@ -111,18 +149,18 @@ func (p *sectionParser) close(open *lexer.Token, what string) Pos {
 // skipElement skips one token, or a whole parenthesised element, without
 // crossing into the next section.
 func (p *sectionParser) skipElement() {
-	t := p.lex.Next()
-	if t.Type != tokLParen {
+	t := p.next()
+	if t.typ != tokLParen {
 		return
 	}
 	depth := 1
 	for depth > 0 {
-		t := p.lex.Peek()
-		if t.EOF() || p.atSection() {
+		t := p.peek()
+		if t.typ == tokEOF || p.atSection() {
 			return
 		}
-		p.lex.Next()
-		switch t.Type {
+		p.next()
+		switch t.typ {
 		case tokLParen:
 			depth++
 		case tokRParen:
@@ -131,66 +169,50 @@ func (p *sectionParser) skipElement() {
 	}
 }
 
+// section parses "(:keyword ...)"; the caller has checked atSection.
 func (p *sectionParser) section() {
 	s := p.sec
-	open := p.lex.Peek()
-	if open.Type != tokLParen {
-		s.stray = true
-		p.badToken(open, "a section such as (:goal ...)")
-		p.lex.Next()
-		return
-	}
-	if kw := p.peek2(); kw.Type != tokKeyword {
-		s.stray = true
-		p.errorf(tokRange(open), codeUnexpectedToken, fmt.Sprintf("expected a section keyword such as :init after '(', found %s", describe(kw)),
-			"an extra ')' before this point may have closed the enclosing section too soon")
-		p.skipElement()
-		return
-	}
-	p.lex.Next()
-	kw := p.lex.Next()
-	s.keyword = Ident{Name: kw.Value, Range: tokRange(kw)}
-	switch Fold(kw.Value) {
+	open := p.next()
+	kw := p.next()
+	s.keyword = Ident{Name: kw.val, Range: kw.rng()}
+	switch Fold(kw.val) {
 	case ":objects":
 		p.objects()
 	case ":init", ":goal":
-		for !p.atListEnd() {
-			if f := p.formula(1); f != nil {
-				s.forms = append(s.forms, f)
-			}
-		}
+		s.forms = p.operands(0)
 	case ":domain":
 		for !p.atListEnd() {
-			t := p.lex.Next()
-			if t.Type != tokName {
+			t := p.next()
+			if t.typ != tokName {
 				p.badToken(t, "a domain name")
 				continue
 			}
-			s.names = append(s.names, Ident{Name: t.Value, Range: tokRange(t)})
+			s.names = append(s.names, Ident{Name: t.val, Range: t.rng()})
 		}
 	case ":requirements":
 		for !p.atListEnd() {
-			t := p.lex.Next()
-			if t.Type != tokKeyword {
+			t := p.next()
+			if t.typ != tokKeyword {
 				p.badToken(t, "a requirement such as :strips")
 				continue
 			}
-			s.names = append(s.names, Ident{Name: t.Value, Range: tokRange(t)})
+			s.names = append(s.names, Ident{Name: t.val, Range: t.rng()})
 		}
 	case ":predicates":
 		p.predicateDecls()
 	default:
-		p.errorf(s.keyword.Range, codeUnknownSection, fmt.Sprintf("unknown section %s", kw.Value),
+		p.errorf(s.keyword.Range, codeUnknownSection, fmt.Sprintf("unknown section %s", kw.val),
 			"problems have :domain, :objects, :init and :goal; domains have :requirements and :predicates")
 		for !p.atListEnd() {
 			p.skipElement()
 		}
 	}
-	s.rng = Range{Start: posOf(open.Pos), End: p.close(open, "("+kw.Value)}
+	s.rng = Range{Start: open.pos(), End: p.close(open, "(", kw.val)}
 }
 
 func (p *sectionParser) objects() {
-	var pending []Ident
+	var buf [16]Ident
+	pending := buf[:0]
 	flush := func() {
 		if len(pending) == 0 {
 			return
@@ -204,32 +226,35 @@ func (p *sectionParser) objects() {
 		pending = nil
 	}
 	for !p.atListEnd() {
-		t := p.lex.Peek()
-		switch t.Type {
+		t := p.peek()
+		switch t.typ {
 		case tokName:
-			p.lex.Next()
-			pending = append(pending, Ident{Name: t.Value, Range: tokRange(t)})
+			p.next()
+			pending = append(pending, Ident{Name: t.val, Range: t.rng()})
+			continue
 		case tokDash:
-			p.lex.Next()
-			typ := p.lex.Peek()
-			if typ.Type != tokName {
-				p.errorf(tokRange(t), codeMissingType, "'-' is not followed by a type",
+			p.next()
+			typ := p.peek()
+			if typ.typ != tokName {
+				p.errorf(t.rng(), codeMissingType, "'-' is not followed by a type",
 					"write the synset after '-', e.g. apple.n.01_1 - apple.n.01")
-				pending = nil
+				pending = pending[:0]
 				continue
 			}
-			p.lex.Next()
+			p.next()
 			if len(pending) == 0 {
-				p.errorf(tokRange(t), codeBareDash, "'-' has no instances before it",
+				p.errorf(t.rng(), codeBareDash, "'-' has no instances before it",
 					"list the instances before '-', e.g. apple.n.01_1 apple.n.01_2 - apple.n.01")
 				continue
 			}
-			p.sec.objects = append(p.sec.objects, &ObjectDecl{
-				Instances: pending,
-				Type:      Ident{Name: typ.Value, Range: tokRange(typ)},
-				Range:     Range{Start: pending[0].Range.Start, End: tokRange(typ).End},
-			})
-			pending = nil
+			d := p.arena.decl()
+			*d = ObjectDecl{
+				Instances: p.arena.idents(pending),
+				Type:      Ident{Name: typ.val, Range: typ.rng()},
+				Range:     Range{Start: pending[0].Range.Start, End: typ.rng().End},
+			}
+			p.sec.objects = append(p.sec.objects, d)
+			pending = pending[:0]
 		default:
 			p.badToken(t, "an instance name or '-'")
 			p.skipElement()
@@ -240,64 +265,64 @@ func (p *sectionParser) objects() {
 
 func (p *sectionParser) predicateDecls() {
 	for !p.atListEnd() {
-		open := p.lex.Peek()
-		if open.Type != tokLParen {
+		open := p.peek()
+		if open.typ != tokLParen {
 			p.badToken(open, "a predicate declaration such as (ontop ?obj1 ?obj2)")
-			p.lex.Next()
+			p.next()
 			continue
 		}
-		p.lex.Next()
-		name := p.lex.Peek()
-		if name.Type != tokName {
+		p.next()
+		name := p.peek()
+		if name.typ != tokName {
 			p.badToken(name, "a predicate name")
 			p.skipRest(open)
 			continue
 		}
-		p.lex.Next()
-		d := &PredicateDecl{Name: Ident{Name: name.Value, Range: tokRange(name)}}
+		p.next()
+		d := &PredicateDecl{Name: Ident{Name: name.val, Range: name.rng()}}
 		for !p.atListEnd() {
-			t := p.lex.Next()
-			if t.Type != tokVar || len(t.Value) < 2 {
+			t := p.next()
+			if t.typ != tokVar || len(t.val) < 2 {
 				p.badToken(t, "a parameter such as ?obj1")
 				continue
 			}
-			d.Params = append(d.Params, Ident{Name: t.Value[1:], Range: tokRange(t)})
+			d.Params = append(d.Params, Ident{Name: t.val[1:], Range: t.rng()})
 		}
-		d.Range = Range{Start: posOf(open.Pos), End: p.close(open, "("+name.Value)}
+		d.Range = Range{Start: open.pos(), End: p.close(open, "(", name.val)}
 		p.sec.preds = append(p.sec.preds, d)
 	}
 }
 
 // skipRest skips the remaining elements of a form whose head was bad, and
 // its closing parenthesis.
-func (p *sectionParser) skipRest(open *lexer.Token) {
+func (p *sectionParser) skipRest(open token) {
 	for !p.atListEnd() {
 		p.skipElement()
 	}
-	p.close(open, "'('")
+	p.close(open, "'('", "")
 }
 
 // formula parses one formula. It returns nil after recording an error; it
 // always consumes at least one token unless the list it is in has ended.
 func (p *sectionParser) formula(depth int) Formula {
-	open := p.lex.Peek()
-	if open.Type != tokLParen {
+	open := p.peek()
+	if open.typ != tokLParen {
 		p.badToken(open, "'(' to start a formula")
-		p.lex.Next()
+		p.next()
 		return nil
 	}
 	if depth > maxDepth {
-		p.errorf(tokRange(open), codeTooDeep, fmt.Sprintf("formula nested more than %d levels deep", maxDepth),
+		p.errorf(open.rng(), codeTooDeep, fmt.Sprintf("formula nested more than %d levels deep", maxDepth),
 			"simplify the formula; real definitions nest about ten levels")
 		p.skipElement()
 		return nil
 	}
-	p.lex.Next()
-	head := p.lex.Peek()
-	if head.Type != tokName {
-		if head.Type == tokRParen {
-			p.lex.Next()
-			p.errorf(Range{Start: posOf(open.Pos), End: tokRange(head).End}, codeEmptyFormula, "empty formula ()",
+	p.next()
+	head := p.peek()
+	if head.typ != tokName {
+		if head.typ == tokRParen {
+			p.next()
+			p.errorf(Range{Start: open.pos(), End: head.rng().End}, codeEmptyFormula, "empty formula ()",
 				"write a literal such as (ontop ?a ?b) or delete the parentheses")
 			return nil
 		}
@@ -305,20 +330,20 @@ func (p *sectionParser) formula(depth int) Formula {
 		p.skipRest(open)
 		return nil
 	}
-	p.lex.Next()
-	switch Fold(head.Value) {
+	p.next()
+	switch Fold(head.val) {
 	case "and":
 		n := &And{Xs: p.operands(depth)}
-		n.Range = Range{Start: posOf(open.Pos), End: p.close(open, "(and")}
+		n.Range = Range{Start: open.pos(), End: p.close(open, "(", "and")}
 		return n
 	case "or":
 		n := &Or{Xs: p.operands(depth)}
-		n.Range = Range{Start: posOf(open.Pos), End: p.close(open, "(or")}
+		n.Range = Range{Start: open.pos(), End: p.close(open, "(", "or")}
 		return n
 	case "not":
 		xs := p.operands(depth)
 		n := &Not{}
-		n.Range = Range{Start: posOf(open.Pos), End: p.close(open, "(not")}
+		n.Range = Range{Start: open.pos(), End: p.close(open, "(", "not")}
 		if !p.arity(n.Range, "not", xs, 1, "(not (cooked ?x))") {
 			return nil
 		}
@@ -327,7 +352,7 @@ func (p *sectionParser) formula(depth int) Formula {
 	case "imply":
 		xs := p.operands(depth)
 		n := &Imply{}
-		n.Range = Range{Start: posOf(open.Pos), End: p.close(open, "(imply")}
+		n.Range = Range{Start: open.pos(), End: p.close(open, "(", "imply")}
 		if !p.arity(n.Range, "imply", xs, 2, "(imply (cooked ?x) (hot ?x))") {
 			return nil
 		}
@@ -347,13 +372,23 @@ func (p *sectionParser) formula(depth int) Formula {
 	return p.atom(open, head)
 }
 
+// operands parses formulas up to the end of the enclosing list. They are
+// gathered on a stack shared by all levels and copied out at their exact
+// length, so a list costs one allocation however long it grows.
 func (p *sectionParser) operands(depth int) []Formula {
-	var xs []Formula
+	base := len(p.stack)
 	for !p.atListEnd() {
 		if f := p.formula(depth + 1); f != nil {
-			xs = append(xs, f)
+			p.stack = append(p.stack, f)
 		}
 	}
+	if len(p.stack) == base {
+		return nil
+	}
+	xs := make([]Formula, len(p.stack)-base)
+	copy(xs, p.stack[base:])
+	clear(p.stack[base:])
+	p.stack = p.stack[:base]
 	return xs
 }
 
@@ -380,50 +415,56 @@ func (p *sectionParser) hasErrorsIn(r Range) bool {
 	return false
 }
 
-func (p *sectionParser) atom(open, head *lexer.Token) Formula {
-	a := &Atom{Pred: Ident{Name: head.Value, Range: tokRange(head)}}
-	end := tokRange(head).End
+func (p *sectionParser) atom(open, head token) Formula {
+	a := p.arena.atom()
+	a.Pred = Ident{Name: head.val, Range: head.rng()}
+	end := head.rng().End
+	var buf [4]Term
+	args := buf[:0]
 	for {
-		t := p.lex.Peek()
-		switch t.Type {
+		t := p.peek()
+		switch t.typ {
 		case tokName, tokVar:
-			p.lex.Next()
+			p.next()
 			term := p.term(t)
-			a.Args = append(a.Args, term)
+			args = append(args, term)
 			end = term.Range.End
 			continue
 		case tokRParen:
-			a.Range = Range{Start: posOf(open.Pos), End: p.close(open, "("+head.Value)}
+			a.Args = p.arena.terms(args)
+			a.Range = Range{Start: open.pos(), End: p.close(open, "(", head.val)}
 			return a
 		case tokLParen, tokEOF:
 			// Atoms never nest: most likely this atom lacks its ')'. Close
 			// it here and let the '(' start the next formula.
 			if !p.unwinding {
-				p.errorf(Range{Start: posOf(open.Pos), End: end}, codeUnclosedParen,
-					fmt.Sprintf("(%s ... is missing its ')'", head.Value),
+				p.errorf(Range{Start: open.pos(), End: end}, codeUnclosedParen,
+					fmt.Sprintf("(%s ... is missing its ')'", head.val),
 					"add ')' after the last argument; a predicate's arguments are names, not formulas")
 			}
-			a.Range = Range{Start: posOf(open.Pos), End: end}
+			a.Args = p.arena.terms(args)
+			a.Range = Range{Start: open.pos(), End: end}
 			return a
 		}
-		if p.unwinding || p.atSection() {
-			a.Range = Range{Start: posOf(open.Pos), End: end}
+		if p.unwinding {
+			a.Args = p.arena.terms(args)
+			a.Range = Range{Start: open.pos(), End: end}
 			return a
 		}
 		p.badToken(t, "an argument or ')'")
-		p.lex.Next()
+		p.next()
 	}
 }
 
 // term classifies a name lexically: a variable when an enclosing quantifier
 // binds it, else an instance when it has an instance's shape, else a
 // variable if written with '?', else a constant such as a room type.
-func (p *sectionParser) term(t *lexer.Token) Term {
-	name, question := t.Value, t.Type == tokVar
+func (p *sectionParser) term(t token) Term {
+	name, question := t.val, t.typ == tokVar
 	if question {
 		name = name[1:]
 	}
-	term := Term{Name: name, Question: question, Range: tokRange(t)}
+	term := Term{Name: name, Question: question, Range: t.rng()}
 	switch {
 	case p.bound(name):
 		term.Kind = VariableTerm
@@ -455,9 +496,8 @@ var quantExamples = [...]string{
 	ForNPairs: "(fornpairs (2) (?x - apple.n.01) (?y - plate.n.04) (ontop ?x ?y))",
 }
 
-func (p *sectionParser) quant(open, head *lexer.Token, kind QuantKind, depth int) Formula {
+func (p *sectionParser) quant(open, head token, kind QuantKind, depth int) Formula {
 	q := &Quant{Kind: kind}
-	what := "(" + head.Value
 	example := quantExamples[kind]
 	ok := true
 	if kind.Counted() {
@@ -467,6 +507,7 @@ func (p *sectionParser) quant(open, head *lexer.Token, kind QuantKind, depth int
 	if kind.Pairs() {
 		want = 2
 	}
+	q.Vars = make([]VarDecl, 0, want)
 	scopeLen := len(p.scope)
 	defer func() { p.scope = p.scope[:scopeLen] }()
 	for len(q.Vars) < want && ok {
@@ -483,8 +524,8 @@ func (p *sectionParser) quant(open, head *lexer.Token, kind QuantKind, depth int
 		return nil
 	}
 	xs := p.operands(depth)
-	q.Range = Range{Start: posOf(open.Pos), End: p.close(open, what)}
-	if !p.arity(q.Range, head.Value+" ...", xs, 1, example) {
+	q.Range = Range{Start: open.pos(), End: p.close(open, "(", head.val)}
+	if !p.arity(q.Range, head.val+" ...", xs, 1, example) {
 		return nil
 	}
 	q.Body = xs[0]
@@ -492,58 +533,58 @@ func (p *sectionParser) quant(open, head *lexer.Token, kind QuantKind, depth int
 }
 
 // count parses the "(N)" of forn and fornpairs.
-func (p *sectionParser) count(q *Quant, head *lexer.Token, example string) bool {
-	open := p.lex.Peek()
+func (p *sectionParser) count(q *Quant, head token, example string) bool {
+	open := p.peek()
 	num := p.peek2()
-	if open.Type != tokLParen || num.Type != tokName {
-		p.errorf(tokRange(head), codeFornCount, head.Value+" needs a count in parentheses",
+	if open.typ != tokLParen || num.typ != tokName {
+		p.errorf(head.rng(), codeFornCount, head.val+" needs a count in parentheses",
 			"write it as "+example)
 		return false
 	}
-	n, err := strconv.Atoi(num.Value)
+	n, err := strconv.Atoi(num.val)
 	if err != nil || n < 0 {
-		p.errorf(tokRange(num), codeFornCount, fmt.Sprintf("%s count %q is not a whole number", head.Value, num.Value),
+		p.errorf(num.rng(), codeFornCount, fmt.Sprintf("%s count %q is not a whole number", head.val, num.val),
 			"write it as "+example)
 		return false
 	}
-	p.lex.Next()
-	p.lex.Next()
+	p.next()
+	p.next()
 	q.N = n
-	q.NRange = Range{Start: posOf(open.Pos), End: p.close(open, "the count of "+head.Value)}
+	q.NRange = Range{Start: open.pos(), End: p.close(open, "the count of ", head.val)}
 	return !p.unwinding
 }
 
 // varDecl parses "(?x - type)".
-func (p *sectionParser) varDecl(head *lexer.Token, example string) (VarDecl, bool) {
-	open := p.lex.Peek()
+func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
+	open := p.peek()
 	v := p.peek2()
-	if open.Type != tokLParen || v.Type != tokVar {
-		p.errorf(tokRange(head), codeMissingDecl, head.Value+" has no variable declaration",
+	if open.typ != tokLParen || v.typ != tokVar {
+		p.errorf(head.rng(), codeMissingDecl, head.val+" has no variable declaration",
 			"declare the variable before the body: "+example)
 		return VarDecl{}, false
 	}
-	p.lex.Next()
-	p.lex.Next()
-	d := VarDecl{Var: Ident{Name: v.Value[1:], Range: tokRange(v)}}
-	if len(v.Value) < 2 {
-		p.errorf(tokRange(v), codeBadDecl, "'?' without a variable name", "write a name after '?', e.g. ?apple.n.01")
+	p.next()
+	p.next()
+	d := VarDecl{Var: Ident{Name: v.val[1:], Range: v.rng()}}
+	if len(v.val) < 2 {
+		p.errorf(v.rng(), codeBadDecl, "'?' without a variable name", "write a name after '?', e.g. ?apple.n.01")
 		return d, false
 	}
-	dash := p.lex.Peek()
-	if dash.Type == tokVar {
-		p.errorf(tokRange(dash), codeBadDecl, "BDDL quantifiers bind one variable per declaration",
+	dash := p.peek()
+	if dash.typ == tokVar {
+		p.errorf(dash.rng(), codeBadDecl, "BDDL quantifiers bind one variable per declaration",
 			"nest the quantifiers, or use forpairs for two variables: "+example)
 		return d, false
 	}
 	typ := p.peek2()
-	if dash.Type != tokDash || typ.Type != tokName {
-		p.errorf(tokRange(dash), codeBadDecl, "variable ?"+d.Var.Name+" has no type",
+	if dash.typ != tokDash || typ.typ != tokName {
+		p.errorf(dash.rng(), codeBadDecl, "variable ?"+d.Var.Name+" has no type",
 			"declare it as (?"+d.Var.Name+" - SYNSET)")
 		return d, false
 	}
-	p.lex.Next()
-	p.lex.Next()
-	d.Type = Ident{Name: typ.Value, Range: tokRange(typ)}
-	d.Range = Range{Start: posOf(open.Pos), End: p.close(open, "the declaration of ?"+d.Var.Name)}
+	p.next()
+	p.next()
+	d.Type = Ident{Name: typ.val, Range: typ.rng()}
+	d.Range = Range{Start: open.pos(), End: p.close(open, "the declaration of ?", d.Var.Name)}
 	return d, !p.unwinding
 }
