@@ -12,9 +12,9 @@ import (
 // On an error it records a diagnostic and skips to a point where parsing can
 // resume: the end of the broken element, or the next section.
 type sectionParser struct {
-	sc  *scanner
-	buf [2]token // lookahead
-	n   int      // tokens in buf
+	sc    *scanner
+	buf   [2]token // lookahead
+	n     int      // tokens in buf
 	sec   *gSection
 	arena *arena
 	// unwinding is set once a ')' was found missing at the end of input or
