@@ -55,22 +55,83 @@ type parsed struct {
 // parseFiles reads and parses files on all cores, returning results in the
 // order of files.
 func parseFiles(files []string) []parsed {
-	out := make([]parsed, len(files))
+	next := make(chan string, 64)
+	go func() {
+		for _, f := range files {
+			next <- f
+		}
+		close(next)
+	}()
+	return parseStream(next)
+}
+
+// parsePaths expands the command-line paths as collectFiles does and
+// parses the files while the directories are still being walked, so
+// walking and parsing overlap. Results come in walk order.
+func parsePaths(paths []string) ([]parsed, error) {
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, misuse("%v", err)
+		}
+	}
+	next := make(chan string, 64)
+	var walkErr error
+	go func() {
+		defer close(next)
+		for _, p := range paths {
+			err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return err
+				}
+				if path == p && !d.IsDir() || !d.IsDir() && strings.HasSuffix(d.Name(), ".bddl") {
+					next <- path
+				}
+				return nil
+			})
+			if err != nil {
+				walkErr = misuse("%v", err)
+				return
+			}
+		}
+	}()
+	out := parseStream(next)
+	return out, walkErr
+}
+
+// parseStream parses the files named on next with one worker per core and
+// returns the results in the order the names arrived.
+func parseStream(next <-chan string) []parsed {
+	type job struct {
+		i    int
+		path string
+	}
+	jobs := make(chan job, 64)
+	go func() {
+		i := 0
+		for path := range next {
+			jobs <- job{i, path}
+			i++
+		}
+		close(jobs)
+	}()
+	var mu sync.Mutex
+	var out []parsed
 	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), max(1, len(files))) {
+	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				out[i] = parseOne(files[i])
+			for j := range jobs {
+				r := parseOne(j.path)
+				mu.Lock()
+				for len(out) <= j.i {
+					out = append(out, parsed{})
+				}
+				out[j.i] = r
+				mu.Unlock()
 			}
 		}()
 	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	return out
 }

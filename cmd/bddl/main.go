@@ -2,8 +2,16 @@
 // definitions. Run `bddl --help` for the command list.
 package main
 
-import "os"
+import (
+	"os"
+	"runtime/debug"
+)
 
 func main() {
+	// A run of bddl is short and its live heap small; collecting less often
+	// trades a little memory for speed. GOGC in the environment still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -52,13 +52,13 @@ func runParse(opts *parseOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	files, err := collectFiles(opts.paths)
+	results, err := parsePaths(opts.paths)
 	if err != nil {
 		return err
 	}
 	failed := 0
 	enc := json.NewEncoder(opts.out)
-	for _, r := range parseFiles(files) {
+	for _, r := range results {
 		if r.err != nil {
 			fmt.Fprintln(opts.err, r.err)
 			failed++
@@ -79,7 +79,7 @@ func runParse(opts *parseOptions) error {
 		}
 	}
 	if opts.format == "text" {
-		fmt.Fprintf(opts.out, "%d files parsed, %d with errors\n", len(files), failed)
+		fmt.Fprintf(opts.out, "%d files parsed, %d with errors\n", len(results), failed)
 	}
 	if failed > 0 {
 		return findings()
