@@ -178,17 +178,25 @@ func (s *scanner) comment(start int) {
 }
 
 func (s *scanner) scan() token {
+	var t token
+	s.scanInto(&t)
+	return t
+}
+
+// scanInto scans the next token into *t, which lets the section parser
+// fill its lookahead buffer in place.
+func (s *scanner) scanInto(t *token) {
 	s.skipSpace(true)
-	t := token{off: int32(s.base + s.off), line: int32(s.line), col: int32(s.off - s.lineOff + 1)}
+	t.off, t.line, t.col = int32(s.base+s.off), int32(s.line), int32(s.off-s.lineOff+1)
 	if s.off >= s.end {
-		t.typ = tokEOF
-		return t
+		t.typ, t.val = tokEOF, ""
+		return
 	}
 	c := s.src[s.off]
 	if s.header && s.closed && s.depth == 1 {
 		t.typ, t.val = tokBody, s.src[s.off:s.end]
 		s.off = s.end
-		return t
+		return
 	}
 	n := 1
 	switch {
@@ -214,7 +222,6 @@ func (s *scanner) scan() token {
 	}
 	t.val = s.src[s.off : s.off+n]
 	s.off += n
-	return t
 }
 
 // invalidLen groups a run of bytes that start no token, so one stray

@@ -31,7 +31,7 @@ func (p *sectionParser) errorf(r Range, code, summary, detail string) {
 
 func (p *sectionParser) peek() token {
 	if p.n == 0 {
-		p.buf[0] = p.sc.scan()
+		p.sc.scanInto(&p.buf[0])
 		p.n = 1
 	}
 	return p.buf[0]
@@ -41,7 +41,7 @@ func (p *sectionParser) peek() token {
 func (p *sectionParser) peek2() token {
 	p.peek()
 	if p.n == 1 {
-		p.buf[1] = p.sc.scan()
+		p.sc.scanInto(&p.buf[1])
 		p.n = 2
 	}
 	return p.buf[1]
@@ -65,7 +65,7 @@ func (p *sectionParser) atSection() bool {
 // peekType is the type of the next token; cheaper than peek on hot paths.
 func (p *sectionParser) peekType() lexer.TokenType {
 	if p.n == 0 {
-		p.buf[0] = p.sc.scan()
+		p.sc.scanInto(&p.buf[0])
 		p.n = 1
 	}
 	return p.buf[0].typ
@@ -479,6 +479,9 @@ func (p *sectionParser) term(t token) Term {
 }
 
 func (p *sectionParser) bound(name string) bool {
+	if len(p.scope) == 0 {
+		return false
+	}
 	key := Fold(name)
 	for i := len(p.scope) - 1; i >= 0; i-- {
 		if p.scope[i] == key {
