@@ -1,6 +1,9 @@
 package bddl
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Ident is a name as written in the source.
 type Ident struct {
@@ -12,10 +15,12 @@ type Ident struct {
 // reference, which lower-cases whole files before parsing.
 func (id Ident) Key() string { return Fold(id.Name) }
 
-// Fold lower-cases ASCII letters, without allocating when s has none.
+// Fold lower-cases s, as the reference lower-cases whole files, without
+// allocating when s has nothing to lower.
 func Fold(s string) string {
 	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
+		if c := s[i]; 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf {
+			// strings.ToLower returns s itself when no rune changes.
 			return strings.ToLower(s)
 		}
 	}

@@ -39,14 +39,15 @@ func (d *Diagnostic) Text() string {
 				text = strings.ToValidUTF8(text, "\uFFFD")
 			}
 			fmt.Fprintf(&b, "%s | %s\n", num, text)
-			startCol := d.Subject.Start.Col
-			width := 1
-			if d.Subject.End.Line == d.Subject.Start.Line && d.Subject.End.Col > startCol {
-				width = d.Subject.End.Col - startCol
-			} else if d.Subject.End.Line > d.Subject.Start.Line {
-				width = max(1, len(line)-startCol+1)
+			// Columns count bytes; the caret line counts characters so it
+			// lines up under text with multi-byte characters.
+			start := min(max(0, d.Subject.Start.Col-1), len(line))
+			end := len(line)
+			if d.Subject.End.Line == d.Subject.Start.Line {
+				end = min(max(start, d.Subject.End.Col-1), len(line))
 			}
-			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", max(0, startCol-1)), strings.Repeat("^", width))
+			width := max(1, utf8.RuneCount(line[start:end]))
+			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", utf8.RuneCount(line[:start])), strings.Repeat("^", width))
 			if d.Detail != "" {
 				fmt.Fprintf(&b, "%s = %s\n", pad, d.Detail)
 			}

@@ -71,7 +71,9 @@ func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 	for {
 		t := p.peek()
 		if t.typ == tokEOF {
-			b.end = t.pos()
+			if !b.closed {
+				b.end = t.pos()
+			}
 			break
 		}
 		if b.sections == nil {

@@ -256,3 +256,8 @@ func tokRange(t *lexer.Token) Range {
 	start := posOf(t.Pos)
 	return Range{Start: start, End: Pos{Offset: start.Offset + len(t.Value), Line: start.Line, Col: start.Col + len(t.Value)}}
 }
+
+// fromLexer converts a participle token to the scanner's own form.
+func fromLexer(t *lexer.Token) token {
+	return token{typ: t.Type, val: t.Value, off: int32(t.Pos.Offset), line: int32(t.Pos.Line), col: int32(t.Pos.Column)}
+}

@@ -101,7 +101,7 @@ func Lemma(synset string) string {
 func (e *explainer) term(t Term) string {
 	switch t.Kind {
 	case VariableTerm:
-		if typ, ok := e.types[t.Key()]; ok && (IsSynsetName(t.Name) || typ != "") {
+		if typ, ok := e.types[t.Key()]; ok {
 			return "the " + Lemma(typ)
 		}
 		return t.Text()
@@ -115,20 +115,8 @@ func (e *explainer) term(t Term) string {
 	return "the " + strings.ReplaceAll(t.Name, "_", " ")
 }
 
-// predicate renders an atom without its subject.
-func (e *explainer) predicate(a *Atom, negated bool) string {
-	ph, ok := phrases[a.Pred.Key()]
-	if !ok {
-		args := make([]string, len(a.Args))
-		for i, t := range a.Args {
-			args[i] = e.term(t)
-		}
-		verb := "holds"
-		if negated {
-			verb = "does not hold"
-		}
-		return verb + " as " + a.Pred.Name + "(" + strings.Join(args, ", ") + ")"
-	}
+// predicate renders an atom of a known predicate without its subject.
+func (e *explainer) predicate(a *Atom, ph phrase, negated bool) string {
 	text := ph.pos
 	if negated {
 		text = ph.neg
@@ -153,7 +141,23 @@ func (e *explainer) literal(f Formula) (subject, rest string, ok bool) {
 	if !isAtom || len(a.Args) == 0 {
 		return "", "", false
 	}
-	return e.term(a.Args[0]), e.predicate(a, negated), true
+	ph, known := phrases[a.Pred.Key()]
+	if !known {
+		return "", "", false
+	}
+	return e.term(a.Args[0]), e.predicate(a, ph, negated), true
+}
+
+// opaque renders an atom of a predicate without a phrase: pred(a, b).
+func (e *explainer) opaque(a *Atom) string {
+	if len(a.Args) == 0 {
+		return a.Pred.Name
+	}
+	args := make([]string, len(a.Args))
+	for i, t := range a.Args {
+		args[i] = e.term(t)
+	}
+	return a.Pred.Name + "(" + strings.Join(args, ", ") + ")"
 }
 
 func (e *explainer) formula(f Formula) string {
@@ -165,24 +169,39 @@ func (e *explainer) formula(f Formula) string {
 			return subj + " " + rest
 		}
 		if not, ok := f.(*Not); ok {
+			if a, ok := not.X.(*Atom); ok {
+				return e.opaque(a) + " does not hold"
+			}
 			return "it is not the case that " + e.formula(not.X)
 		}
-		return n.(*Atom).Pred.Name + " holds"
+		return e.opaque(n.(*Atom)) + " holds"
 	case *And:
 		return e.join(n.Xs, "and")
 	case *Or:
+		if len(n.Xs) < 2 {
+			return e.join(n.Xs, "or")
+		}
 		return "either " + e.join(n.Xs, "or")
 	case *Imply:
 		return "if " + e.formula(n.If) + ", then " + e.formula(n.Then)
 	case *Quant:
-		saved := make([]string, len(n.Vars))
+		type saved struct {
+			typ string
+			ok  bool
+		}
+		outer := make([]saved, len(n.Vars))
 		for i, v := range n.Vars {
-			saved[i] = e.types[v.Var.Key()]
+			typ, ok := e.types[v.Var.Key()]
+			outer[i] = saved{typ, ok}
 			e.types[v.Var.Key()] = v.Type.Name
 		}
 		defer func() {
 			for i, v := range n.Vars {
-				e.types[v.Var.Key()] = saved[i]
+				if outer[i].ok {
+					e.types[v.Var.Key()] = outer[i].typ
+				} else {
+					delete(e.types, v.Var.Key())
+				}
 			}
 		}()
 		body := e.formula(n.Body)
@@ -193,7 +212,7 @@ func (e *explainer) formula(f Formula) string {
 		case Exists:
 			return "for some " + first + ": " + body
 		case ForN:
-			return "for exactly " + strconv.Itoa(n.N) + " " + first + " objects: " + body
+			return "for exactly " + strconv.Itoa(n.N) + " of the " + first + " objects: " + body
 		case ForPairs:
 			return "pairing every " + first + " with its own " + Lemma(n.Vars[1].Type.Name) + ": " + body
 		case ForNPairs:
@@ -226,7 +245,7 @@ func (e *explainer) join(xs []Formula, word string) string {
 		if word == "and" {
 			return "nothing is required"
 		}
-		return "nothing holds"
+		return "nothing can hold"
 	case 1:
 		return parts[0]
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -68,24 +70,35 @@ func ParseDomain(filename string, src []byte) (*Domain, Diagnostics) {
 	return f.Domain, diags
 }
 
-// headerError turns participle's error, raised only for the file's
-// skeleton, into a diagnostic that says what a definition looks like.
+// headerError turns participle's error, raised only for the file's header,
+// into a diagnostic that says what a definition looks like. Participle's own
+// message names the grammar's Go types, so it is not shown.
 func headerError(err error, lex *lexer.PeekingLexer) *Diagnostic {
-	d := &Diagnostic{Severity: Error, Code: codeUnexpectedToken, Summary: err.Error(),
-		Detail: "a definition starts with (define (problem NAME) or (define (domain NAME)"}
+	d := &Diagnostic{Severity: Error, Code: codeUnexpectedToken,
+		Summary: "malformed definition header",
+		Detail:  "a definition starts with (define (problem NAME) or (define (domain NAME)"}
 	var perr participle.Error
-	if errors.As(err, &perr) {
-		pos := perr.Position()
-		d.Summary = perr.Message()
-		d.Subject = Range{Start: posOf(pos), End: posOf(pos)}
-		// Widen the subject to the offending token.
-		if t := lex.Peek(); t.Pos.Offset == pos.Offset {
-			d.Subject = tokRange(t)
-			if t.Type == tokInvalid {
-				d.Code = codeInvalidChar
-				d.Summary = fmt.Sprintf("unexpected character %q", t.Value)
-			}
-		}
+	if !errors.As(err, &perr) {
+		return d
+	}
+	pos := perr.Position()
+	d.Subject = Range{Start: posOf(pos), End: posOf(pos)}
+	t := lex.Peek()
+	if t.Pos.Offset != pos.Offset {
+		return d
+	}
+	d.Subject = tokRange(t)
+	switch tok := fromLexer(t); {
+	case t.Type == tokInvalid && !utf8.ValidString(t.Value):
+		d.Code, d.Summary = codeInvalidUTF8, "invalid UTF-8 bytes"
+		d.Detail = "BDDL files are UTF-8 text; remove or re-encode these bytes"
+	case t.Type == tokInvalid:
+		d.Code, d.Summary = codeInvalidChar, fmt.Sprintf("unexpected character %q", t.Value)
+	case t.Type == tokBody:
+		d.Subject = Range{Start: d.Subject.Start, End: d.Subject.Start}
+		d.Summary = "unexpected text after the definition's header"
+	default:
+		d.Summary = "unexpected " + describe(tok) + " in the definition's header"
 	}
 	return d
 }
@@ -229,11 +242,25 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 				fmt.Sprintf("a %s file has the sections %v", Fold(g.Kind), allowed))
 		}
 	}
+	// One diagnostic names every missing section: they all point at the
+	// name, and only one error per line is kept.
+	var missing []string
 	for _, key := range required {
 		if seen(key) == nil {
-			errorf(name.Range, codeMissingSection, fmt.Sprintf("%s %s has no %s section", Fold(g.Kind), name.Name, key),
-				fmt.Sprintf("add (%s ...)", key))
+			missing = append(missing, key)
 		}
+	}
+	if len(missing) > 0 {
+		list := strings.Join(missing, ", ")
+		if n := len(missing); n > 1 {
+			list = strings.Join(missing[:n-1], ", ") + " and " + missing[n-1]
+		}
+		noun := "section"
+		if len(missing) > 1 {
+			noun = "sections"
+		}
+		errorf(name.Range, codeMissingSection, fmt.Sprintf("%s %s has no %s %s", Fold(g.Kind), name.Name, list, noun),
+			fmt.Sprintf("add (%s ...)", strings.Join(missing, " ...) (")))
 	}
 }
 

@@ -341,19 +341,21 @@ func (p *sectionParser) formula(depth int) Formula {
 		n.Range = Range{Start: open.pos(), End: p.close(open, "(", "or")}
 		return n
 	case "not":
+		mark := len(p.sec.diags)
 		xs := p.operands(depth)
 		n := &Not{}
 		n.Range = Range{Start: open.pos(), End: p.close(open, "(", "not")}
-		if !p.arity(n.Range, "not", xs, 1, "(not (cooked ?x))") {
+		if !p.arity(n.Range, mark, "not", xs, 1, "(not (cooked ?x))") {
 			return nil
 		}
 		n.X = xs[0]
 		return n
 	case "imply":
+		mark := len(p.sec.diags)
 		xs := p.operands(depth)
 		n := &Imply{}
 		n.Range = Range{Start: open.pos(), End: p.close(open, "(", "imply")}
-		if !p.arity(n.Range, "imply", xs, 2, "(imply (cooked ?x) (hot ?x))") {
+		if !p.arity(n.Range, mark, "imply", xs, 2, "(imply (cooked ?x) (hot ?x))") {
 			return nil
 		}
 		n.If, n.Then = xs[0], xs[1]
@@ -393,25 +395,17 @@ func (p *sectionParser) operands(depth int) []Formula {
 }
 
 // arity checks a connective's operand count. A count made wrong only by
-// operands that failed to parse (and were reported) is not reported again.
-func (p *sectionParser) arity(r Range, op string, xs []Formula, want int, example string) bool {
+// operands that failed to parse, reported since mark (the number of
+// diagnostics when the form began), is not reported again.
+func (p *sectionParser) arity(r Range, mark int, op string, xs []Formula, want int, example string) bool {
 	if len(xs) == want {
 		return true
 	}
-	if len(xs) < want && p.hasErrorsIn(r) {
+	if len(xs) < want && len(p.sec.diags) > mark {
 		return false
 	}
 	p.errorf(r, codeOperandCount, fmt.Sprintf("(%s ...) takes %d formula(s), found %d", op, want, len(xs)),
 		"write it as "+example)
-	return false
-}
-
-func (p *sectionParser) hasErrorsIn(r Range) bool {
-	for _, d := range p.sec.diags {
-		if d.Subject.Start.Offset >= r.Start.Offset && d.Subject.Start.Offset < r.End.Offset {
-			return true
-		}
-	}
 	return false
 }
 
@@ -526,9 +520,10 @@ func (p *sectionParser) quant(open, head token, kind QuantKind, depth int) Formu
 		p.skipRest(open)
 		return nil
 	}
+	mark := len(p.sec.diags)
 	xs := p.operands(depth)
 	q.Range = Range{Start: open.pos(), End: p.close(open, "(", head.val)}
-	if !p.arity(q.Range, head.val+" ...", xs, 1, example) {
+	if !p.arity(q.Range, mark, head.val, xs, 1, example) {
 		return nil
 	}
 	q.Body = xs[0]
@@ -569,20 +564,25 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 	p.next()
 	p.next()
 	d := VarDecl{Var: Ident{Name: v.val[1:], Range: v.rng()}}
+	// After an error, skip the rest of the declaration and its ')', so
+	// the quantifier's own ')' still closes the quantifier.
 	if len(v.val) < 2 {
 		p.errorf(v.rng(), codeBadDecl, "'?' without a variable name", "write a name after '?', e.g. ?apple.n.01")
+		p.skipRest(open)
 		return d, false
 	}
 	dash := p.peek()
 	if dash.typ == tokVar {
 		p.errorf(dash.rng(), codeBadDecl, "BDDL quantifiers bind one variable per declaration",
 			"nest the quantifiers, or use forpairs for two variables: "+example)
+		p.skipRest(open)
 		return d, false
 	}
 	typ := p.peek2()
 	if dash.typ != tokDash || typ.typ != tokName {
 		p.errorf(dash.rng(), codeBadDecl, "variable ?"+d.Var.Name+" has no type",
 			"declare it as (?"+d.Var.Name+" - SYNSET)")
+		p.skipRest(open)
 		return d, false
 	}
 	p.next()

@@ -90,8 +90,13 @@ func runFmt(opts *fmtOptions) error {
 
 // writeFileAtomic replaces path with data so that a reader, or a crash,
 // sees either the old file or the new one, never a mix. The file keeps its
-// permissions.
+// permissions, and a symbolic link stays a link.
 func writeFileAtomic(path string, data []byte) error {
+	// Replace the file a symbolic link points to, not the link itself.
+	path, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return err
