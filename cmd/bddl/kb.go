@@ -1,0 +1,248 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/kb"
+)
+
+func init() { subcommands = append(subcommands, newKBCmd) }
+
+func newKBCmd(g *globalOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "kb",
+		Short: "Inspect and check the knowledge base",
+		Long: `Inspect the knowledge base: synsets, their properties and parameters, the
+hierarchy, the scenes and object models, and the transition rules.
+
+The knowledge base is the one --kb names (a BEHAVIOR-1K knowledge_base
+directory or a YAML file), else $BDDL_KB, else the embedded default.`,
+		Example: `  bddl kb show apple.n.01
+  bddl kb tree --depth 2 food.n.02
+  bddl kb search --property heatSource
+  bddl --kb ../shared/behavior1k/knowledge_base kb check`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newKBShowCmd(g), newKBTreeCmd(g), newKBSearchCmd(g), newKBCheckCmd(g))
+	return cmd
+}
+
+// kbLookupSynsets resolves names, printing a did-you-mean on stderr for each
+// unknown one; unknown reports whether any was.
+func kbLookupSynsets(g *globalOptions, b *kb.Base, names []string) (ids []kb.SynsetID, unknown bool) {
+	for _, name := range names {
+		id, ok := b.Lookup(kb.SynsetOfTerm(name))
+		if !ok {
+			fmt.Fprintf(g.err, "bddl: %s\n", b.UnknownSynsetMessage(name))
+			unknown = true
+			continue
+		}
+		ids = append(ids, id)
+	}
+	return ids, unknown
+}
+
+// ---------------------------------------------------------------------
+// kb search
+
+type kbSearchOptions struct {
+	*globalOptions
+	format     string
+	properties []string
+}
+
+func newKBSearchCmd(g *globalOptions) *cobra.Command {
+	opts := &kbSearchOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "search [TEXT] [--property P]...",
+		Short: "Find synsets by name and properties",
+		Long: `List the synsets whose names contain TEXT (case-insensitive) and that have
+every --property given, one per line. Exits 1 when nothing matches.`,
+		Example: `  bddl kb search apple
+  bddl kb search --property heatSource --property toggleable
+  bddl kb search bottle --property fillable --format json`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			text := ""
+			if len(args) == 1 {
+				text = args[0]
+			}
+			return runKBSearch(opts, text)
+		},
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	cmd.Flags().StringArrayVarP(&opts.properties, "property", "p", nil, "required property (repeatable), e.g. cookable")
+	return cmd
+}
+
+// kbSynsetSummary is one search result in JSON.
+type kbSynsetSummary struct {
+	Name   string `json:"name"`
+	Type   string `json:"type,omitempty"`
+	Leaf   bool   `json:"leaf"`
+	Custom bool   `json:"custom"`
+}
+
+func runKBSearch(opts *kbSearchOptions, text string) error {
+	if err := checkFormat(opts.format); err != nil {
+		return err
+	}
+	if text == "" && len(opts.properties) == 0 {
+		return misuse("kb search needs TEXT or at least one --property")
+	}
+	b, err := opts.loadKB()
+	if err != nil {
+		return misuse("%v", err)
+	}
+	var props []kb.Property
+	for _, name := range opts.properties {
+		p, ok := b.PropertyByName(name)
+		if !ok {
+			var names []string
+			for _, q := range b.AllProperties() {
+				names = append(names, b.PropertyName(q))
+			}
+			msg := fmt.Sprintf("unknown property %q", name)
+			if s := kb.Suggest(name, names, 1); len(s) > 0 {
+				msg += fmt.Sprintf(" (did you mean %s?)", s[0])
+			}
+			return misuse("%s", msg)
+		}
+		props = append(props, p)
+	}
+	found := b.Search(text, props...)
+	if opts.format == "json" {
+		out := make([]kbSynsetSummary, len(found))
+		for i, id := range found {
+			out[i] = kbSynsetSummary{Name: b.Name(id), Type: b.ObjectType(id), Leaf: b.IsLeaf(id), Custom: b.IsCustom(id)}
+		}
+		if err := kbWriteJSON(opts.out, out); err != nil {
+			return err
+		}
+	} else {
+		for _, id := range found {
+			fmt.Fprintln(opts.out, b.Name(id))
+		}
+	}
+	if len(found) == 0 {
+		fmt.Fprintln(opts.err, "bddl: no synset matches")
+		return findings()
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------
+// kb check
+
+type kbCheckOptions struct {
+	*globalOptions
+	format   string
+	severity string
+}
+
+func newKBCheckCmd(g *globalOptions) *cobra.Command {
+	opts := &kbCheckOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "check [--format text|json] [--severity error|warning|info]",
+		Short: "Validate the knowledge-base data",
+		Long: `Load the knowledge base and validate it: unknown parents, hypernym cycles,
+wrongly typed parameters, rules naming unknown synsets, non-leaf synsets whose
+properties differ from the intersection of their leaves', disagreements between
+the BEHAVIOR-1K files, scene and model data. Findings are printed on stdout
+with their file and line or key; a summary goes to stderr.
+
+Exit status: 0 when there is no error finding (warnings and notes allowed),
+1 when there is one, 2 when the knowledge base cannot be read at all.`,
+		Example: `  bddl kb check
+  bddl --kb ../shared/behavior1k/knowledge_base kb check --severity warning
+  BDDL_KB=my_kb.yaml bddl kb check --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(_ *cobra.Command, _ []string) error { return runKBCheck(opts) },
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&opts.severity, "severity", "info", "least severity to print: error, warning or info")
+	return cmd
+}
+
+// kbCheckReport is the JSON output of kb check.
+type kbCheckReport struct {
+	KnowledgeBase string       `json:"knowledge_base"`
+	Format        string       `json:"format"`
+	Synsets       int          `json:"synsets"`
+	Errors        int          `json:"errors"`
+	Warnings      int          `json:"warnings"`
+	Infos         int          `json:"infos"`
+	Findings      []kb.Finding `json:"findings"`
+}
+
+func runKBCheck(opts *kbCheckOptions) error {
+	if err := checkFormat(opts.format); err != nil {
+		return err
+	}
+	least, ok := map[string]kb.Severity{"error": kb.SeverityError, "warning": kb.SeverityWarning, "info": kb.SeverityInfo}[opts.severity]
+	if !ok {
+		return misuse("--severity must be error, warning or info, not %q", opts.severity)
+	}
+	// Data errors are what this command reports, so a base that loaded
+	// with them is checked rather than refused.
+	b, err := kb.FromEnv(opts.kbPath)
+	if b == nil {
+		return misuse("%v", err)
+	}
+	all := b.Check()
+	counts := kb.CountBySeverity(all)
+	var shown []kb.Finding
+	for _, f := range all {
+		if f.Severity <= least {
+			shown = append(shown, f)
+		}
+	}
+	if opts.format == "json" {
+		o := b.Origin()
+		rep := kbCheckReport{KnowledgeBase: o.Path, Format: o.Format, Synsets: b.NumSynsets(),
+			Errors: counts[kb.SeverityError], Warnings: counts[kb.SeverityWarning], Infos: counts[kb.SeverityInfo],
+			Findings: shown}
+		if rep.Findings == nil {
+			rep.Findings = []kb.Finding{}
+		}
+		if err := kbWriteJSON(opts.out, rep); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range shown {
+			fmt.Fprintln(opts.out, f)
+		}
+	}
+	fmt.Fprintf(opts.err, "%s: %d synsets; %d error%s, %d warning%s, %d note%s\n", opts.kbSource(), b.NumSynsets(),
+		counts[kb.SeverityError], kbPlural(counts[kb.SeverityError]),
+		counts[kb.SeverityWarning], kbPlural(counts[kb.SeverityWarning]),
+		counts[kb.SeverityInfo], kbPlural(counts[kb.SeverityInfo]))
+	var des kb.DataErrors
+	if counts[kb.SeverityError] > 0 || errors.As(err, &des) {
+		return findings()
+	}
+	return nil
+}
+
+// kbWriteJSON writes v indented, as every kb subcommand's JSON output.
+func kbWriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// kbJoin joins names for text output.
+func kbJoin(names []string) string {
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}

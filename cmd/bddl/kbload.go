@@ -1,0 +1,47 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/openbddl/bddl/kb"
+)
+
+// loadKB loads the knowledge base the command line selects: --kb, else
+// $BDDL_KB, else the embedded default. Data errors are printed on stderr,
+// each with its file and line; the returned error is for the caller to
+// wrap as misuse (exit 2).
+func (g *globalOptions) loadKB() (*kb.Base, error) {
+	b, err := kb.FromEnv(g.kbPath)
+	if err == nil {
+		return b, nil
+	}
+	var des kb.DataErrors
+	if errors.As(err, &des) {
+		for _, e := range des {
+			fmt.Fprintln(g.err, e)
+		}
+		return nil, fmt.Errorf("knowledge base %s has %d data error%s", g.kbSource(), len(des), kbPlural(len(des)))
+	}
+	return nil, err
+}
+
+// kbSource names the knowledge base the flags and environment select,
+// for messages.
+func (g *globalOptions) kbSource() string {
+	switch {
+	case g.kbPath != "":
+		return g.kbPath
+	case os.Getenv(kb.EnvVar) != "":
+		return os.Getenv(kb.EnvVar) + " ($" + kb.EnvVar + ")"
+	}
+	return "(embedded default)"
+}
+
+func kbPlural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
