@@ -1,0 +1,277 @@
+package predicates
+
+import (
+	"fmt"
+)
+
+// Kinematic predicates (SEMANTICS.md A4, B §1.3). Recorded contacts
+// decide touching exactly; the vertical and horizontal relations have no
+// recorded form in our state, so they always come from box geometry and
+// are approximate (B §5.2).
+
+func registerKinematic() {
+	register(predTouching, predicate{name: "touching", arity: 2, domains: inOmniGibson | inIGibson,
+		rule: ruleTouching, detail: touchingDetail,
+		doc: "a recorded contact either way; else box separation ≤ 1 cm (approximate)"})
+	register(predOntop, predicate{name: "ontop", arity: 2, domains: inOmniGibson | inIGibson,
+		rule: ruleOntop, detail: kinematicDetail,
+		doc: "touching ∧ B below A ∧ ¬(B above A); below/above: the vertical ray through A's box centre meets B's box within 5 m (approximate)"})
+	register(predUnder, predicate{name: "under", arity: 2, domains: inOmniGibson | inIGibson,
+		rule: ruleUnder, detail: kinematicDetail,
+		doc: "B above A ∧ ¬(B below A) ∧ ¬(A above B); no contact needed (approximate)"})
+	register(predNextto, predicate{name: "nextto", arity: 2, domains: inOmniGibson | inIGibson,
+		rule: ruleNextto, detail: kinematicDetail,
+		doc: "box gap ≤ (sum of both boxes' six extents)/18 ∧ one of 16 horizontal rays from either centre meets the other box (approximate)"})
+	register(predInside, predicate{name: "inside", arity: 2, domains: inOmniGibson | inIGibson,
+		rule: ruleInside, detail: kinematicDetail,
+		doc: "A's box centre inside B's box (oriented when recorded) (approximate: the container volume is not recorded)"})
+	register(predOverlaid, predicate{name: "overlaid", arity: 2, domains: inOmniGibson,
+		rule: ruleOverlaid, detail: kinematicDetail,
+		doc: "touching ∧ footprint overlap / B's footprint > 0.5 (approximate: A's box stands for the cloth hull)"})
+	register(predDraped, predicate{name: "draped", arity: 2, domains: inOmniGibson,
+		rule: ruleDraped, detail: kinematicDetail,
+		doc: "touching ∧ A's box centre below the top of B's box (approximate: B's top stands for the contact points)"})
+	register(predOnfloor, predicate{name: "onfloor", arity: 2, domains: inIGibson,
+		rule: ruleOnfloor, detail: onfloorDetail,
+		doc: "touching the floor ∧ in the floor's room (legacy)"})
+}
+
+// touching decides touching(a, b): a recorded contact list decides (the
+// relation is symmetric, so either object's list may), else the box
+// separation within the tolerance.
+func touching(p *Program, s *State, a, b ObjectID) (Truth, Source) {
+	kA, tA := s.contact(a, b)
+	kB, tB := s.contact(b, a)
+	if tA || tB {
+		return True, SourceQuantity
+	}
+	if kA || kB {
+		return False, SourceQuantity
+	}
+	if d, ok := s.boxDistance(a, b); ok {
+		return TruthOf(d <= p.opts.Geometry.TouchTolerance), SourceGeometry
+	}
+	return Unknown, SourceMissing
+}
+
+func ruleTouching(p *Program, s *State, a, b ObjectID) (Truth, Source) {
+	if a == b {
+		return False, SourceQuantity
+	}
+	return touching(p, s, a, b)
+}
+
+// combine is the conjunction of a contact-based part and a geometric
+// part, with the source of whatever decided it.
+func combine(t Truth, tsrc Source, g Truth, gok bool) (Truth, Source) {
+	if t == False {
+		return False, tsrc
+	}
+	if !gok {
+		return Unknown, SourceMissing
+	}
+	v := t.And(g)
+	if v == Unknown {
+		return Unknown, SourceMissing
+	}
+	return v, SourceGeometry
+}
+
+func ruleOntop(p *Program, s *State, a, b ObjectID) (Truth, Source) {
+	if a == b {
+		return False, SourceQuantity
+	}
+	t, tsrc := touching(p, s, a, b)
+	if t == False {
+		return False, tsrc
+	}
+	rng := p.opts.Geometry.VerticalRange
+	below, ok1 := s.vertical(a, b, down, rng)
+	above, ok2 := s.vertical(a, b, up, rng)
+	return combine(t, tsrc, TruthOf(below && !above), ok1 && ok2)
+}
+
+func ruleUnder(p *Program, s *State, a, b ObjectID) (Truth, Source) {
+	if a == b {
+		return False, SourceQuantity
+	}
+	rng := p.opts.Geometry.VerticalRange
+	bAbove, ok1 := s.vertical(a, b, up, rng)
+	bBelow, ok2 := s.vertical(a, b, down, rng)
+	aAboveB, ok3 := s.vertical(b, a, up, rng)
+	if !(ok1 && ok2 && ok3) {
+		return Unknown, SourceMissing
+	}
+	return TruthOf(bAbove && !bBelow && !aAboveB), SourceGeometry
+}
+
+func ruleNextto(p *Program, s *State, a, b ObjectID) (Truth, Source) {
+	if a == b {
+		return False, SourceQuantity
+	}
+	ba, okA := s.box(a)
+	bb, okB := s.box(b)
+	if !okA || !okB {
+		return Unknown, SourceMissing
+	}
+	ea, eb := ba.Extent(), bb.Extent()
+	limit := p.opts.Geometry.NextToRatio * (ea[0] + ea[1] + ea[2] + eb[0] + eb[1] + eb[2])
+	if boxGap(ba, bb) > limit {
+		return False, SourceGeometry
+	}
+	rng := p.opts.Geometry.HorizontalRange
+	if hit, _ := s.horizontal(a, b, p.rays, rng); hit {
+		return True, SourceGeometry
+	}
+	hit, _ := s.horizontal(b, a, p.rays, rng)
+	return TruthOf(hit), SourceGeometry
+}
+
+func ruleInside(_ *Program, s *State, a, b ObjectID) (Truth, Source) {
+	if a == b {
+		return False, SourceQuantity
+	}
+	ca, okA := s.center(a)
+	fb, okB := s.frame(b)
+	if !okA || !okB {
+		return Unknown, SourceMissing
+	}
+	return TruthOf(fb.contains(ca)), SourceGeometry
+}
+
+func ruleOverlaid(p *Program, s *State, a, b ObjectID) (Truth, Source) {
+	if a == b {
+		return False, SourceQuantity
+	}
+	t, tsrc := touching(p, s, a, b)
+	if t == False {
+		return False, tsrc
+	}
+	ba, okA := s.box(a)
+	bb, okB := s.box(b)
+	if !okA || !okB {
+		return combine(t, tsrc, Unknown, false)
+	}
+	eb := bb.Extent()
+	area := eb[0] * eb[1]
+	covered := area > 0 && footprintOverlap(ba, bb)/area > p.opts.Geometry.OverlapFraction
+	return combine(t, tsrc, TruthOf(covered), true)
+}
+
+func ruleDraped(p *Program, s *State, a, b ObjectID) (Truth, Source) {
+	if a == b {
+		return False, SourceQuantity
+	}
+	t, tsrc := touching(p, s, a, b)
+	if t == False {
+		return False, tsrc
+	}
+	ca, okA := s.center(a)
+	bb, okB := s.box(b)
+	if !okA || !okB {
+		return combine(t, tsrc, Unknown, false)
+	}
+	return combine(t, tsrc, TruthOf(ca[2] < bb.Max[2]), true)
+}
+
+func ruleOnfloor(p *Program, s *State, a, b ObjectID) (Truth, Source) {
+	if a == b {
+		return False, SourceQuantity
+	}
+	t, tsrc := touching(p, s, a, b)
+	if t == False {
+		return False, tsrc
+	}
+	oa, ob := &s.obj[a], &s.obj[b]
+	if oa.has&FieldRoom == 0 || ob.has&FieldRoom == 0 {
+		return Unknown, SourceMissing
+	}
+	same := TruthOf(oa.room == ob.room && oa.room != NoRoom)
+	v := t.And(same)
+	if v == Unknown {
+		return Unknown, SourceMissing
+	}
+	if same == False || tsrc != SourceGeometry {
+		return v, SourceQuantity
+	}
+	return v, SourceGeometry
+}
+
+// kinematicDetail describes the contacts and boxes a kinematic atom was
+// decided on.
+func kinematicDetail(p *Program, s *State, a, b ObjectID) string {
+	return describeKinematic(p, s, a, b, true)
+}
+
+// touchingDetail leaves out missing boxes when contacts decide.
+func touchingDetail(p *Program, s *State, a, b ObjectID) string {
+	return describeKinematic(p, s, a, b, false)
+}
+
+func describeKinematic(p *Program, s *State, a, b ObjectID, needBoxes bool) string {
+	var parts []string
+	kA, tA := s.contact(a, b)
+	kB, tB := s.contact(b, a)
+	switch {
+	case tA || tB:
+		parts = append(parts, "contact recorded")
+	case kA || kB:
+		parts = append(parts, "no contact recorded")
+	}
+	ca, okA := s.center(a)
+	fb, okB := s.frame(b)
+	switch {
+	case okA && okB:
+		if d, ok := s.boxDistance(a, b); ok {
+			parts = append(parts, "box gap "+fmtGeom(d)+" m")
+		}
+		parts = append(parts, p.Name(a)+" centre "+fmtVec(ca))
+		if s.obj[b].has&FieldOBB != 0 {
+			parts = append(parts, p.Name(b)+" oriented box centre "+fmtVec(fb.c)+" half sizes "+fmtVec(fb.h))
+		} else {
+			bb, _ := s.box(b)
+			parts = append(parts, p.Name(b)+" box ["+fmtVec(bb.Min)+" .. "+fmtVec(bb.Max)+"]")
+		}
+	case len(parts) == 0 || needBoxes:
+		var missing []string
+		if !okA {
+			missing = append(missing, p.Name(a))
+		}
+		if !okB {
+			missing = append(missing, p.Name(b))
+		}
+		what := "missing box of "
+		if len(parts) == 0 {
+			what = "missing contacts and box of "
+		}
+		parts = append(parts, what+joinComma(missing))
+	}
+	return joinSemi(parts)
+}
+
+func joinSemi(parts []string) string {
+	out := ""
+	for i, s := range parts {
+		if i > 0 {
+			out += "; "
+		}
+		out += s
+	}
+	return out
+}
+
+func onfloorDetail(p *Program, s *State, a, b ObjectID) string {
+	out := kinematicDetail(p, s, a, b)
+	for _, id := range []ObjectID{a, b} {
+		if s.obj[id].has&FieldRoom == 0 {
+			out += "; missing room of " + p.Name(id)
+		} else {
+			out += "; " + p.Name(id) + " in " + s.RoomName(s.obj[id].room)
+		}
+	}
+	return out
+}
+
+func fmtGeom(v float64) string { return fmt.Sprintf("%.3f", v) }
+
+func fmtVec(v [3]float64) string { return fmt.Sprintf("(%.3f, %.3f, %.3f)", v[0], v[1], v[2]) }
