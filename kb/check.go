@@ -12,8 +12,12 @@ import (
 // Check validates the loaded data and returns every finding, sorted by
 // location: the data errors of the load, the load's warnings (propagation
 // mismatches, synsets.csv disagreements, ...), consistency checks on the
-// taxonomy, parameters and rules, and the scene and model data (which it
-// loads). A knowledge base fit for use has no SeverityError finding.
+// taxonomy and parameters, and the scene and model data (which it loads).
+// A knowledge base fit for use has no SeverityError finding. The checks of
+// the transition rules themselves (leaf synsets, applicable states, unique
+// names, clashes) belong to package activities (activities.CheckKB), which
+// shares the applicability table with the activity rules; `bddl kb check`
+// runs both.
 func (b *Base) Check() []Finding {
 	var out []Finding
 	for _, e := range b.loadErrs {
@@ -22,7 +26,6 @@ func (b *Base) Check() []Finding {
 	out = append(out, b.findings...)
 	out = append(out, b.checkTaxonomy()...)
 	out = append(out, b.checkParams()...)
-	out = append(out, b.checkRules()...)
 	out = append(out, b.checkSubstanceCooking()...)
 	b.world()
 	for _, e := range b.worldProb.errs {
@@ -218,43 +221,6 @@ func (b *Base) checkParams() []Finding {
 	return out
 }
 
-func (b *Base) checkRules() []Finding {
-	var out []Finding
-	seen := map[string]int{}
-	for _, r := range b.rules {
-		key := r.Kind.String() + "/" + r.Name
-		seen[key]++
-		if seen[key] == 2 {
-			out = append(out, Finding{Severity: SeverityWarning, Code: "duplicate-rule", Location: r.Location,
-				Message: fmt.Sprintf("more than one %s rule is named %q", r.Kind, r.Name)})
-		}
-		// The reference simulator maps every recipe synset to categories
-		// or systems of that exact synset, which only leaves have.
-		for _, group := range [][]SynsetCount{r.Inputs, r.Outputs, r.Containers, r.HeatSources, r.Machines} {
-			for _, c := range group {
-				if !b.IsLeaf(c.Synset) {
-					out = append(out, Finding{Severity: SeverityWarning, Code: "rule-nonleaf", Location: r.Location,
-						Message: fmt.Sprintf("%s rule %q names non-leaf synset %s", r.Kind, r.Name, c.Name)})
-				}
-			}
-		}
-		for _, group := range [][]StateLiteral{r.InputStates, r.OutputStates} {
-			for _, s := range group {
-				spec, ok := LookupPredicate(DomainOmniGibson, s.Predicate)
-				if !ok {
-					out = append(out, Finding{Severity: SeverityError, Code: "rule-predicate", Location: r.Location,
-						Message: fmt.Sprintf("%s rule %q uses unknown predicate %s", r.Kind, r.Name, s.Predicate)})
-					continue
-				}
-				if spec.Arity() != len(s.Args) {
-					out = append(out, Finding{Severity: SeverityError, Code: "rule-predicate", Location: r.Location,
-						Message: fmt.Sprintf("%s rule %q uses %s with %d arguments, want %d", r.Kind, r.Name, s.Predicate, len(s.Args), spec.Arity())})
-				}
-			}
-		}
-	}
-	return out
-}
 
 // checkSubstanceCooking compares the cookable substances' derivative
 // parameters with the substance-cooking rules: both say what a cooked

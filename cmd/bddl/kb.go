@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -196,7 +197,8 @@ func runKBCheck(opts *kbCheckOptions) error {
 	if b == nil {
 		return misuse("%v", err)
 	}
-	all := b.Check()
+	all := append(b.Check(), activities.CheckKB(b)...)
+	kb.SortFindings(all)
 	counts := kb.CountBySeverity(all)
 	var shown []kb.Finding
 	for _, f := range all {
