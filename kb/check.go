@@ -221,7 +221,6 @@ func (b *Base) checkParams() []Finding {
 	return out
 }
 
-
 // checkSubstanceCooking compares the cookable substances' derivative
 // parameters with the substance-cooking rules: both say what a cooked
 // substance becomes, and they should agree.
