@@ -194,7 +194,7 @@ func closest(name string, candidates []string, n int) []string {
 	var best []scored
 	limit := max(2, len(name)/3)
 	for _, cand := range candidates {
-		if d := editDistance(name, cand, limit); d <= limit {
+		if d := EditDistance(name, cand, limit); d <= limit {
 			best = append(best, scored{cand, d})
 		}
 	}
@@ -211,16 +211,21 @@ func closest(name string, candidates []string, n int) []string {
 	return out
 }
 
-// editDistance is the Levenshtein distance, giving up past limit.
-func editDistance(a, b string, limit int) int {
-	if abs(len(a)-len(b)) > limit {
+// EditDistance is the Levenshtein distance of a and b, or limit+1 when it
+// exceeds limit; did-you-mean suggestions here and in package kb use it.
+func EditDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
 		return limit + 1
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	var buf [2][64]int
+	prev, cur := buf[0][:0], buf[1][:0]
+	if len(b)+1 > 64 {
+		prev, cur = make([]int, 0, len(b)+1), make([]int, 0, len(b)+1)
 	}
+	for j := 0; j <= len(b); j++ {
+		prev = append(prev, j)
+	}
+	cur = cur[:len(b)+1]
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
 		rowMin := cur[0]
@@ -235,14 +240,7 @@ func editDistance(a, b string, limit int) int {
 		if rowMin > limit {
 			return limit + 1
 		}
-		prev, cur = cur, prev
+		prev, cur = cur, prev[:len(b)+1]
 	}
 	return prev[len(b)]
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

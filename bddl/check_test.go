@@ -129,8 +129,8 @@ func TestEditDistance(t *testing.T) {
 		{"a", "abcdef", 2, 3}, {"ontop", "ontopp", 2, 1},
 	}
 	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b, tt.limit); got != tt.want {
-			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
+		if got := EditDistance(tt.a, tt.b, tt.limit); got != tt.want {
+			t.Errorf("EditDistance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
 		}
 	}
 }

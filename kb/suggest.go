@@ -1,6 +1,8 @@
 package kb
 
 import (
+	"github.com/openbddl/bddl/bddl"
+
 	"fmt"
 	"sort"
 	"strings"
@@ -12,7 +14,7 @@ func Suggest(name string, candidates []string, n int) []string {
 	limit := suggestLimit(name)
 	var found []scored
 	for _, c := range candidates {
-		if d := editDistance(name, c, limit); d <= limit {
+		if d := bddl.EditDistance(name, c, limit); d <= limit {
 			found = append(found, scored{c, d})
 		}
 	}
@@ -69,11 +71,11 @@ func (b *Base) SuggestSynsets(name string, n int) []string {
 	const none = 1 << 30
 	var found []scored
 	for _, c := range b.names {
-		d := editDistance(name, c, limit)
+		d := bddl.EditDistance(name, c, limit)
 		if d > limit {
 			d = none
 		}
-		if dl := editDistance(lem, lemma(c), lemLimit); dl <= lemLimit && dl+1 < d {
+		if dl := bddl.EditDistance(lem, lemma(c), lemLimit); dl <= lemLimit && dl+1 < d {
 			d = dl + 1
 		}
 		if d < none {
@@ -98,40 +100,6 @@ func (b *Base) unknownSynsetMessage(name string) string {
 // UnknownSynsetMessage is the message commands print for a synset name
 // that Lookup does not know, with a did-you-mean when there is one.
 func (b *Base) UnknownSynsetMessage(name string) string { return b.unknownSynsetMessage(name) }
-
-// editDistance is the Levenshtein distance of a and b, or limit+1 when it
-// exceeds limit.
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	var buf [2][64]int
-	prev, cur := buf[0][:0], buf[1][:0]
-	if len(b)+1 > 64 {
-		prev, cur = make([]int, 0, len(b)+1), make([]int, 0, len(b)+1)
-	}
-	for j := 0; j <= len(b); j++ {
-		prev = append(prev, j)
-	}
-	cur = cur[:len(b)+1]
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev[:len(b)+1]
-	}
-	return prev[len(b)]
-}
 
 // Search returns the synsets whose names contain text (case-insensitive;
 // empty text matches all) and that have every property in ps, sorted by
