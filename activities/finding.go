@@ -21,31 +21,13 @@ const (
 	RuleCheck  = "check"  // bddl.Check
 )
 
-// jsonFinding is the flat JSON record of a finding, the same shape as a
-// bddl diagnostic's plus the rule.
-type jsonFinding struct {
-	File     string        `json:"file"`
-	Line     int           `json:"line"`
-	Col      int           `json:"col"`
-	EndLine  int           `json:"end_line"`
-	EndCol   int           `json:"end_col"`
-	Offset   int           `json:"offset"`
-	Severity bddl.Severity `json:"severity"`
-	Code     string        `json:"code"`
-	Rule     string        `json:"rule"`
-	Message  string        `json:"message"`
-	Fix      string        `json:"fix,omitempty"`
-}
-
-// MarshalJSON writes one flat record: file, line, col, end_line, end_col,
-// offset, severity, code, rule, message, fix.
+// MarshalJSON writes one flat record: the bddl diagnostic's (file, line,
+// col, end_line, end_col, offset, severity, code, message, fix) and the rule.
 func (f Finding) MarshalJSON() ([]byte, error) {
-	d := &f.Diagnostic
-	return json.Marshal(jsonFinding{
-		File: d.Filename(), Line: d.Subject.Start.Line, Col: d.Subject.Start.Col,
-		EndLine: d.Subject.End.Line, EndCol: d.Subject.End.Col, Offset: d.Subject.Start.Offset,
-		Severity: d.Severity, Code: d.Code, Rule: f.Rule, Message: d.Summary, Fix: d.Detail,
-	})
+	return json.Marshal(struct {
+		bddl.DiagnosticRecord
+		Rule string `json:"rule"`
+	}{f.Diagnostic.Record(), f.Rule})
 }
 
 // Diagnostics returns the findings as bddl diagnostics, pointing into fs,

@@ -82,7 +82,7 @@ func FuzzValidate(f *testing.F) {
 			return
 		}
 		for _, fd := range Validate(file.Problem, base) {
-			if r := fd.Subject; r.Start.Offset < 0 || r.Start.Offset > len(src) || r.End.Offset > len(src) {
+			if r := fd.Subject; r.Start.Offset < 0 || int(r.Start.Offset) > len(src) || int(r.End.Offset) > len(src) {
 				t.Errorf("finding %v: range %v outside the %d-byte source", fd.Error(), r, len(src))
 			}
 		}

@@ -84,14 +84,14 @@ func TestRuleCases(t *testing.T) {
 			_, rep := ValidateSource(path, src, base)
 			got := map[int][]string{}
 			for _, f := range rep.Findings {
-				got[f.Subject.Start.Line] = append(got[f.Subject.Start.Line], f.Code)
+				got[int(f.Subject.Start.Line)] = append(got[int(f.Subject.Start.Line)], f.Code)
 			}
 			for _, line := range slices.Sorted(mapsKeys(union(got, want))) {
 				g, w := slices.Sorted(slices.Values(got[line])), slices.Sorted(slices.Values(want[line]))
 				if !slices.Equal(g, w) {
 					var msgs []string
 					for _, f := range rep.Findings {
-						if f.Subject.Start.Line == line {
+						if int(f.Subject.Start.Line) == line {
 							msgs = append(msgs, f.Error())
 						}
 					}
@@ -190,7 +190,7 @@ func TestFindingJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"file":"a/problem0.bddl","line":1,"col":2,"end_line":1,"end_col":8,"offset":1,"severity":"error","code":"unplaced","rule":"placement","message":"m","fix":"d"}`
+	want := `{"file":"a/problem0.bddl","line":1,"col":2,"end_line":1,"end_col":8,"offset":1,"severity":"error","code":"unplaced","message":"m","fix":"d","rule":"placement"}`
 	if string(b) != want {
 		t.Errorf("MarshalJSON = %s\nwant %s", b, want)
 	}

@@ -16,7 +16,7 @@ func diagAt(file string, sev Severity, code string, line, col, off int) *Diagnos
 		src = NewSource(file, nil)
 	}
 	return &Diagnostic{Severity: sev, Code: code, Summary: code + " happened",
-		Subject: Range{Start: Pos{off, line, col}, End: Pos{off + 1, line, col + 1}}, Source: src}
+		Subject: Range{Start: Pos{int32(off), int32(line), int32(col)}, End: Pos{int32(off + 1), int32(line), int32(col + 1)}}, Source: src}
 }
 
 func TestSeverity(t *testing.T) {

@@ -30,7 +30,7 @@ func (d *Diagnostic) Text() string {
 	b.WriteString(d.Error())
 	b.WriteByte('\n')
 	if src := d.Source; src != nil && d.Subject.Start.IsValid() {
-		line := src.Line(d.Subject.Start.Line)
+		line := src.Line(int(d.Subject.Start.Line))
 		if line != nil {
 			num := fmt.Sprintf("%5d", d.Subject.Start.Line)
 			pad := strings.Repeat(" ", len(num))
@@ -41,10 +41,10 @@ func (d *Diagnostic) Text() string {
 			fmt.Fprintf(&b, "%s | %s\n", num, text)
 			// Columns count bytes; the caret line counts characters so it
 			// lines up under text with multi-byte characters.
-			start := min(max(0, d.Subject.Start.Col-1), len(line))
+			start := min(max(0, int(d.Subject.Start.Col)-1), len(line))
 			end := len(line)
 			if d.Subject.End.Line == d.Subject.Start.Line {
-				end = min(max(start, d.Subject.End.Col-1), len(line))
+				end = min(max(start, int(d.Subject.End.Col)-1), len(line))
 			}
 			width := max(1, utf8.RuneCount(line[start:end]))
 			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", utf8.RuneCount(line[:start])), strings.Repeat("^", width))
@@ -60,26 +60,30 @@ func (d *Diagnostic) Text() string {
 	return b.String()
 }
 
-// jsonDiagnostic is the JSON form of a diagnostic: one flat record that
-// pipelines can consume without knowing Go types.
-type jsonDiagnostic struct {
+// DiagnosticRecord is the JSON form of a diagnostic: one flat record that
+// pipelines can consume without knowing Go types. Other packages embed it
+// to add fields of their own.
+type DiagnosticRecord struct {
 	File     string   `json:"file"`
-	Line     int      `json:"line"`
-	Col      int      `json:"col"`
-	EndLine  int      `json:"end_line"`
-	EndCol   int      `json:"end_col"`
-	Offset   int      `json:"offset"`
+	Line     int32    `json:"line"`
+	Col      int32    `json:"col"`
+	EndLine  int32    `json:"end_line"`
+	EndCol   int32    `json:"end_col"`
+	Offset   int32    `json:"offset"`
 	Severity Severity `json:"severity"`
 	Code     string   `json:"code"`
 	Message  string   `json:"message"`
 	Fix      string   `json:"fix,omitempty"`
 }
 
-// MarshalJSON writes the flat record form.
-func (d *Diagnostic) MarshalJSON() ([]byte, error) {
-	return json.Marshal(jsonDiagnostic{
+// Record returns the flat record form of the diagnostic.
+func (d *Diagnostic) Record() DiagnosticRecord {
+	return DiagnosticRecord{
 		File: d.Filename(), Line: d.Subject.Start.Line, Col: d.Subject.Start.Col,
 		EndLine: d.Subject.End.Line, EndCol: d.Subject.End.Col, Offset: d.Subject.Start.Offset,
 		Severity: d.Severity, Code: d.Code, Message: d.Summary, Fix: d.Detail,
-	})
+	}
 }
+
+// MarshalJSON writes the flat record form.
+func (d *Diagnostic) MarshalJSON() ([]byte, error) { return json.Marshal(d.Record()) }

@@ -61,10 +61,10 @@ func checkErrors(t *testing.T, name string, src []byte) {
 		got := d.Code + ": " + d.Summary
 		found := false
 		for i, e := range want {
-			if used[i] || e.line != d.Subject.Start.Line || !e.rx.MatchString(got) {
+			if used[i] || e.line != int(d.Subject.Start.Line) || !e.rx.MatchString(got) {
 				continue
 			}
-			if e.col != 0 && e.col != d.Subject.Start.Col {
+			if e.col != 0 && e.col != int(d.Subject.Start.Col) {
 				t.Errorf("%s:%d:%d: %q reported at column %d, want column %d", name, d.Subject.Start.Line, d.Subject.Start.Col, got, d.Subject.Start.Col, e.col)
 			}
 			used[i], found = true, true
@@ -226,14 +226,14 @@ func checkRanges(t testing.TB, src []byte, diags Diagnostics) {
 	s := NewSource("", src)
 	for _, d := range diags {
 		r := d.Subject
-		if r.Start.Offset < 0 || r.Start.Offset > r.End.Offset || r.End.Offset > len(src) {
+		if r.Start.Offset < 0 || r.Start.Offset > r.End.Offset || int(r.End.Offset) > len(src) {
 			t.Errorf("%s: range %+v is not inside the %d-byte source", d.Error(), r, len(src))
 			continue
 		}
-		if got := s.Pos(r.Start.Offset); got != r.Start {
+		if got := s.Pos(int(r.Start.Offset)); got != r.Start {
 			t.Errorf("%s: start %+v disagrees with its offset, which is at %+v", d.Error(), r.Start, got)
 		}
-		if got := s.Pos(r.End.Offset); got != r.End {
+		if got := s.Pos(int(r.End.Offset)); got != r.End {
 			t.Errorf("%s: end %+v disagrees with its offset, which is at %+v", d.Error(), r.End, got)
 		}
 		if d.Source == nil {
@@ -264,7 +264,7 @@ func TestErrorCap(t *testing.T) {
 		t.Fatalf("ParseFile gave %d diagnostics, want %d:\n%s", len(diags), maxErrors+1, brief(diags))
 	}
 	for i, d := range diags[:maxErrors] {
-		if d.Code != "invalid-character" || d.Subject.Start.Line != 5+i {
+		if d.Code != "invalid-character" || int(d.Subject.Start.Line) != 5+i {
 			t.Errorf("diagnostic %d = %s, want invalid-character on line %d", i, d.Error(), 5+i)
 		}
 	}

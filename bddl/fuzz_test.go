@@ -88,7 +88,7 @@ func checkNodeRanges(t *testing.T, src []byte, f *File) {
 	}
 	visit := func(n Formula) bool {
 		r := n.Info().Range
-		if r.Start.Offset < 0 || r.Start.Offset > r.End.Offset || r.End.Offset > len(src) {
+		if r.Start.Offset < 0 || r.Start.Offset > r.End.Offset || int(r.End.Offset) > len(src) {
 			t.Fatalf("node %s has range %+v outside the %d-byte source %q", String(n), r, len(src), src)
 		}
 		return true

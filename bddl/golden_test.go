@@ -280,12 +280,12 @@ func TestDiagTextLayout(t *testing.T) {
 				}
 				r := d.Subject
 				if r.Start.Line == r.End.Line && r.End.Col > r.Start.Col {
-					if want := r.End.Col - r.Start.Col; len(carets) != want {
+					if want := int(r.End.Col - r.Start.Col); len(carets) != want {
 						t.Errorf("%s: caret line %q has %d carets, want %d", d.Error(), lines[2], len(carets), want)
 					}
 				}
 			}
-			if !slices.IsSortedFunc(diags, func(a, b *Diagnostic) int { return a.Subject.Start.Offset - b.Subject.Start.Offset }) {
+			if !slices.IsSortedFunc(diags, func(a, b *Diagnostic) int { return int(a.Subject.Start.Offset - b.Subject.Start.Offset) }) {
 				t.Errorf("diagnostics are not sorted by position")
 			}
 		})

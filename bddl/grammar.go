@@ -85,7 +85,7 @@ func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 		case t.typ == tokRParen && !b.closed:
 			p.next()
 			b.closed = true
-			b.end = Pos{Offset: int(t.off) + 1, Line: int(t.line), Col: int(t.col) + 1}
+			b.end = Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}
 			continue
 		case t.typ == tokRParen:
 			p.next()

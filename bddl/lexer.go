@@ -59,12 +59,12 @@ type token struct {
 	col  int32
 }
 
-func (t token) pos() Pos { return Pos{Offset: int(t.off), Line: int(t.line), Col: int(t.col)} }
+func (t token) pos() Pos { return Pos{Offset: t.off, Line: t.line, Col: t.col} }
 
 // rng is the token's source range; tokens other than sections never span lines.
 func (t token) rng() Range {
-	n := len(t.val)
-	return Range{Start: t.pos(), End: Pos{Offset: int(t.off) + n, Line: int(t.line), Col: int(t.col) + n}}
+	n := int32(len(t.val))
+	return Range{Start: t.pos(), End: Pos{Offset: t.off + n, Line: t.line, Col: t.col + n}}
 }
 
 // scanner scans src[off:end]. The file-level scanner groups sections into
@@ -170,11 +170,10 @@ func (s *scanner) comment(start int) {
 	if text[len(text)-1] == '\r' {
 		text = text[:len(text)-1]
 	}
-	col := start - s.lineOff + 1
-	off := s.base + start
+	col, off, n, line := int32(start-s.lineOff+1), int32(s.base+start), int32(len(text)), int32(s.line)
 	*s.comments = append(*s.comments, Comment{Text: text, Range: Range{
-		Start: Pos{Offset: off, Line: s.line, Col: col},
-		End:   Pos{Offset: off + len(text), Line: s.line, Col: col + len(text)}}})
+		Start: Pos{Offset: off, Line: line, Col: col},
+		End:   Pos{Offset: off + n, Line: line, Col: col + n}}})
 }
 
 func (s *scanner) scan() token {
@@ -249,12 +248,14 @@ func (s *scanner) invalidLen(i int) int {
 	return j - i
 }
 
-func posOf(p lexer.Position) Pos { return Pos{Offset: p.Offset, Line: p.Line, Col: p.Column} }
+func posOf(p lexer.Position) Pos {
+	return Pos{Offset: int32(p.Offset), Line: int32(p.Line), Col: int32(p.Column)}
+}
 
 // tokRange is the source range of a participle token.
 func tokRange(t *lexer.Token) Range {
-	start := posOf(t.Pos)
-	return Range{Start: start, End: Pos{Offset: start.Offset + len(t.Value), Line: start.Line, Col: start.Col + len(t.Value)}}
+	start, n := posOf(t.Pos), int32(len(t.Value))
+	return Range{Start: start, End: Pos{Offset: start.Offset + n, Line: start.Line, Col: start.Col + n}}
 }
 
 // fromLexer converts a participle token to the scanner's own form.

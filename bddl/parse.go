@@ -130,14 +130,15 @@ func finish(src *Source, diags Diagnostics) Diagnostics {
 }
 
 func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
-	defineOpen := Range{Start: posOf(g.Pos), End: Pos{Offset: g.Pos.Offset + 1, Line: g.Pos.Line, Col: g.Pos.Column + 1}}
+	open := posOf(g.Pos)
+	defineOpen := Range{Start: open, End: Pos{Offset: open.Offset + 1, Line: open.Line, Col: open.Col + 1}}
 	rng := Range{Start: posOf(g.Pos), End: posOf(g.EndPos)}
 	closed := false
 	if g.Body != nil {
 		rng.End, closed = g.Body.end, g.Body.closed
 	}
-	name := Ident{Name: g.Name.Value, Range: Range{Start: posOf(g.Name.Pos),
-		End: Pos{Offset: g.Name.Pos.Offset + len(g.Name.Value), Line: g.Name.Pos.Line, Col: g.Name.Pos.Column + len(g.Name.Value)}}}
+	nameTok := lexer.Token{Value: g.Name.Value, Pos: g.Name.Pos}
+	name := Ident{Name: g.Name.Value, Range: tokRange(&nameTok)}
 	var sections []*gSection
 	if g.Body != nil {
 		sections = g.Body.sections
@@ -150,7 +151,7 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 			unclosed = unclosed || d.Code == codeUnclosedParen
 		}
 	}
-	slices.SortFunc(comments, func(a, b Comment) int { return a.Range.Start.Offset - b.Range.Start.Offset })
+	slices.SortFunc(comments, func(a, b Comment) int { return int(a.Range.Start.Offset - b.Range.Start.Offset) })
 	if !closed && !unclosed {
 		*diags = append(*diags, &Diagnostic{Severity: Error, Code: codeUnclosedParen, Subject: defineOpen,
 			Summary: "(define is not closed before the end of the file",

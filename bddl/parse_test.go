@@ -217,7 +217,7 @@ func TestNodeRanges(t *testing.T) {
 		if p == nil {
 			continue
 		}
-		next, lastStart := 0, -1
+		next, lastStart := 0, int32(-1)
 		visit := func(n Formula) bool {
 			info := n.Info()
 			r := info.Range
@@ -234,7 +234,7 @@ func TestNodeRanges(t *testing.T) {
 				t.Errorf("%s: node %d range %s-%s covers %q, want a parenthesised form", in, info.ID, r.Start, r.End, text)
 				return true
 			}
-			if NewSource("", src).Pos(r.Start.Offset) != r.Start {
+			if NewSource("", src).Pos(int(r.Start.Offset)) != r.Start {
 				t.Errorf("%s: node %d start %+v disagrees with its offset", in, info.ID, r.Start)
 			}
 			if a, ok := n.(*Atom); ok && !strings.Contains(text, ";") {
@@ -288,7 +288,7 @@ func TestDefineRange(t *testing.T) {
 			}
 			start := strings.Index(tt.src, "(define")
 			end := strings.LastIndex(tt.src, ")") + 1
-			if r.Start.Offset != start || r.End.Offset != end {
+			if int(r.Start.Offset) != start || int(r.End.Offset) != end {
 				t.Errorf("range = %d-%d (%s-%s), want %d-%d: the (define ...) form", r.Start.Offset, r.End.Offset, r.Start, r.End, start, end)
 			}
 		})

@@ -125,7 +125,7 @@ func (p *sectionParser) close(open token, prefix, name string) Pos {
 		t := p.peek()
 		if t.typ == tokRParen {
 			p.next()
-			return Pos{Offset: int(t.off) + 1, Line: int(t.line), Col: int(t.col) + 1}
+			return Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}
 		}
 		if p.unwinding {
 			return t.pos()

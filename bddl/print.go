@@ -107,7 +107,7 @@ type printer struct {
 
 // line prints text on its own line at the given depth, after the comments
 // that come before offset in the source.
-func (p *printer) line(depth, offset int, text string) {
+func (p *printer) line(depth int, offset int32, text string) {
 	for p.next < len(p.comments) && p.comments[p.next].Range.Start.Offset < offset {
 		p.write(depth, p.comments[p.next].Text)
 		p.next++

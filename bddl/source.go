@@ -7,11 +7,13 @@ import (
 )
 
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
-// bytes, as Go's own tools do. Offset is the 0-based byte offset.
+// bytes, as Go's own tools do. Offset is the 0-based byte offset. The
+// fields are 32-bit because every AST node carries two positions: it keeps
+// trees small, and BDDL files are far below 2 GiB.
 type Pos struct {
-	Offset int `json:"offset"`
-	Line   int `json:"line"`
-	Col    int `json:"col"`
+	Offset int32 `json:"offset"`
+	Line   int32 `json:"line"`
+	Col    int32 `json:"col"`
 }
 
 // IsValid reports whether the position was set.
@@ -61,7 +63,7 @@ func (s *Source) Pos(offset int) Pos {
 	lines := s.lineTable()
 	offset = max(0, min(offset, len(s.Text)))
 	line := sort.Search(len(lines), func(i int) bool { return lines[i] > offset }) - 1
-	return Pos{Offset: offset, Line: line + 1, Col: offset - lines[line] + 1}
+	return Pos{Offset: int32(offset), Line: int32(line + 1), Col: int32(offset - lines[line] + 1)}
 }
 
 // Line returns the text of the 1-based line n without its line break.

@@ -87,7 +87,7 @@ func TestSourceEdgeCases(t *testing.T) {
 				t.Errorf("Line(%d) = %q, want %q", tt.numLines, got, tt.last)
 			}
 			end := src.Pos(len(tt.text))
-			if end.Line != tt.numLines {
+			if int(end.Line) != tt.numLines {
 				t.Errorf("Pos(len) = %+v, want line %d", end, tt.numLines)
 			}
 		})
@@ -104,7 +104,7 @@ func TestSourceConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if got := src.Pos(2 * (i % 4)); got.Line != i%4+1 || got.Col != 1 {
+			if got := src.Pos(2 * (i % 4)); int(got.Line) != i%4+1 || got.Col != 1 {
 				t.Errorf("Pos(%d) = %+v, want line %d col 1", 2*(i%4), got, i%4+1)
 			}
 		}()
