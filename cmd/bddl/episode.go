@@ -1,0 +1,227 @@
+package main
+
+import (
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/predicates"
+)
+
+func init() { subcommands = append(subcommands, newEpisodeCmd) }
+
+func newEpisodeCmd(g *globalOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "episode",
+		Short: "Write and describe recorded episodes",
+		Long: `Tools for the recorded-episode format that 'bddl check' reads: write the
+symbolic episode of a definition's own :init, synthesize episodes for tests and
+benchmarks, print the format's JSON Schema.`,
+		Example: `  bddl episode from-init tidying_the_living_room -o init.jsonl
+  bddl episode synth tidying_the_living_room --kind poses --steps 100000 -o poses.jsonl.gz
+  bddl episode schema > episode.schema.json`,
+	}
+	cmd.AddCommand(newEpisodeFromInitCmd(g), newEpisodeSynthCmd(g), newEpisodeSchemaCmd(g))
+	return cmd
+}
+
+type episodeWriteOptions struct {
+	*globalOptions
+	out      string
+	library  string
+	kind     string
+	steps    int
+	seed     uint64
+	activity string
+}
+
+func newEpisodeFromInitCmd(g *globalOptions) *cobra.Command {
+	opts := &episodeWriteOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "from-init ACTIVITY [-o FILE]",
+		Short: "Write the closed-world symbolic episode of a definition's :init",
+		Long: `Write a one-step, closed-world symbolic episode in which every :init literal
+of the definition holds: the header lists every instance (future ones with
+"exists": false) and step 0 records each init atom as a fact. Checking it
+finds :init true. It is a starting point for hand-written episodes, tests and
+benchmarks. ACTIVITY is a problem file or an activity name (--activities,
+else the embedded examples). FILE ending in .gz is gzip-compressed; without
+-o, or with -o -, the episode goes to stdout.`,
+		Example: `  bddl episode from-init tidying_the_living_room -o init.jsonl
+  bddl episode from-init defs/baking_cookies/problem0.bddl -o init.jsonl.gz`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.activity = args[0]
+			return runEpisodeFromInit(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "-", "the file to write (.gz: compressed; -: stdout)")
+	cmd.Flags().StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find the activity by name in")
+	return cmd
+}
+
+func newEpisodeSynthCmd(g *globalOptions) *cobra.Command {
+	opts := &episodeWriteOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "synth ACTIVITY --kind symbolic|poses --steps N [-o FILE]",
+		Short: "Write a synthetic episode for tests and benchmarks",
+		Long: `Write a reproducible synthetic episode of an activity. symbolic: the :init
+as in from-init, then each step changes one or two goal atoms (delta-encoded,
+closed world). poses: the position and box of every object at every step, as a
+float32 simulator prints them. It is input for 'bddl check --stats', not a
+simulation: the goal is rarely reached.`,
+		Example: `  bddl episode synth tidying_the_living_room --kind poses --steps 100000 -o poses.jsonl
+  bddl check --stats --episode poses.jsonl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.activity = args[0]
+			var kind episode.SynthKind
+			switch opts.kind {
+			case "symbolic":
+				kind = episode.SynthSymbolic
+			case "poses":
+				kind = episode.SynthPoses
+			default:
+				return misuse("--kind %q: use symbolic or poses", opts.kind)
+			}
+			if opts.steps < 1 {
+				return misuse("--steps must be at least 1")
+			}
+			return runEpisodeSynth(opts, kind)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.out, "output", "o", "-", "the file to write (.gz: compressed; -: stdout)")
+	cmd.Flags().StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find the activity by name in")
+	cmd.Flags().StringVar(&opts.kind, "kind", "symbolic", "symbolic or poses")
+	cmd.Flags().IntVar(&opts.steps, "steps", 1000, "number of steps")
+	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed")
+	return cmd
+}
+
+func newEpisodeSchemaCmd(g *globalOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "schema",
+		Short: "Print the JSON Schema of the episode format",
+		Long: `Print the JSON Schema (draft 2020-12) of the recorded-episode format: line 1
+of an episode validates against its Header, every further line against its
+Step.`,
+		Example: `  bddl episode schema > episode.schema.json`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := g.out.Write(episode.Schema)
+			return err
+		},
+	}
+}
+
+// compileActivity resolves and compiles the activity a command names.
+func (o *episodeWriteOptions) compileActivity() (*predicates.Program, string, error) {
+	base, err := o.loadKB()
+	if err != nil {
+		return nil, "", misuse("%v", err)
+	}
+	finder := &activityFinder{base: base}
+	if o.library != "" {
+		if finder.library, err = loadLibrary(o.library); err != nil {
+			return nil, "", err
+		}
+	}
+	act, err := finder.find(o.activity, "")
+	if err != nil {
+		return nil, "", misuse("%v", err)
+	}
+	prog, err := finder.program(act, nil)
+	if err != nil {
+		return nil, "", misuse("activity %s: %v", o.activity, err)
+	}
+	// A name found in a library is written as the name; a file as given.
+	ref := act.name
+	if strings.HasPrefix(act.key, "file:") {
+		ref = o.activity
+	}
+	return prog, ref, nil
+}
+
+// output opens the destination: stdout for "-", gzip-compressed for a
+// name ending in .gz. The returned function finishes and closes it.
+func (o *episodeWriteOptions) output() (io.Writer, func() error, error) {
+	var w io.Writer = o.streams.out
+	closeFile := func() error { return nil }
+	if o.out != "" && o.out != "-" {
+		f, err := os.Create(o.out)
+		if err != nil {
+			return nil, nil, misuse("%v", err)
+		}
+		w, closeFile = f, f.Close
+	}
+	if !strings.HasSuffix(o.out, ".gz") {
+		return w, closeFile, nil
+	}
+	gz := gzip.NewWriter(w)
+	return gz, func() error {
+		err := gz.Close()
+		if cerr := closeFile(); err == nil {
+			err = cerr
+		}
+		return err
+	}, nil
+}
+
+func loadLibrary(dir string) (*activities.Library, error) {
+	lib, err := activities.LoadDir(dir)
+	if err != nil {
+		return nil, misuse("--activities %s: %v", dir, err)
+	}
+	return lib, nil
+}
+
+func runEpisodeFromInit(opts *episodeWriteOptions) error {
+	prog, ref, err := opts.compileActivity()
+	if err != nil {
+		return err
+	}
+	h, step := episode.FromInit(prog, ref)
+	w, finish, err := opts.output()
+	if err != nil {
+		return err
+	}
+	ew, err := episode.NewWriter(w, h)
+	if err == nil {
+		err = ew.WriteStep(step)
+		if cerr := ew.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if ferr := finish(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", opts.out, err)
+	}
+	return nil
+}
+
+func runEpisodeSynth(opts *episodeWriteOptions, kind episode.SynthKind) error {
+	prog, ref, err := opts.compileActivity()
+	if err != nil {
+		return err
+	}
+	w, finish, err := opts.output()
+	if err != nil {
+		return err
+	}
+	err = episode.Synthesize(w, prog, ref, kind, opts.steps, opts.seed)
+	if ferr := finish(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", opts.out, err)
+	}
+	return nil
+}

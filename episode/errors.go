@@ -1,0 +1,63 @@
+package episode
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Error is a problem with a recording, located as precisely as the input
+// allows: the file, the 1-based line, the step number when the line had
+// one, and the path of the offending field in the line's JSON
+// ("objects.apple.n.01_1.aabb", "facts[2]"). It renders as
+//
+//	ep.jsonl:17: step 16: objects.apple.n.01_1.aabb: min x 0.5 > max x 0.2
+type Error struct {
+	File    string
+	Line    int
+	Step    int64
+	HasStep bool // Step is meaningful
+	Field   string
+	Msg     string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(':')
+	}
+	if e.Line > 0 {
+		b.WriteString(strconv.Itoa(e.Line))
+		b.WriteByte(':')
+	}
+	if b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	if e.HasStep {
+		b.WriteString("step ")
+		b.WriteString(strconv.FormatInt(e.Step, 10))
+		b.WriteString(": ")
+	}
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// fieldPath builds the dotted path of a field for messages. It is only
+// called on the error path, so it may allocate.
+func fieldPath(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 && p[0] != '[' {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}

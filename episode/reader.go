@@ -1,0 +1,404 @@
+package episode
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/openbddl/bddl/predicates"
+)
+
+// Reader streams a recording: NewReader reads the header; then either
+// Bind a predicates.State and call Next, which decodes each step straight
+// into the state (the checker's path: no allocation per step), or call
+// ReadStep for each step as a value. gzip input is recognised by its
+// magic bytes, whatever the file is called.
+//
+// A bad line is an *Error naming the file, line, step and field. With
+// SetLenient a bad step is skipped instead, and counted: the state is
+// never half-updated, because a line is parsed and checked in full
+// before any of it is applied.
+type Reader struct {
+	name   string
+	br     *bufio.Reader
+	closer io.Closer
+	line   int    // number of the last line read
+	long   []byte // a line longer than br's buffer
+	bytes  int64  // bytes of decompressed input read
+
+	hl         headerLine
+	headerText []byte
+	model      *decoder // names interned as met: header objects, ReadStep
+	unknown    map[string]bool
+	warnings   []string
+
+	// Bound mode.
+	state     *predicates.State
+	dec       *decoder
+	mentioned []bool
+
+	lenient    bool
+	skipped    int
+	skipErrors []*Error
+	stepLines  int // step lines read, good or skipped
+	steps      int // good steps
+	last       int64
+	haveLast   bool
+	eof        bool
+}
+
+// StepInfo describes the step Next just applied.
+type StepInfo struct {
+	Step int64
+	T    float64 // seconds, when HasT
+	HasT bool
+	Line int
+	// Skipped is the number of bad lines skipped (lenient mode) just
+	// before this step.
+	Skipped int
+}
+
+const bufferSize = 64 << 10
+
+// maxSkipErrors is how many skipped-step errors a lenient Reader keeps.
+const maxSkipErrors = 20
+
+// NewReader reads the header of a recording from r; name is used in
+// errors (a file path).
+func NewReader(r io.Reader, name string) (*Reader, error) {
+	ensureTables()
+	rd := &Reader{name: name, unknown: map[string]bool{}}
+	br := bufio.NewReaderSize(r, bufferSize)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &Error{File: name, Msg: "corrupt gzip header: " + err.Error()}
+		}
+		br = bufio.NewReaderSize(gz, bufferSize)
+	}
+	rd.br = br
+	rd.model = &decoder{res: newResolver(nil, nil), unknown: rd.unknown, warn: rd.warn}
+	line, err := rd.readLine()
+	switch {
+	case err == io.EOF:
+		return nil, &Error{File: name, Line: 1, Msg: "empty file: no header line"}
+	case err != nil:
+		return nil, err
+	}
+	rd.headerText = append([]byte(nil), line...)
+	d := rd.model
+	if !d.parseHeader(rd.headerText, &rd.hl) {
+		return nil, rd.errorOf(d, nil)
+	}
+	if span := rd.hl.meta; span[1] > span[0] {
+		rd.hl.h.Meta = rd.headerText[span[0]:span[1]]
+	}
+	if span := rd.hl.objects; span[1] > span[0] {
+		d.sc.reset(rd.headerText[span[0]:span[1]])
+		d.b.reset()
+		d.segs = d.segs[:0]
+		if !d.parseObjects() {
+			d.up("objects")
+			return nil, rd.errorOf(d, nil)
+		}
+		rd.hl.h.Objects = objectsOf(&d.b, d.res)
+	}
+	return rd, nil
+}
+
+// Open opens a recording file; Close closes it.
+func Open(path string) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.closer = f
+	return r, nil
+}
+
+// Close closes the file Open opened.
+func (r *Reader) Close() error {
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
+}
+
+// Header is the recording's header.
+func (r *Reader) Header() *Header { return &r.hl.h }
+
+// SetLenient makes Next and ReadStep skip bad steps, counting them,
+// instead of failing.
+func (r *Reader) SetLenient(lenient bool) { r.lenient = lenient }
+
+// Skipped is the number of bad step lines skipped so far.
+func (r *Reader) Skipped() int { return r.skipped }
+
+// SkipErrors are the errors of the first skipped lines.
+func (r *Reader) SkipErrors() []*Error { return r.skipErrors }
+
+// Warnings are notes about the input that are not errors, such as
+// unknown fields (ignored, so newer recordings stay readable).
+func (r *Reader) Warnings() []string { return r.warnings }
+
+// Steps is the number of steps read so far.
+func (r *Reader) Steps() int { return r.steps }
+
+// Bytes is the number of (decompressed) bytes read so far.
+func (r *Reader) Bytes() int64 { return r.bytes }
+
+// Line is the number of the last line read.
+func (r *Reader) Line() int { return r.line }
+
+func (r *Reader) warn(field string) {
+	r.warnings = append(r.warnings, fmt.Sprintf("line %d: unknown field %q ignored", r.line, field))
+}
+
+// Bind resets s and loads the header into it: every instance not named
+// in the recording does not exist, the closed-world flag, and the
+// header's objects. s must belong to the program of the header's
+// activity. After Bind, read steps with Next.
+func (r *Reader) Bind(s *predicates.State) error {
+	if r.state != nil {
+		return errors.New("episode: Reader.Bind called twice")
+	}
+	if r.steps > 0 || r.stepLines > 0 {
+		return errors.New("episode: Reader.Bind after reading steps")
+	}
+	prog := s.Program()
+	r.state = s
+	s.Reset()
+	s.SetAllExist(false)
+	s.SetClosedWorld(r.hl.h.ClosedWorld)
+	r.mentioned = make([]bool, prog.NumObjects())
+	r.dec = &decoder{res: newResolver(prog, s), mentioned: r.mentioned, unknown: r.unknown, warn: r.warn}
+	if span := r.hl.objects; span[1] > span[0] {
+		d := r.dec
+		d.sc.reset(r.headerText[span[0]:span[1]])
+		d.b.reset()
+		d.segs = d.segs[:0]
+		saved := r.line
+		r.line = 1
+		ok := d.parseObjects()
+		r.line = saved
+		if !ok {
+			d.up("objects")
+			return &Error{File: r.name, Line: 1, Field: d.errPath(), Msg: d.sc.msg}
+		}
+		if err := apply(s, &d.b, r.mentioned); err != nil {
+			return &Error{File: r.name, Line: 1, Field: "objects", Msg: err.Error()}
+		}
+	}
+	return nil
+}
+
+// Next decodes the next step into the bound state. It returns io.EOF
+// after the last step, and an *Error for a bad line (in lenient mode,
+// only for what cannot be skipped: a truncated or unreadable file).
+func (r *Reader) Next() (StepInfo, error) {
+	if r.dec == nil {
+		return StepInfo{}, errors.New("episode: Reader.Next before Bind")
+	}
+	skippedBefore := r.skipped
+	b, err := r.nextBatch(r.dec)
+	if err != nil {
+		return StepInfo{}, err
+	}
+	if err := apply(r.state, b, r.mentioned); err != nil {
+		return StepInfo{}, &Error{File: r.name, Line: r.line, Step: b.step, HasStep: true, Msg: err.Error()}
+	}
+	return StepInfo{Step: b.step, T: b.t, HasT: b.hasT, Line: r.line, Skipped: r.skipped - skippedBefore}, nil
+}
+
+// ReadStep reads the next step as a value (unbound mode: names are not
+// checked against an activity). It returns io.EOF after the last step.
+func (r *Reader) ReadStep() (*Step, error) {
+	if r.dec != nil {
+		return nil, errors.New("episode: Reader.ReadStep after Bind")
+	}
+	b, err := r.nextBatch(r.model)
+	if err != nil {
+		return nil, err
+	}
+	st := &Step{Step: b.step, T: b.t, HasT: b.hasT, Objects: objectsOf(b, r.model.res)}
+	atomsOf(b, r.model.res, st)
+	return st, nil
+}
+
+// ReadAll reads a whole recording as values.
+func ReadAll(rd io.Reader, name string) (*Header, []*Step, error) {
+	r, err := NewReader(rd, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	var steps []*Step
+	for {
+		st, err := r.ReadStep()
+		if err == io.EOF {
+			return r.Header(), steps, nil
+		}
+		if err != nil {
+			return r.Header(), steps, err
+		}
+		steps = append(steps, st)
+	}
+}
+
+// nextBatch reads lines until one parses into a valid step (skipping bad
+// ones in lenient mode) and returns its batch.
+func (r *Reader) nextBatch(d *decoder) (*batch, error) {
+	for {
+		if r.eof {
+			return nil, io.EOF
+		}
+		line, err := r.readLine()
+		if err == io.EOF {
+			r.eof = true
+			if n := r.hl.h.Steps; n > 0 && r.stepLines < n {
+				return nil, &Error{File: r.name, Line: r.line + 1,
+					Msg: fmt.Sprintf("truncated: the header declares %d steps, the file ends after %d", n, r.stepLines)}
+			}
+			return nil, io.EOF
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		r.stepLines++
+		if n := r.hl.h.Steps; n > 0 && r.stepLines > n {
+			return nil, &Error{File: r.name, Line: r.line,
+				Msg: fmt.Sprintf("more steps than the %d the header declares", n)}
+		}
+		if !d.parseStep(line) {
+			if bad := r.reject(r.errorOf(d, line)); bad != nil {
+				return nil, bad
+			}
+			continue
+		}
+		b := &d.b
+		if r.haveLast && b.step <= r.last {
+			e := &Error{File: r.name, Line: r.line, Step: b.step, HasStep: true, Field: "step",
+				Msg: fmt.Sprintf("%d does not increase (the previous step is %d)", b.step, r.last)}
+			if bad := r.reject(e); bad != nil {
+				return nil, bad
+			}
+			continue
+		}
+		r.last, r.haveLast = b.step, true
+		r.steps++
+		return b, nil
+	}
+}
+
+// reject handles a bad step line: an error in strict mode, nil (skip)
+// in lenient mode.
+func (r *Reader) reject(e *Error) error {
+	if !r.lenient {
+		r.eof = true // the stream stops at its first error
+		return e
+	}
+	r.skipped++
+	if len(r.skipErrors) < maxSkipErrors {
+		r.skipErrors = append(r.skipErrors, e)
+	}
+	return nil
+}
+
+// errorOf builds the error of a failed parse, finding the step number
+// in the line if the parse did not get to it.
+func (r *Reader) errorOf(d *decoder, line []byte) *Error {
+	e := &Error{File: r.name, Line: r.line, Field: d.errPath(), Msg: d.sc.msg}
+	if e.Msg == "" {
+		e.Msg = "malformed line"
+	}
+	if line != nil {
+		if d.b.hasStep {
+			e.Step, e.HasStep = d.b.step, true
+		} else {
+			e.Step, e.HasStep = findStep(line)
+		}
+	}
+	return e
+}
+
+// findStep looks for the step number of a line that failed to parse,
+// for the error message.
+func findStep(line []byte) (int64, bool) {
+	var sc scanner
+	sc.reset(line)
+	empty, ok := sc.open('{', '}', "")
+	if !ok || empty {
+		return 0, false
+	}
+	for {
+		k, ok := sc.key()
+		if !ok {
+			return 0, false
+		}
+		if string(k) == "step" {
+			return sc.integer()
+		}
+		if !sc.skip() {
+			return 0, false
+		}
+		if more, ok := sc.next('}'); !ok || !more {
+			return 0, false
+		}
+	}
+}
+
+// readLine returns the next line without its line ending. The slice is
+// valid until the next call.
+func (r *Reader) readLine() ([]byte, error) {
+	line, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = r.br.ReadSlice('\n')
+			r.long = append(r.long, line...)
+		}
+		line = r.long
+	}
+	r.bytes += int64(len(line))
+	if err != nil && err != io.EOF {
+		return nil, &Error{File: r.name, Line: r.line + 1, Msg: readFailure(err)}
+	}
+	if len(line) == 0 && err == io.EOF {
+		return nil, io.EOF
+	}
+	r.line++
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+		if n > 1 && line[n-2] == '\r' {
+			line = line[:n-2]
+		}
+	}
+	return line, nil
+}
+
+func readFailure(err error) string {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "truncated: the compressed stream ends early"
+	case errors.Is(err, gzip.ErrChecksum):
+		return "corrupt: the compressed data fails its checksum"
+	case errors.Is(err, gzip.ErrHeader):
+		return "corrupt: bad data after the compressed stream"
+	}
+	return "read error: " + err.Error()
+}
+
+// stepString formats a step number for messages.
+func stepString(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,387 @@
+package episode
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// scanner is a cursor over one line of JSON. It checks the JSON grammar
+// as it goes but builds nothing: callers read keys as byte slices of the
+// line, numbers with parseNumber, and skip what they do not know. Only
+// strings with escapes are copied (into esc, reset per line).
+type scanner struct {
+	b   []byte
+	i   int
+	esc []byte
+	msg string // why the last call failed
+}
+
+func (s *scanner) reset(line []byte) {
+	s.b, s.i, s.esc, s.msg = line, 0, s.esc[:0], ""
+}
+
+// ws skips JSON whitespace and returns the next byte, 0 at the end (a
+// NUL byte in the input also reads as 0: callers that must tell them
+// apart compare s.i with len(s.b)).
+func (s *scanner) ws() byte {
+	for s.i < len(s.b) {
+		switch c := s.b[s.i]; c {
+		case ' ', '\t', '\r', '\n':
+			s.i++
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+func (s *scanner) fail(msg string) bool {
+	if s.msg == "" {
+		s.msg = msg
+	}
+	return false
+}
+
+// describe names the byte at the cursor for messages.
+func (s *scanner) describe() string {
+	if s.i >= len(s.b) {
+		return "end of line"
+	}
+	c := s.b[s.i]
+	switch {
+	case c == '"':
+		return "a string"
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '-' || '0' <= c && c <= '9':
+		return "a number"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c >= 0x20 && c < 0x7f:
+		return "'" + string(c) + "'"
+	}
+	return "an invalid byte"
+}
+
+// expect consumes c after whitespace.
+func (s *scanner) expect(c byte, what string) bool {
+	if s.ws() != c {
+		return s.fail("expected " + what + ", found " + s.describe())
+	}
+	s.i++
+	return true
+}
+
+// next reads the separator after a member or element: it returns true
+// when another follows (a comma) and false at the closing byte, which it
+// consumes. A missing separator fails.
+func (s *scanner) next(closing byte) (more, ok bool) {
+	switch s.ws() {
+	case ',':
+		s.i++
+		return true, true
+	case closing:
+		s.i++
+		return false, true
+	}
+	return false, s.fail("expected ',' or '" + string(closing) + "', found " + s.describe())
+}
+
+// open consumes an opening '{' or '[' and reports whether the container
+// is empty (then its closing byte is consumed too).
+func (s *scanner) open(c, closing byte, what string) (empty, ok bool) {
+	if !s.expect(c, what) {
+		return false, false
+	}
+	if s.ws() == closing {
+		s.i++
+		return true, true
+	}
+	return false, true
+}
+
+// key reads a member name and its colon.
+func (s *scanner) key() ([]byte, bool) {
+	if s.ws() != '"' {
+		return nil, s.fail("expected a field name, found " + s.describe())
+	}
+	k, ok := s.str()
+	if !ok {
+		return nil, false
+	}
+	if !s.expect(':', "':'") {
+		return nil, false
+	}
+	return k, true
+}
+
+// str reads a string at the cursor. Without escapes the result is a
+// slice of the line; with escapes it is decoded into esc.
+func (s *scanner) str() ([]byte, bool) {
+	if s.ws() != '"' {
+		return nil, s.fail("expected a string, found " + s.describe())
+	}
+	s.i++
+	start := s.i
+	escaped := false
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			out := s.b[start:s.i]
+			s.i++
+			if escaped {
+				return s.unescape(out)
+			}
+			if !utf8.Valid(out) {
+				return nil, s.fail("invalid UTF-8 in a string")
+			}
+			return out, true
+		case c == '\\':
+			escaped = true
+			s.i += 2
+			continue
+		case c < 0x20:
+			return nil, s.fail("control character in a string")
+		}
+		s.i++
+	}
+	return nil, s.fail("unterminated string")
+}
+
+func (s *scanner) unescape(raw []byte) ([]byte, bool) {
+	if !utf8.Valid(raw) {
+		return nil, s.fail("invalid UTF-8 in a string")
+	}
+	start := len(s.esc)
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			s.esc = append(s.esc, c)
+			continue
+		}
+		i++
+		if i >= len(raw) {
+			return nil, s.fail("bad escape in a string")
+		}
+		switch raw[i] {
+		case '"', '\\', '/':
+			s.esc = append(s.esc, raw[i])
+		case 'b':
+			s.esc = append(s.esc, '\b')
+		case 'f':
+			s.esc = append(s.esc, '\f')
+		case 'n':
+			s.esc = append(s.esc, '\n')
+		case 'r':
+			s.esc = append(s.esc, '\r')
+		case 't':
+			s.esc = append(s.esc, '\t')
+		case 'u':
+			r, ok := hex4(raw, i+1)
+			if !ok {
+				return nil, s.fail("bad \\u escape in a string")
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, ok2 := rune(0), false
+				if i+2 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+					r2, ok2 = hex4(raw, i+3)
+				}
+				if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
+					r = dec
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			s.esc = utf8.AppendRune(s.esc, r)
+		default:
+			return nil, s.fail("bad escape in a string")
+		}
+	}
+	return s.esc[start:], true
+}
+
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// null consumes a null if one is at the cursor.
+func (s *scanner) null() bool {
+	if s.ws() == 'n' && s.literal("null") {
+		return true
+	}
+	return false
+}
+
+func (s *scanner) literal(word string) bool {
+	if len(s.b)-s.i >= len(word) && string(s.b[s.i:s.i+len(word)]) == word {
+		s.i += len(word)
+		return true
+	}
+	return false
+}
+
+// boolean reads true or false.
+func (s *scanner) boolean() (bool, bool) {
+	switch s.ws() {
+	case 't':
+		if s.literal("true") {
+			return true, true
+		}
+	case 'f':
+		if s.literal("false") {
+			return false, true
+		}
+	}
+	return false, s.fail("expected true or false, found " + s.describe())
+}
+
+// number reads a finite number.
+func (s *scanner) number() (float64, bool) {
+	c := s.ws()
+	if c == 'N' || c == 'I' || c == '-' && s.i+1 < len(s.b) && s.b[s.i+1] == 'I' {
+		return 0, s.fail("NaN and infinity are not numbers")
+	}
+	if c != '-' && (c < '0' || c > '9') {
+		return 0, s.fail("expected a number, found " + s.describe())
+	}
+	f, end, err := parseNumber(s.b, s.i)
+	s.i = end
+	switch err {
+	case numMalformed:
+		return 0, s.fail("malformed number")
+	case numNotFinite:
+		return 0, s.fail("number out of range (not finite)")
+	}
+	return f, true
+}
+
+// integer reads a number that must be written as a whole number (plain
+// digits, so 1e3 or 2.0 are not read as step numbers) within int64.
+func (s *scanner) integer() (int64, bool) {
+	s.ws()
+	begin := s.i
+	if _, ok := s.number(); !ok {
+		return 0, false
+	}
+	j := begin
+	neg := s.b[j] == '-'
+	if neg {
+		j++
+	}
+	var n uint64
+	for ; j < s.i; j++ {
+		c := s.b[j]
+		if c < '0' || c > '9' {
+			return 0, s.fail("expected an integer, found " + string(s.b[begin:s.i]))
+		}
+		if n > (1<<63)/10 {
+			return 0, s.fail("integer out of range")
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if n > 1<<63-1 {
+		return 0, s.fail("integer out of range")
+	}
+	if neg {
+		return -int64(n), true
+	}
+	return int64(n), true
+}
+
+// maxDepth bounds the nesting of values the scanner skips, so a hostile
+// line cannot exhaust the stack.
+const maxDepth = 256
+
+// skip consumes any JSON value.
+func (s *scanner) skip() bool { return s.skipDepth(0) }
+
+func (s *scanner) skipDepth(depth int) bool {
+	if depth > maxDepth {
+		return s.fail("nesting too deep")
+	}
+	switch c := s.ws(); {
+	case c == '{':
+		empty, ok := s.open('{', '}', "'{'")
+		if !ok || empty {
+			return ok
+		}
+		for {
+			if _, ok := s.key(); !ok {
+				return false
+			}
+			if !s.skipDepth(depth + 1) {
+				return false
+			}
+			more, ok := s.next('}')
+			if !ok {
+				return false
+			}
+			if !more {
+				return true
+			}
+		}
+	case c == '[':
+		empty, ok := s.open('[', ']', "'['")
+		if !ok || empty {
+			return ok
+		}
+		for {
+			if !s.skipDepth(depth + 1) {
+				return false
+			}
+			more, ok := s.next(']')
+			if !ok {
+				return false
+			}
+			if !more {
+				return true
+			}
+		}
+	case c == '"':
+		_, ok := s.str()
+		return ok
+	case c == 't' || c == 'f':
+		_, ok := s.boolean()
+		return ok
+	case c == 'n':
+		if s.null() {
+			return true
+		}
+	case c == '-' || '0' <= c && c <= '9':
+		_, ok := s.number()
+		return ok
+	}
+	return s.fail("expected a value, found " + s.describe())
+}
+
+// end checks that nothing but whitespace follows the value.
+func (s *scanner) end() bool {
+	if s.ws(); s.i < len(s.b) {
+		return s.fail("unexpected " + s.describe() + " after the line's object")
+	}
+	return true
+}
