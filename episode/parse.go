@@ -410,8 +410,7 @@ func (d *decoder) numbers(n int) bool {
 }
 
 // obb parses eight corners and rejects a degenerate box with the rule of
-// predicates.SetOBB: of the vectors from corner 0 to corners 1–3, the
-// two shorter are the bottom face's edges and must have length.
+// predicates.SetOBB, before any state changes.
 func (d *decoder) obb(id predicates.ObjectID) bool {
 	b := &d.b
 	off := len(b.nums)
@@ -435,22 +434,12 @@ func (d *decoder) obb(id predicates.ObjectID) bool {
 		return d.sc.fail("expected 8 corners, found more")
 	}
 	d.sc.i++
-	c := b.nums[off:]
-	var lens [3]float64
-	for k := 1; k <= 3; k++ {
-		dx, dy, dz := c[3*k]-c[0], c[3*k+1]-c[1], c[3*k+2]-c[2]
-		lens[k-1] = math.Sqrt(dx*dx + dy*dy + dz*dz)
+	var corners predicates.OBB
+	for k := range corners {
+		copy(corners[k][:], b.nums[off+3*k:off+3*k+3])
 	}
-	diag := 0
-	for k := 1; k < 3; k++ {
-		if lens[k] > lens[diag] {
-			diag = k
-		}
-	}
-	for k := 0; k < 3; k++ {
-		if k != diag && lens[k] < 1e-9 {
-			return d.sc.fail("degenerate box: an edge of the bottom face (corners 0–3) has zero length")
-		}
+	if err := predicates.CheckOBB(&corners); err != nil {
+		return d.sc.fail("box is " + err.Error())
 	}
 	b.ops = append(b.ops, op{kind: opOBB, obj: id, off: int32(off), n: 24})
 	return true

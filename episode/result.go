@@ -113,7 +113,7 @@ func literalOf(r predicates.Reason) Literal {
 	return Literal{
 		Literal: r.Literal,
 		Ground:  r.Ground,
-		Objects: groundArgs(r.Ground),
+		Objects: groundArgs(r.Args),
 		Value:   r.Value,
 		Source:  r.Source.String(),
 		Detail:  r.Detail,
@@ -122,14 +122,12 @@ func literalOf(r predicates.Reason) Literal {
 }
 
 // groundArgs extracts the arguments of "(pred a b)" or "(not (pred a b))".
-func groundArgs(ground string) []string {
-	s := strings.TrimPrefix(ground, "(not ")
-	s = strings.Trim(s, "()")
-	f := strings.Fields(s)
-	if len(f) <= 1 {
+// groundArgs never returns nil, so JSON reports say [] rather than null.
+func groundArgs(args []string) []string {
+	if args == nil {
 		return []string{}
 	}
-	return f[1:]
+	return args
 }
 
 // String renders a literal for reports: "(cooked ?x) for a: detail".

@@ -62,10 +62,12 @@ func obbFrame(c *OBB) (frame3, bool) {
 			diag = i
 		}
 	}
-	var edges [][3]float64
+	var edges [2][3]float64
+	n := 0
 	for i := 0; i < 3; i++ {
 		if i != diag {
-			edges = append(edges, v[i])
+			edges[n] = v[i]
+			n++
 		}
 	}
 	e1, e2, w := edges[0], edges[1], sub(top, bottom)

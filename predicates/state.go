@@ -1,6 +1,7 @@
 package predicates
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -320,12 +321,24 @@ func (s *State) SetOBB(id ObjectID, corners OBB) error {
 	}
 	f, ok := obbFrame(&corners)
 	if !ok {
-		return fmt.Errorf("predicates: oriented box of object %d is degenerate or not finite", id)
+		return fmt.Errorf("predicates: oriented box of object %d: %w", id, errBadOBB)
 	}
 	o := &s.obj[id]
 	o.obb = f
 	o.obbBox = f.enclosing()
 	o.has |= FieldOBB
+	return nil
+}
+
+var errBadOBB = errors.New("degenerate or not finite: the bottom face (corners 0–3) needs two edges of non-zero length")
+
+// CheckOBB reports whether corners make a usable oriented box, by the rule
+// SetOBB applies, so decoders can reject a bad record before changing any
+// state.
+func CheckOBB(corners *OBB) error {
+	if _, ok := obbFrame(corners); !ok {
+		return errBadOBB
+	}
 	return nil
 }
 

@@ -120,6 +120,9 @@ func (p *Program) describe(s *State, pred PredID, a, b ObjectID, src Source) str
 		if info.arity == 2 && s.exists[b] == False {
 			gone = append(gone, p.Name(b))
 		}
+		if len(gone) > 1 {
+			return strings.Join(gone, " and ") + " do not exist"
+		}
 		return strings.Join(gone, " and ") + " does not exist"
 	case SourceFact:
 		return "recorded fact " + s.Fact(pred, a, b).String()
@@ -182,6 +185,8 @@ type Reason struct {
 	// Ground is the literal with its arguments bound:
 	// "(cooked sugar_cookie.n.01_3)".
 	Ground string
+	// Args are the ground literal's arguments: the instances it is about.
+	Args   []string
 	Vars   []Binding
 	Source Source
 	Detail string
@@ -310,6 +315,7 @@ func reasonFor(atom, negation *TraceNode) Reason {
 		ground = "(not " + ground + ")"
 	}
 	r.Ground = ground
+	r.Args = atom.Args
 	if r.Literal == "" {
 		r.Literal = ground
 	}

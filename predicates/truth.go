@@ -1,5 +1,7 @@
 package predicates
 
+import "fmt"
+
 // Truth is a value of Kleene's strong three-valued logic. Unknown is the
 // zero value on purpose: a check that was never computed, a frame slot never
 // written or a state field never recorded can never be mistaken for success.
@@ -25,6 +27,17 @@ func (t Truth) String() string {
 
 // MarshalText writes a Truth as its name, so JSON reports read naturally.
 func (t Truth) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads a Truth written by MarshalText.
+func (t *Truth) UnmarshalText(b []byte) error {
+	for v, name := range truthNames {
+		if string(b) == name {
+			*t = Truth(v)
+			return nil
+		}
+	}
+	return fmt.Errorf("predicates: %q is not a truth value (true, false or unknown)", b)
+}
 
 // TruthOf converts a decided boolean.
 func TruthOf(b bool) Truth {
