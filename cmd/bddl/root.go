@@ -13,6 +13,7 @@ const (
 	exitOK       = 0 // clean run, goal satisfied, no findings
 	exitFindings = 1 // diagnostics, findings or failures were reported
 	exitMisuse   = 2 // bad flags, arguments or configuration
+	// check.go adds exitInterrupted (130) for an interrupted batch.
 )
 
 // exitError carries an exit code through cobra's RunE without printing twice.
@@ -57,10 +58,16 @@ func newRootCmd(s streams) *cobra.Command {
 		Short: "Parse, validate and evaluate BDDL activity definitions",
 		Long: `bddl is a task definition engine for BDDL, the Behavior Domain Definition
 Language of BEHAVIOR-1K: it parses and formats activity definitions, explains
-them in plain words, and (with the knowledge base) validates and checks them.`,
+them in plain words, validates them against a knowledge base, and checks goal
+success on recorded episodes.
+
+Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 		Example: `  bddl parse activities/           # report syntax problems in every *.bddl file
   bddl fmt -d problem0.bddl        # show how the canonical layout differs
-  bddl explain problem0.bddl       # the :init and :goal in plain words`,
+  bddl explain problem0.bddl       # the :init and :goal in plain words
+  bddl validate activities/        # every problem of the definitions, with fixes
+  bddl kb show apple.n.01          # what the knowledge base knows of a synset
+  bddl check --activity baking_a_tray_of_cookies --episode episodes/   # goal success on recordings`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
