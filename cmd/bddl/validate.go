@@ -28,7 +28,10 @@ type validateOptions struct {
 	scenes     bool // print the scene feasibility table
 	kbRules    bool // check the knowledge base's transition rules too
 	noProgress bool
+	domainPath string // --domain: a domain file instead of the embedded ones
 	paths      []string
+
+	rules []activities.Option // derived from the flags
 }
 
 func newValidateCmd(g *globalOptions) *cobra.Command {
@@ -69,6 +72,7 @@ was found.`,
 	cmd.Flags().BoolVar(&opts.scenes, "scenes", false, "print which scenes can host each activity")
 	cmd.Flags().BoolVar(&opts.kbRules, "kb-rules", false, "also check the knowledge base's transition rules")
 	cmd.Flags().BoolVar(&opts.noProgress, "no-progress", false, "do not show a progress bar on a terminal")
+	cmd.Flags().StringVar(&opts.domainPath, "domain", "", "check predicates against this domain file instead of the embedded domain the problem names")
 	return cmd
 }
 
@@ -87,6 +91,13 @@ func runValidate(opts *validateOptions) error {
 	base, err := opts.loadKB()
 	if err != nil {
 		return misuse("%v", err)
+	}
+	if opts.domainPath != "" {
+		d, err := loadDomain(opts.domainPath, opts.err)
+		if err != nil {
+			return err
+		}
+		opts.rules = append(opts.rules, activities.WithDomain(d))
 	}
 	var results []validated
 	if len(opts.paths) == 0 {
@@ -127,7 +138,7 @@ func validateFiles(opts *validateOptions, files []string, base *kb.Base) []valid
 			out[i] = validated{path: files[i], err: err}
 			return
 		}
-		p, rep := activities.ValidateSource(files[i], src, base)
+		p, rep := activities.ValidateSource(files[i], src, base, opts.rules...)
 		out[i] = validated{path: files[i], problem: p != nil, report: rep}
 	})
 	return out
@@ -137,7 +148,7 @@ func validateLibrary(opts *validateOptions, lib *activities.Library, base *kb.Ba
 	out := make([]validated, len(lib.Activities))
 	each(opts, len(out), func(i int) {
 		a := lib.Activities[i]
-		out[i] = validated{path: a.Path, problem: a.Problem != nil, report: a.Validate(base)}
+		out[i] = validated{path: a.Path, problem: a.Problem != nil, report: a.Validate(base, opts.rules...)}
 	})
 	return out
 }
@@ -406,4 +417,19 @@ func writeValidateJSON(opts *validateOptions, results []validated, kbFindings []
 		}
 	}
 	return t.errors > 0, nil
+}
+
+// loadDomain reads a domain file for --domain; a file that does not parse
+// as a domain is a usage error, reported with its diagnostics.
+func loadDomain(path string, errw io.Writer) (*bddl.Domain, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, misuse("--domain: %v", err)
+	}
+	d, diags := bddl.ParseDomain(path, src)
+	if diags.HasErrors() || d == nil {
+		diags.WriteText(errw)
+		return nil, misuse("--domain %s is not a valid domain file", path)
+	}
+	return d, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,4 +143,26 @@ func TestValidateMisuse(t *testing.T) {
 		r := runBDDL(t, args...)
 		r.wantCode(t, args, exitMisuse)
 	}
+}
+
+// TestValidateDomainFlag: --domain replaces the embedded domain, so a
+// predicate the file does not declare is reported, and a file that is not
+// a domain is misuse.
+func TestValidateDomainFlag(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	small := filepath.Join(dir, "domain.bddl")
+	if err := os.WriteFile(small, []byte("(define (domain omnigibson)\n    (:predicates (ontop ?a ?b) (inroom ?a ?b))\n)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(validateDir, "good_act")
+	args := []string{"validate", "--kb", validateKB, "--domain", small, good}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitFindings)
+	if !strings.Contains(r.stderr, "predicate cooked is not declared by domain omnigibson [unknown-predicate]") {
+		t.Errorf("stderr lacks the unknown predicate:\n%s", r.stderr)
+	}
+	args = []string{"validate", "--kb", validateKB, "--domain", filepath.Join(good, "problem0.bddl"), good}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, exitMisuse)
 }
