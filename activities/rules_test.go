@@ -196,20 +196,20 @@ func TestFindingJSON(t *testing.T) {
 	}
 }
 
-// TestREADMESection checks that the README section documents every rule.
-func TestREADMESection(t *testing.T) {
-	text, err := os.ReadFile("README-section.md")
+// TestREADMERules checks that the README documents every rule.
+func TestREADMERules(t *testing.T) {
+	text, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range Rules() {
 		if !strings.Contains(string(text), "| `"+r.Code+"` | "+r.Severity.String()+" |") {
-			t.Errorf("README-section.md has no table row for %s (%s)", r.Code, r.Severity)
+			t.Errorf("README.md has no table row for %s (%s)", r.Code, r.Severity)
 		}
 	}
 	for _, r := range KBRules {
 		if !strings.Contains(string(text), "`"+r.Code+"`") {
-			t.Errorf("README-section.md does not mention %s", r.Code)
+			t.Errorf("README.md does not mention %s", r.Code)
 		}
 	}
 }
