@@ -181,6 +181,18 @@ func (d *decoder) instance(name []byte) (predicates.ObjectID, bool) {
 	return id, true
 }
 
+// reference resolves an instance named as the value of a field (a contact,
+// an attachment parent), failing on an unknown one, and records that the
+// instance was mentioned, so it exists.
+func (d *decoder) reference(name []byte) (predicates.ObjectID, bool) {
+	id, ok := d.instance(name)
+	if !ok {
+		return predicates.NoObject, d.sc.fail(d.unknownInstance(name))
+	}
+	d.mention(id)
+	return id, true
+}
+
 func (d *decoder) unknownInstance(name []byte) string {
 	if id, ok := d.res.object(name); ok && !d.res.isInstance(id) {
 		return strconv.Quote(string(name)) + " is a constant, not an instance of :objects"
@@ -333,11 +345,10 @@ func (d *decoder) parseField(id predicates.ObjectID, f predicates.Field) bool {
 		}
 		ref := predicates.NoObject
 		if len(name) > 0 {
-			r, ok := d.instance(name)
+			r, ok := d.reference(name)
 			if !ok {
-				return d.sc.fail(d.unknownInstance(name))
+				return false
 			}
-			d.mention(r)
 			ref = r
 		}
 		kind := opAttachedTo
@@ -553,11 +564,10 @@ func (d *decoder) contacts(id predicates.ObjectID) bool {
 		if !ok {
 			return false
 		}
-		c, ok := d.instance(name)
+		c, ok := d.reference(name)
 		if !ok {
-			return d.sc.fail(d.unknownInstance(name))
+			return false
 		}
-		d.mention(c)
 		b.ids = append(b.ids, c)
 		more, ok := d.sc.next(']')
 		if !ok {
