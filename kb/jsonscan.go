@@ -193,14 +193,26 @@ func (s *jsonScanner) escapedStr(start int) []byte {
 				return nil
 			}
 			if utf16.IsSurrogate(r) {
-				r2 := utf8.RuneError
+				// As encoding/json: a surrogate pairs with the next escape
+				// only if that escape completes it; otherwise it becomes
+				// U+FFFD and the next escape is read on its own.
+				paired := false
 				if s.pos+1 < len(s.data) && s.data[s.pos] == '\\' && s.data[s.pos+1] == 'u' {
+					back := s.pos
 					s.pos += 2
-					if r2, ok = s.hex4(); !ok {
+					r2, ok := s.hex4()
+					if !ok {
 						return nil
 					}
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r, paired = d, true
+					} else {
+						s.pos = back
+					}
 				}
-				r = utf16.DecodeRune(r, r2)
+				if !paired {
+					r = utf8.RuneError
+				}
 			}
 			out = utf8.AppendRune(out, r)
 		default:
