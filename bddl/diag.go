@@ -58,6 +58,9 @@ type Diagnostic struct {
 	// Source is the file the subject points into; nil for diagnostics about
 	// no particular file.
 	Source *Source `json:"-"`
+	// byCount marks a parenthesis error found only where the count of
+	// parentheses ran out; the layout may place its cause better.
+	byCount bool
 }
 
 // Filename is the name of the diagnostic's file, or "" if it has none.

@@ -57,6 +57,13 @@ func (s *gSection) errorf(r Range, code, summary, detail string) {
 	s.diags = append(s.diags, &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r})
 }
 
+// countErrorf reports a parenthesis error that shows only where the count of
+// parentheses runs out; ParseFile may replace it with one the layout places.
+func (s *gSection) countErrorf(r Range, code, summary, detail string) {
+	s.errorf(r, code, summary, detail)
+	s.diags[len(s.diags)-1].byCount = true
+}
+
 // Parse parses the body token.
 func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
@@ -90,17 +97,17 @@ func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 		case t.typ == tokRParen:
 			p.next()
 			s.stray = true
-			s.errorf(t.rng(), codeExtraParen, "extra ')' after the end of the definition",
+			s.countErrorf(t.rng(), codeExtraParen, "extra ')' after the end of the definition",
 				"delete this ')': the (define ...) form is already closed")
 		case p.atSection():
 			p.section()
 			if b.closed {
-				s.errorf(s.keyword.Range, codeOutsideDefine, "section "+s.keyword.Name+" is outside (define ...)",
+				s.countErrorf(s.keyword.Range, codeOutsideDefine, "section "+s.keyword.Name+" is outside (define ...)",
 					"an extra ')' earlier in the file closed (define ...) too soon; delete it")
 			}
 		case t.typ == tokLParen:
 			s.stray = true
-			s.errorf(t.rng(), codeUnexpectedToken, "expected a section such as (:init ...) here",
+			s.countErrorf(t.rng(), codeUnexpectedToken, "expected a section such as (:init ...) here",
 				"an extra ')' before this point may have closed the enclosing section too soon")
 			p.skipElement()
 		default:

@@ -47,7 +47,7 @@ func ParseFile(filename string, src []byte) (*File, Diagnostics) {
 	if g != nil && g.Name != nil {
 		lowerFile(file, g, *sc.comments, &diags)
 	}
-	return file, finish(source, diags)
+	return file, finish(source, placeParenErrors(src, diags))
 }
 
 // ParseProblem parses a problem file.
@@ -153,7 +153,7 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 	}
 	slices.SortFunc(comments, func(a, b Comment) int { return int(a.Range.Start.Offset - b.Range.Start.Offset) })
 	if !closed && !unclosed {
-		*diags = append(*diags, &Diagnostic{Severity: Error, Code: codeUnclosedParen, Subject: defineOpen,
+		*diags = append(*diags, &Diagnostic{Severity: Error, Code: codeUnclosedParen, Subject: defineOpen, byCount: true,
 			Summary: "(define is not closed before the end of the file",
 			Detail:  "add the missing ')'; every '(' needs a matching ')'"})
 	}

@@ -136,7 +136,7 @@ func (p *sectionParser) close(open token, prefix, name string) Pos {
 			if t.typ != tokEOF {
 				where = "before the next section starts at " + t.pos().String()
 			}
-			p.errorf(open.rng(), codeUnclosedParen, fmt.Sprintf("%s is not closed %s", what, where),
+			p.sec.countErrorf(open.rng(), codeUnclosedParen, fmt.Sprintf("%s is not closed %s", what, where),
 				"add the missing ')'; every '(' needs a matching ')'")
 			p.unwinding = true
 			return t.pos()
