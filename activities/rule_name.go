@@ -43,7 +43,8 @@ func ActivityPath(path string) (activity string, n int, ok bool) {
 var ruleProblemName = &Rule{
 	Code: "problem-name", Name: "name", Severity: bddl.Error,
 	Doc: "the problem is named <activity>-<N> after its file <activity>/problem<N>.bddl (compared case-insensitively, " +
-		"as BDDL names are; files outside that layout are not checked)",
+		"as BDDL names are; files outside that layout are not checked; problems of the legacy igibson domain may be named " +
+		"<activity>_<N>, as BEHAVIOR-100 named them)",
 	Fix: "rename the problem, or move the file",
 	Check: func(c *Context) {
 		if c.Problem.Source == nil {
@@ -55,6 +56,11 @@ var ruleProblemName = &Rule{
 		}
 		want := fmt.Sprintf("%s-%d", activity, n)
 		if c.Problem.Name.Key() == bddl.Fold(want) {
+			return
+		}
+		// BEHAVIOR-100 named its problems <activity>_<N>; its definitions
+		// keep that spelling under the legacy domain.
+		if c.Problem.Domain.Key() == "igibson" && c.Problem.Name.Key() == bddl.Fold(fmt.Sprintf("%s_%d", activity, n)) {
 			return
 		}
 		c.Report(c.whole(), fmt.Sprintf("problem %s is in %s/problem%d.bddl, so it must be named %s", c.Problem.Name.Name, activity, n, want),
