@@ -243,8 +243,12 @@ func (c *checker) perStep() {
 	c.res.PerStep = make([]StepTruth, len(c.perGoal))
 	for i, v := range c.perGoal {
 		st := StepTruth{Step: c.perInfo[i].Step, Goal: v, Conjuncts: c.perConj[i*k : (i+1)*k : (i+1)*k]}
-		if c.perInfo[i].HasT {
+		switch dt := c.r.Header().DT; {
+		case c.perInfo[i].HasT:
 			t := c.perInfo[i].T
+			st.T = &t
+		case dt > 0: // no recorded time: the step number times dt, as duration reads it
+			t := float64(c.perInfo[i].Step) * dt
 			st.T = &t
 		}
 		c.res.PerStep[i] = st

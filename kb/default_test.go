@@ -94,6 +94,8 @@ func TestExamplesUseKnownSynsets(t *testing.T) {
 	}
 }
 
+var domainInText = regexp.MustCompile(`\(:domain\s+([a-z0-9_\-]+)\s*\)`)
+
 var atomInText = regexp.MustCompile(`\(([a-z_]+)((?:\s+\??[a-z0-9_.\-*']+)+)\s*\)`)
 
 // TestExamplesApplicable checks every atom of the examples against the
@@ -107,14 +109,20 @@ func TestExamplesApplicable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		domain := DomainOmniGibson
+		if m := domainInText.FindStringSubmatch(string(data)); m != nil {
+			if d, ok := ParseDomain(m[1]); ok {
+				domain = d
+			}
+		}
 		atoms := 0
 		for _, m := range atomInText.FindAllStringSubmatch(string(data), -1) {
 			pred, args := m[1], strings.Fields(m[2])
-			if _, ok := LookupPredicate(DomainOmniGibson, pred); !ok {
+			if _, ok := LookupPredicate(domain, pred); !ok {
 				continue // define, problem, domain, ...
 			}
 			atoms++
-			for _, v := range b.CheckAtom(DomainOmniGibson, pred, args) {
+			for _, v := range b.CheckAtom(domain, pred, args) {
 				t.Errorf("%s: (%s %s): %s", filepath.Base(filepath.Dir(f)), pred, strings.Join(args, " "), v.Message)
 			}
 			if pred == "inroom" && len(args) == 2 && !sceneHas(b, SynsetOfTerm(args[0]), args[1]) {
