@@ -167,7 +167,9 @@ func (s *scanner) skipSpace(record bool) {
 
 func (s *scanner) comment(start int) {
 	text := s.src[start:s.off]
-	if text[len(text)-1] == '\r' {
+	// Trailing blanks, and the '\r's of CRLF (or worse) line ends, are not
+	// part of the comment: the formatter would otherwise print them back.
+	for len(text) > 1 && (text[len(text)-1] == '\r' || text[len(text)-1] == ' ' || text[len(text)-1] == '\t') {
 		text = text[:len(text)-1]
 	}
 	col, off, n, line := int32(start-s.lineOff+1), int32(s.base+start), int32(len(text)), int32(s.line)
