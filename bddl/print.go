@@ -102,7 +102,6 @@ type printer struct {
 	buf      bytes.Buffer
 	comments []Comment
 	next     int // index of the first comment not yet printed
-	indent   int
 }
 
 // line prints text on its own line at the given depth, after the comments

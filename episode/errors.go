@@ -45,19 +45,3 @@ func (e *Error) Error() string {
 	b.WriteString(e.Msg)
 	return b.String()
 }
-
-// fieldPath builds the dotted path of a field for messages. It is only
-// called on the error path, so it may allocate.
-func fieldPath(parts ...string) string {
-	var b strings.Builder
-	for _, p := range parts {
-		if p == "" {
-			continue
-		}
-		if b.Len() > 0 && p[0] != '[' {
-			b.WriteByte('.')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
-}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/openbddl/bddl/predicates"
 )
@@ -399,6 +398,3 @@ func readFailure(err error) string {
 	}
 	return "read error: " + err.Error()
 }
-
-// stepString formats a step number for messages.
-func stepString(n int64) string { return strconv.FormatInt(n, 10) }

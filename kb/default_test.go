@@ -48,7 +48,7 @@ func TestDefaultCheck(t *testing.T) {
 
 func TestDefaultIsShared(t *testing.T) {
 	t.Parallel()
-	if Default() != Default() {
+	if a, b := Default(), Default(); a != b {
 		t.Error("Default() loads more than once")
 	}
 	if o := Default().Origin(); o.Format != "yaml" || o.Path != "(embedded)" {

@@ -179,9 +179,7 @@ func loadYAMLDoc(root gval, src source, bd *builder) *world {
 		}
 	}
 	if rt, ok := root.field("room_types"); ok {
-		for _, r := range yamlStrings(rt, src, bd, "room_types") {
-			bd.roomTypes = append(bd.roomTypes, r)
-		}
+		bd.roomTypes = append(bd.roomTypes, yamlStrings(rt, src, bd, "room_types")...)
 		sortUnique(&bd.roomTypes)
 	}
 	if ss, ok := root.field("synsets"); ok {
@@ -326,7 +324,11 @@ func yamlSynsets(ss gval, src source, bd *builder, w *world) {
 				}
 			case "gloss":
 			default:
-				bd.notef(SeverityWarning, src.locate(v, keys...), "unknown-field", "unknown field %q of synset %s", field, name)
+				msg := fmt.Sprintf("unknown field %q of synset %s", field, name)
+				if s := Suggest(field, sortedKeys(yamlSynsetFields), 1); len(s) > 0 {
+					msg += fmt.Sprintf(" (did you mean %s?)", s[0])
+				}
+				bd.notef(SeverityWarning, src.locate(v, keys...), "unknown-field", "%s", msg)
 			}
 		}
 	}

@@ -269,13 +269,18 @@ func TestYAMLEmptyAndWarnings(t *testing.T) {
 	if _, err := LoadYAML("empty.yaml", nil); err == nil || !strings.Contains(err.Error(), "no synsets") {
 		t.Errorf("LoadYAML(empty) error = %v, want one about the missing synsets", err)
 	}
-	b, err := LoadYAML("w.yaml", []byte("synset:\n  a.n.01: {}\nsynsets:\n  a.n.01: {colour: red}\n"))
+	b, err := LoadYAML("w.yaml", []byte("synset:\n  a.n.01: {}\nsynsets:\n  a.n.01: {colour: red, parent: [b.n.01]}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var codes []string
+	var codes, messages []string
 	for _, f := range b.Check() {
 		codes = append(codes, f.Code)
+		messages = append(messages, f.Message)
+	}
+	if all := strings.Join(messages, "\n"); !strings.Contains(all, `unknown field "parent" of synset a.n.01 (did you mean parents?)`) ||
+		!strings.Contains(all, `unknown section "synset" (did you mean synsets?)`) {
+		t.Errorf("Check messages lack the suggestions:\n%s", all)
 	}
 	for _, c := range []string{"unknown-field", "no-object-type"} {
 		if !contains(codes, c) {

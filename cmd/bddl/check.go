@@ -579,9 +579,8 @@ func (c *checkRun) print(r *episode.Result) error {
 // writeCheckSummary prints the success rate and mean scores per activity.
 func writeCheckSummary(w io.Writer, results []*episode.Result, previous int) {
 	type agg struct {
-		n, ok, errors     int
-		score, challenge  float64
-		firstSteps, first int64
+		n, ok, errors    int
+		score, challenge float64
 	}
 	byAct := map[string]*agg{}
 	var names []string
