@@ -37,10 +37,12 @@ type hintFrame struct {
 // '(' and the whole file balanced; callers trust the hints only then.
 func parenHints(src []byte) ([]parenHint, bool) {
 	var (
-		hints     []parenHint
-		stack     []*hintFrame
-		line      int32 = 1
-		lineStart int
+		hints []parenHint
+		stack []*hintFrame
+		// closers alone on their line: under their '(' or elsewhere
+		aligned, misaligned int
+		line                int32 = 1
+		lineStart           int
 	)
 	ownLine := func(i int) bool { // ')' at i is the only token on its line
 		for j := i - 1; j >= lineStart; j-- {
@@ -92,9 +94,13 @@ func parenHints(src []byte) ([]parenHint, bool) {
 			}
 			top := stack[len(stack)-1]
 			if !own || top.open.Col == pos.Col {
+				if own {
+					aligned++
+				}
 				pop(pos, own)
 				continue
 			}
+			misaligned++
 			if pos.Col < top.open.Col {
 				// The ')' sits left of its '(': an inner form lacks its ')'.
 				k := len(stack) - 2
@@ -136,7 +142,10 @@ func parenHints(src []byte) ([]parenHint, bool) {
 		f := stack[0]
 		hints = append(hints, parenHint{at: Range{Start: f.open, End: f.open.advance(1 + len(f.head))}, head: f.head})
 	}
-	return hints, true
+	// A slip is rare against a layout kept elsewhere; many misaligned
+	// closers mean a different style (closers indented with the content),
+	// which this reading would misjudge.
+	return hints, misaligned <= 2 || 2*misaligned <= aligned
 }
 
 func isHintDelim(c byte) bool {

@@ -27,6 +27,8 @@ func TestParenHints(t *testing.T) {
 		{name: "no form lines up", src: "(a\n    (b\n  )\n)\n", trusted: false},
 		{name: "closer right of a form with no child", src: "(a\n      )\n", trusted: false},
 		{name: "too many unclosed", src: "(a\n    " + strings.Repeat("(b ", maxErrors+1) + "\n)\n", trusted: false},
+		// Closers indented with the content are a style, not slips.
+		{name: "closers indented with the content", src: "(a\n    (b\n        (c d)\n        )\n    (e\n        (f g)\n        )\n    (h\n        (i j)\n        )\n    )\n", trusted: false},
 		{name: "closers at line ends give nothing to check", src: "(a\n    (b\n        (c d))\n", trusted: true, want: []string{"unclosed-paren 1:1"}},
 	}
 	for _, tt := range tests {
