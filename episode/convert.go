@@ -168,48 +168,10 @@ func atomsOf(b *batch, res *resolver, st *Step) {
 // forget drops the values of fields that a line clears, so a field set and
 // then cleared on one line reads the same as one only cleared.
 func (o *Object) forget(f predicates.Field) {
-	var z Object
+	var zero Object
 	for _, n := range fieldNames {
-		if f&n.f == 0 {
-			continue
-		}
-		switch n.f {
-		case predicates.FieldExists:
-			o.Exists = z.Exists
-		case predicates.FieldPosition:
-			o.Pos = z.Pos
-		case predicates.FieldOrientation:
-			o.Quat = z.Quat
-		case predicates.FieldAABB:
-			o.AABB = z.AABB
-		case predicates.FieldOBB:
-			o.OBB = z.OBB
-		case predicates.FieldTemperature:
-			o.Temperature = z.Temperature
-		case predicates.FieldMaxTemperature:
-			o.MaxTemperature = z.MaxTemperature
-		case predicates.FieldJoints:
-			o.Joints = nil
-		case predicates.FieldOpenFraction:
-			o.OpenFraction = z.OpenFraction
-		case predicates.FieldToggledOn:
-			o.ToggledOn = z.ToggledOn
-		case predicates.FieldSliced:
-			o.Sliced = z.Sliced
-		case predicates.FieldBroken:
-			o.Broken = z.Broken
-		case predicates.FieldContacts:
-			o.Contacts = nil
-		case predicates.FieldAttachedTo:
-			o.AttachedTo = z.AttachedTo
-		case predicates.FieldGraspedBy:
-			o.GraspedBy = z.GraspedBy
-		case predicates.FieldRoom:
-			o.Room = z.Room
-		case predicates.FieldParticles:
-			o.Particles = nil
-		case predicates.FieldCloth:
-			o.Cloth = z.Cloth
+		if f&n.f != 0 {
+			copyField(o, &zero, n.f)
 		}
 	}
 }
