@@ -89,7 +89,7 @@ func parenHints(src []byte) ([]parenHint, bool) {
 		case ')':
 			own := ownLine(i)
 			if len(stack) == 0 {
-				hints = append(hints, parenHint{extra: true, at: Range{Start: pos, End: pos.next()}})
+				hints = append(hints, parenHint{extra: true, at: Range{Start: pos, End: pos.advance(1)}})
 				continue
 			}
 			top := stack[len(stack)-1]
@@ -131,7 +131,7 @@ func parenHints(src []byte) ([]parenHint, bool) {
 			if len(hints) >= maxErrors {
 				return hints, false
 			}
-			hints = append(hints, parenHint{extra: true, at: Range{Start: child.closedAt, End: child.closedAt.next()},
+			hints = append(hints, parenHint{extra: true, at: Range{Start: child.closedAt, End: child.closedAt.advance(1)},
 				head: child.head, closes: child.open})
 			top.lastChild = nil
 			stack = append(stack, child)
@@ -156,9 +156,7 @@ func isHintDelim(c byte) bool {
 	return false
 }
 
-// next is the position one byte to the right on the same line.
-func (p Pos) next() Pos { return p.advance(1) }
-
+// advance is the position n bytes to the right on the same line.
 func (p Pos) advance(n int) Pos {
 	return Pos{Offset: p.Offset + int32(n), Line: p.Line, Col: p.Col + int32(n)}
 }
