@@ -26,7 +26,9 @@ type Meta struct {
 	Models map[string]string `json:"models"`
 	// SceneObjects maps in-room instances to the scene objects they are.
 	SceneObjects map[string]string `json:"scene_objects,omitempty"`
-	KB           string            `json:"kb_digest"`
+	// Scales lists the instances shrunk to fit, with the factor.
+	Scales map[string]float64 `json:"scales,omitempty"`
+	KB     string             `json:"kb_digest"`
 }
 
 // Header is the episode header of the configuration.
@@ -34,6 +36,12 @@ func (r *Result) Header(digest string) (*episode.Header, error) {
 	m := Meta{Seed: r.Seed, Index: r.Index, Scene: r.Scene, Source: r.Source, Goal: r.Goal, Models: map[string]string{}, KB: digest}
 	for _, o := range r.Objects {
 		m.Models[o.Name] = o.Model
+		if o.Scale != 1 && o.Scale > 0 {
+			if m.Scales == nil {
+				m.Scales = map[string]float64{}
+			}
+			m.Scales[o.Name] = o.Scale
+		}
 		if o.SceneObject != "" {
 			if m.SceneObjects == nil {
 				m.SceneObjects = map[string]string{}

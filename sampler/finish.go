@@ -30,6 +30,10 @@ func (pl *plan) finish(goal bool) (*Result, *Failure) {
 		if in.bound != nil {
 			o.SceneObject = in.bound.Name
 		}
+		o.Scale = 1
+		if in.scale > 0 {
+			o.Scale = in.scale
+		}
 		if r := pl.roomOf(i); r != nil && o.Placed {
 			o.Room = r.Name
 		}

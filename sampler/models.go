@@ -128,7 +128,7 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 		var ok []kb.Model
 		for _, m := range b.Models(c) {
 			anyModel = true
-			if checkLinks && nd.fillable && !m.HasMetaLink("fillable") {
+			if checkLinks && nd.fillable && !m.HasMetaLink("fillable") && !m.HasMetaLink("openfillable") {
 				lacking, lackLit = "a container volume (fillable meta link)", nd.why["fillable"]
 				continue
 			}

@@ -24,7 +24,7 @@ const (
 	clothThickness = 0.005 // an overlaid or draped cloth lying flat
 	overlapEps     = 1e-6
 	randomTries    = 24
-	gridCells      = 24 // per axis, at most
+	gridCells      = 16 // per axis, at most
 	touchGap       = 0.005
 )
 
@@ -184,6 +184,55 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		return &Failure{Kind: NoSpace, Objects: []string{in.name}, Message: "no free floor in " + r.Name + " for " + in.name}
 	}
 	p := in.parent
+	if pl.attempt(i, p) {
+		in.room = pl.roomOf(p)
+		return nil
+	}
+	// No spot: as the reference, shrink the object (to half its size at
+	// most); a cloth instead folds, halving its footprint, unless a
+	// literal wants it unfolded.
+	orig := in.size
+	switch {
+	case in.cloth && pl.mayFold(i):
+		for level := 1; level <= 3; level++ {
+			in.st.foldLevel = level
+			if pl.attempt(i, p) {
+				in.room = pl.roomOf(p)
+				return nil
+			}
+		}
+		in.st.foldLevel = 0
+	case !in.cloth && !in.agent && in.rel != "attached" && in.st.attached < 0:
+		for _, f := range []float64{0.9, 0.8, 0.7, 0.6, 0.5} {
+			in.size = [3]float64{orig[0] * f, orig[1] * f, orig[2] * f}
+			in.scale = f
+			if pl.attempt(i, p) {
+				in.room = pl.roomOf(p)
+				return nil
+			}
+		}
+		in.size, in.scale = orig, 0
+	}
+	if f := pl.explainNoSpace(i, lit); f != nil {
+		return f
+	}
+	return failf(NoSpace, lit, nil, "no free spot for %s %s %s", in.name, in.rel, pl.inst[p].name)
+}
+
+// mayFold reports whether no literal asks cloth i to stay unfolded.
+func (pl *plan) mayFold(i int) bool {
+	for _, k := range pl.bySub[i] {
+		l := &pl.lits[k]
+		if l.a == i && ((l.name == "unfolded" && !l.neg) || (l.name == "folded" && l.neg)) {
+			return false
+		}
+	}
+	return true
+}
+
+// attempt tries to place object i by its relation to p.
+func (pl *plan) attempt(i, p int) bool {
+	in := &pl.inst[i]
 	var ok bool
 	switch in.rel {
 	case "ontop", "onfloor":
@@ -203,14 +252,7 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 	case "nextto":
 		ok = pl.placeBeside(i, p, -1, false)
 	}
-	if ok {
-		in.room = pl.roomOf(p)
-		return nil
-	}
-	if f := pl.explainNoSpace(i, lit); f != nil {
-		return f
-	}
-	return failf(NoSpace, lit, nil, "no free spot for %s %s %s", in.name, in.rel, pl.inst[p].name)
+	return ok
 }
 
 // explainNoSpace names the literal that rules out every spot when the
@@ -238,7 +280,11 @@ func (pl *plan) explainNoSpace(i int, parentLit *literal) *Failure {
 // its footprint at twice its thickness.
 func (pl *plan) dims(i int) [3]float64 {
 	s := pl.inst[i].size
+	folds := pl.inst[i].st.foldLevel
 	if pl.inst[i].cloth && pl.folded(i) {
+		folds++
+	}
+	for range folds {
 		if s[0] >= s[1] {
 			s[0] /= 2
 		} else {
@@ -263,6 +309,19 @@ func (pl *plan) folded(i int) bool {
 // region, standing on it: random spots with random yaw, then a grid.
 func (pl *plan) tryRegion(i int, rg region, _ bool) bool {
 	size := pl.dims(i)
+	// Only the bodies near the region can be in the way.
+	if rg.room != nil {
+		reach := max(size[0], size[1])
+		zone := mkBox(rg.minX-reach, rg.minY-reach, rg.z-overlapEps, rg.maxX+reach, rg.maxY+reach, rg.z+size[2])
+		pl.near = pl.near[:0]
+		for _, b := range pl.roomBodies(rg.room) {
+			if overlaps(zone, b.box) {
+				pl.near = append(pl.near, b)
+			}
+		}
+		pl.nearRoom = rg.room
+		defer func() { pl.nearRoom = nil }()
+	}
 	yawDist := distuv.Uniform{Min: -math.Pi, Max: math.Pi, Src: pl.rng}
 	for t := 0; t < randomTries; t++ {
 		yaw := yawDist.Rand()
@@ -274,9 +333,14 @@ func (pl *plan) tryRegion(i int, rg region, _ bool) bool {
 			return true
 		}
 	}
-	for _, yaw := range []float64{0, math.Pi / 2} {
+	for k, yaw := range []float64{0, math.Pi / 2, 0, math.Pi / 2} {
 		probe := yawBox(size, yaw, r3.Vec{})
 		e := probe.Extent()
+		if k >= 2 {
+			// Overhanging: only the centre over the region, as the
+			// vertical ray of ontop needs.
+			e = [3]float64{}
+		}
 		xs := gridSteps(rg.minX, rg.maxX, e[0])
 		ys := gridSteps(rg.minY, rg.maxY, e[1])
 		for _, x := range xs {
@@ -379,7 +443,11 @@ func (pl *plan) boundTo(o *SceneObject) int {
 // free reports whether box overlaps nothing in the room but the
 // containers object i is (transitively) in.
 func (pl *plan) free(i int, box predicates.Box, r *Room) bool {
-	for _, b := range pl.roomBodies(r) {
+	bodies := pl.roomBodies(r)
+	if pl.nearRoom == r {
+		bodies = pl.near
+	}
+	for _, b := range bodies {
 		if b.inst == i || !overlaps(box, b.box) {
 			continue
 		}
@@ -508,37 +576,38 @@ func (pl *plan) placeOverlaid(i, p int) bool {
 // placeDraped hangs cloth i down one side of p, its top edge just above
 // p's top and its centre below it.
 func (pl *plan) placeDraped(i, p int) bool {
-	in := &pl.inst[i]
 	pb := pl.inst[p].box
 	r := pl.roomOf(p)
 	e := pb.Extent()
-	long := max(in.size[0], in.size[1], in.size[2])
-	drop := min(long/2, e[2]*0.8)
+	d := pl.dims(i)
+	long := max(d[0], d[1], d[2])
+	drop := min(long/2, pb.Max[2]-pl.floorZ(p)-0.01)
 	if drop <= 2*clothThickness {
 		return false
 	}
 	top := pb.Max[2] + clothThickness
-	sides := []int{0, 1, 2, 3}
-	pl.rng.Shuffle(4, func(a, b int) { sides[a], sides[b] = sides[b], sides[a] })
-	for _, s := range sides {
+	for t := 0; t < randomTries; t++ {
+		s := pl.rng.IntN(4)
+		along := e[0]
+		if s >= 2 {
+			along = e[1]
+		}
+		w := min(long/2, along)
+		off := distuv.Uniform{Min: 0, Max: along - w + 1e-12, Src: pl.rng}.Rand()
 		var box predicates.Box
 		switch s {
 		case 0:
-			w := min(long, e[0])
-			cx := (pb.Min[0] + pb.Max[0]) / 2
-			box = mkBox(cx-w/2, pb.Min[1]-2*clothThickness, top-drop, cx+w/2, pb.Min[1], top)
+			x := pb.Min[0] + off
+			box = mkBox(x, pb.Min[1]-2*clothThickness, top-drop, x+w, pb.Min[1], top)
 		case 1:
-			w := min(long, e[0])
-			cx := (pb.Min[0] + pb.Max[0]) / 2
-			box = mkBox(cx-w/2, pb.Max[1], top-drop, cx+w/2, pb.Max[1]+2*clothThickness, top)
+			x := pb.Min[0] + off
+			box = mkBox(x, pb.Max[1], top-drop, x+w, pb.Max[1]+2*clothThickness, top)
 		case 2:
-			w := min(long, e[1])
-			cy := (pb.Min[1] + pb.Max[1]) / 2
-			box = mkBox(pb.Min[0]-2*clothThickness, cy-w/2, top-drop, pb.Min[0], cy+w/2, top)
+			y := pb.Min[1] + off
+			box = mkBox(pb.Min[0]-2*clothThickness, y, top-drop, pb.Min[0], y+w, top)
 		default:
-			w := min(long, e[1])
-			cy := (pb.Min[1] + pb.Max[1]) / 2
-			box = mkBox(pb.Max[0], cy-w/2, top-drop, pb.Max[0]+2*clothThickness, cy+w/2, top)
+			y := pb.Min[1] + off
+			box = mkBox(pb.Max[0], y, top-drop, pb.Max[0]+2*clothThickness, y+w, top)
 		}
 		if pl.accept(i, box, 0, region{room: r}) {
 			return true
@@ -627,4 +696,12 @@ func (pl *plan) placeBeside(i, p int, gap float64, hang bool) bool {
 		}
 	}
 	return false
+}
+
+// floorZ is the height of the floor of object p's room.
+func (pl *plan) floorZ(p int) float64 {
+	if r := pl.roomOf(p); r != nil {
+		return r.Floor.Max[2]
+	}
+	return 0
 }

@@ -33,6 +33,7 @@ type inst struct {
 	parent    int
 	rel       string
 	flatCloth float64 // thickness of an overlaid cloth on top of this object
+	scale     float64 // the size factor it was shrunk by to fit, 0 when not
 	st        objectStates
 }
 
@@ -59,6 +60,9 @@ type plan struct {
 	bodies map[*Room][]body
 	bySub  map[int][]int // literal indices by instance
 	geo    *geometry
+	// near are the bodies a placement in progress can meet (in nearRoom).
+	near     []body
+	nearRoom *Room
 }
 
 // body is something that takes space in a room: a scene object (inst

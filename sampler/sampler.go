@@ -154,7 +154,10 @@ type Object struct {
 	Room        string
 	Parent      string // the object it was placed relative to
 	Relation    string // how: ontop, inside, ...
-	st          objectStates
+	// Scale is the factor the model was shrunk by to fit (SEMANTICS.md B
+	// §3.3 phase 6), 1 when it was not.
+	Scale float64
+	st    objectStates
 }
 
 // Sample samples one configuration. Without Scenes in the request it

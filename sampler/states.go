@@ -47,6 +47,7 @@ type objectStates struct {
 	folded, unfolded  tri
 	broken, sliced    tri
 	attached          int
+	foldLevel         int // times placement folded a cloth to fit
 	particles         map[int]*particleNeeds
 
 	// chosen values
@@ -261,7 +262,7 @@ func (pl *plan) chooseValues(i int) *Failure {
 		st.jointQ = distuv.Uniform{Min: 0, Max: thr * 0.5 * jointRange, Src: pl.rng}.Rand()
 	}
 	switch {
-	case st.folded == yes || st.unfolded == no:
+	case st.folded == yes || st.unfolded == no || st.foldLevel > 0:
 		st.cloth = predicates.Cloth{AreaRatio: 0.5, DiagonalRatio: 0.7, Smoothness: 0.9}
 	default:
 		st.cloth = predicates.Cloth{AreaRatio: 1, DiagonalRatio: 1, Smoothness: 1}

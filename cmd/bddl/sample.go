@@ -119,6 +119,9 @@ func runSample(opts *sampleOptions, args []string) error {
 	}
 	for i := range jobs {
 		j := &jobs[i]
+		if j.fail != nil {
+			continue
+		}
 		if opts.scene != "" {
 			j.scenes = []string{opts.scene}
 			continue
@@ -246,9 +249,6 @@ func sampleJobs(args []string) ([]sampleJob, error) {
 			if p.file == nil || p.file.Problem == nil {
 				continue // domain files
 			}
-			if p.diags.HasErrors() {
-				return nil, misuse("%s: %v", p.path, p.diags)
-			}
 			name := p.file.Problem.Name.Name
 			if act, n, ok := activities.ActivityPath(p.path); ok {
 				name = act
@@ -256,7 +256,11 @@ func sampleJobs(args []string) ([]sampleJob, error) {
 					name = fmt.Sprintf("%s-%d", act, n)
 				}
 			}
-			jobs = append(jobs, sampleJob{name: name, problem: p.file.Problem})
+			job := sampleJob{name: name, problem: p.file.Problem}
+			if p.diags.HasErrors() {
+				job.fail = &sampler.Failure{Kind: sampler.Unsupported, Message: p.path + " does not parse: " + firstDiag(p.diags)}
+			}
+			jobs = append(jobs, job)
 		}
 	}
 	if len(jobs) == 0 {
@@ -272,4 +276,13 @@ func sampleProgress(opts *sampleOptions, n int) *progressbar.ProgressBar {
 	}
 	return progressbar.NewOptions(n, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription("sampling"),
 		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100_000_000))
+}
+
+func firstDiag(d bddl.Diagnostics) string {
+	for _, x := range d {
+		if x.Severity == bddl.Error {
+			return x.Error()
+		}
+	}
+	return d.Error()
 }
