@@ -1,20 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/sampler"
 )
@@ -146,47 +145,37 @@ func runSample(opts *sampleOptions, args []string) error {
 			tasks = append(tasks, task{j, k})
 		}
 	}
-	records := make([]sampleRecord, len(tasks))
-	bar := sampleProgress(opts, len(tasks))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < max(1, opts.jobs); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := range next {
-				records[t] = sampleOne(opts, smp, &jobs[tasks[t].job], tasks[t].k)
-				if bar != nil {
-					bar.Add(1)
-				}
-			}
-		}()
-	}
-	for t := range tasks {
-		next <- t
-	}
-	close(next)
-	wg.Wait()
-	failed := 0
+	failed, done := 0, 0
 	enc := json.NewEncoder(opts.globalOptions.out)
-	for _, r := range records {
+	ctx, stop := batch.WithSignals(context.Background(), opts.err)
+	defer stop()
+	pool := batch.Pool{Jobs: opts.jobs, Progress: batch.NewProgress(opts.err, int64(len(tasks)), 20, "sampling")}
+	err = batch.Run(ctx, pool, tasks, func(_ context.Context, t task) (sampleRecord, bool) {
+		return sampleOne(opts, smp, &jobs[t.job], t.k), true
+	}, batch.Handlers[sampleRecord]{Ordered: func(_ int, r sampleRecord) error {
+		done++
 		if r.Status != "ok" {
 			failed++
 		}
 		if opts.format == "json" {
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-			continue
+			return enc.Encode(r)
 		}
+		var err error
 		if r.Status == "ok" {
-			fmt.Fprintf(opts.globalOptions.out, "ok    %s  %s  %.1f ms\n", r.Activity, r.File, r.MS)
+			_, err = fmt.Fprintf(opts.globalOptions.out, "ok    %s  %s  %.1f ms\n", r.Activity, r.File, r.MS)
 		} else {
-			fmt.Fprintf(opts.globalOptions.out, "FAIL  %s  #%d  %v\n", r.Activity, r.Index, r.Reason)
+			_, err = fmt.Fprintf(opts.globalOptions.out, "FAIL  %s  #%d  %v\n", r.Activity, r.Index, r.Reason)
 		}
+		return err
+	}})
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return &exitError{code: exitInterrupted, err: ctx.Err()}
 	}
 	if opts.format == "text" {
-		fmt.Fprintf(opts.globalOptions.out, "%d of %d configurations sampled\n", len(records)-failed, len(records))
+		fmt.Fprintf(opts.globalOptions.out, "%d of %d configurations sampled\n", done-failed, done)
 	}
 	if failed > 0 {
 		return findings()
@@ -267,15 +256,6 @@ func sampleJobs(args []string) ([]sampleJob, error) {
 		return nil, misuse("no activity definition found in %v", args)
 	}
 	return jobs, nil
-}
-
-func sampleProgress(opts *sampleOptions, n int) *progressbar.ProgressBar {
-	f, ok := opts.err.(*os.File)
-	if n < 20 || !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return progressbar.NewOptions(n, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription("sampling"),
-		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100_000_000))
 }
 
 func firstDiag(d bddl.Diagnostics) string {
