@@ -247,7 +247,11 @@ func (pl *plan) chooseRooms() *Failure {
 			}
 		}
 		if len(rooms) == 0 {
-			return &Failure{Kind: NoRoom, Message: "the scene has no " + t}
+			var names []string
+			for _, i := range byType[t] {
+				names = append(names, pl.inst[i].name)
+			}
+			return &Failure{Kind: NoRoom, Objects: names, Message: "the scene has no " + t}
 		}
 		pl.rng.Shuffle(len(rooms), func(i, j int) { rooms[i], rooms[j] = rooms[j], rooms[i] })
 		var best []string
