@@ -3,6 +3,8 @@ package sampler
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -407,5 +409,62 @@ func TestLayoutHasNoOverlaps(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTemplateScene samples the reference's own tasks in the scenes their
+// template files describe.
+func TestTemplateScene(t *testing.T) {
+	dir := os.Getenv("BDDL_OMNIGIBSON")
+	if dir == "" {
+		dir = "../../shared/omnigibson"
+	}
+	tasks, _ := filepath.Glob(filepath.Join(dir, "*", "*_template-partial_rooms.json"))
+	if len(tasks) == 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no OmniGibson scene files: set BDDL_OMNIGIBSON")
+		}
+		t.Skip("no OmniGibson scene files at " + dir + " (set BDDL_OMNIGIBSON)")
+	}
+	corpusDir := os.Getenv("BDDL_CORPUS")
+	if corpusDir == "" {
+		corpusDir = "../../shared/behavior1k"
+	}
+	base, err := kb.Load(filepath.Join(corpusDir, "knowledge_base"))
+	if err != nil {
+		t.Skip("the BEHAVIOR-1K knowledge base is needed: " + err.Error())
+	}
+	s := New(base, predicates.Options{})
+	ok := 0
+	for _, path := range tasks {
+		sc, err := ReadTemplate(base, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.AddScene(sc)
+		src, err := os.ReadFile(filepath.Join(filepath.Dir(path), "problem0.bddl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, diags := bddl.ParseProblem("problem0.bddl", src)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		res, err := s.Sample(Request{Activity: filepath.Base(filepath.Dir(path)), Problem: p, Scenes: []string{sc.Name}})
+		if err != nil {
+			if f, isF := err.(*Failure); isF && f.Kind == Internal {
+				t.Errorf("%s: %v", path, err)
+			}
+			t.Logf("%s: %v", filepath.Base(filepath.Dir(path)), err)
+			continue
+		}
+		ok++
+		if v := res.Program.EvalInit(readBack(t, res, "")); v != predicates.True {
+			t.Errorf("%s: :init is %s", path, v)
+		}
+	}
+	t.Logf("sampled %d of %d tasks in their own scenes", ok, len(tasks))
+	if ok < len(tasks)/2 {
+		t.Errorf("sampled only %d of %d tasks in their template scenes", ok, len(tasks))
 	}
 }

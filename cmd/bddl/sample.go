@@ -23,6 +23,7 @@ func init() { subcommands = append(subcommands, newSampleCmd) }
 type sampleOptions struct {
 	*globalOptions
 	scene  string
+	files  []string
 	seed   uint64
 	count  int
 	goal   bool
@@ -47,6 +48,10 @@ ask for. Every configuration is verified by the evaluator before it is written.
 PATH is a definition, an activity directory or a tree of them; NAME an
 embedded example. Without --scene, the scenes 'validate --scenes' finds
 compatible are tried in an order drawn from the seed until one succeeds.
+Knowledge-base scenes list only each room's models, so the sampler lays them
+out (rooms sized from their contents, furniture against the walls, doors kept
+clear); --scene-file samples in the real layout of a simulator scene file
+instead.
 Each configuration is written to OUT/<activity>/<scene>-<seed>-<k>.jsonl, an
 episode (header and one step) that 'bddl check' reads directly; --svg adds a
 top-down drawing next to it. The same seed, definition and knowledge base
@@ -57,11 +62,13 @@ misuse.`,
 		Example: `  bddl sample tidying_the_living_room -o samples/ --svg
   bddl sample --kb behavior1k/knowledge_base behavior1k/activity_definitions -o samples/ --format json
   bddl sample problem0.bddl --scene Rs_int --seed 7 -n 300 -o samples/
+  bddl sample cook_bacon/problem0.bddl --scene-file cook_bacon/house_single_floor_task_cook_bacon_0_0_template-partial_rooms.json -o samples/
   bddl sample cleaning_shoes --goal -o goals/ && bddl check --episode goals/`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSample(opts, args) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.scene, "scene", "", "sample in this scene only")
+	f.StringArrayVar(&opts.files, "scene-file", nil, "an OmniGibson *_template-partial_rooms.json scene file to sample in (repeatable)")
 	f.Uint64Var(&opts.seed, "seed", 0, "random seed")
 	f.IntVarP(&opts.count, "count", "n", 1, "configurations per activity")
 	f.BoolVar(&opts.goal, "goal", false, "sample a state in which the goal holds instead of :init")
@@ -107,6 +114,15 @@ func runSample(opts *sampleOptions, args []string) error {
 		return misuse("%v", err)
 	}
 	smp := sampler.New(base, predicates.Options{})
+	var fileScenes []string
+	for _, path := range opts.files {
+		sc, err := sampler.ReadTemplate(base, path)
+		if err != nil {
+			return misuse("--scene-file: %v", err)
+		}
+		smp.AddScene(sc)
+		fileScenes = append(fileScenes, sc.Name)
+	}
 	if opts.scene != "" {
 		if _, ok := smp.Scene(opts.scene); !ok {
 			return misuse("no scene %q in the knowledge base", opts.scene)
@@ -123,6 +139,10 @@ func runSample(opts *sampleOptions, args []string) error {
 		}
 		if opts.scene != "" {
 			j.scenes = []string{opts.scene}
+			continue
+		}
+		if len(fileScenes) > 0 {
+			j.scenes = fileScenes
 			continue
 		}
 		rep := activities.Analyze(j.problem, base, activities.OnlyRules("no-scene"))
