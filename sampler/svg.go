@@ -22,9 +22,9 @@ var (
 	floorColor     = color.RGBA{R: 245, G: 243, B: 238, A: 255}
 	sceneColor     = color.RGBA{R: 215, G: 212, B: 205, A: 255}
 	boundColor     = color.RGBA{R: 160, G: 170, B: 190, A: 255}
-	placedColor    = color.RGBA{R: 230, G: 140, B: 60, A: 220}
-	containedColor = color.RGBA{R: 80, G: 150, B: 90, A: 200}
-	clothColor     = color.RGBA{R: 150, G: 110, B: 200, A: 90}
+	placedColor    = color.NRGBA{R: 230, G: 140, B: 60, A: 220}
+	containedColor = color.NRGBA{R: 80, G: 150, B: 90, A: 200}
+	clothColor     = color.NRGBA{R: 150, G: 110, B: 200, A: 90}
 )
 
 func rect(b predicates.Box) plotter.XYs {
