@@ -69,6 +69,21 @@ type litKey struct {
 	a, b int
 }
 
+// family groups predicates that set the same quantity, so an option's
+// literal replaces every :init literal on that quantity: (not (contains
+// jar salt)) in the goal overrides (filled jar salt) in :init.
+func family(name string) string {
+	switch name {
+	case "filled", "contains", "covered", "saturated":
+		return "particles"
+	case "cooked", "burnt", "hot", "frozen", "on_fire":
+		return "temperature"
+	case "folded", "unfolded":
+		return "cloth"
+	}
+	return name
+}
+
 // goalLiterals is one goal option with the :init literals it leaves in
 // force.
 func (pl *plan) goalLiterals(prog *predicates.Program, opt []predicates.Literal, initLits []literal) ([]literal, *Failure) {
@@ -90,7 +105,7 @@ func (pl *plan) goalLiterals(prog *predicates.Program, opt []predicates.Literal,
 		}
 		l := literal{pred: gl.Pred, name: name, a: a, b: b, neg: gl.Negated, plan: pl}
 		out = append(out, l)
-		said[litKey{name, a, b}] = true
+		said[litKey{family(name), a, b}] = true
 		if !l.neg && isKinematic(name) {
 			placed[a] = true
 		}
@@ -106,7 +121,7 @@ func (pl *plan) goalLiterals(prog *predicates.Program, opt []predicates.Literal,
 	}
 	for _, l := range initLits {
 		switch {
-		case said[litKey{l.name, l.a, l.b}]:
+		case said[litKey{family(l.name), l.a, l.b}]:
 		case l.name == "future" && present[l.a]:
 		case isKinematic(l.name) && !l.neg && placed[l.a]:
 		case l.name != "inroom" && l.name != "future" && (present[l.a] && !pl.inst[l.a].exists):

@@ -101,6 +101,11 @@ func ReadTemplate(base *kb.Base, path string) (*Scene, error) {
 	if len(data) > maxTemplateBytes {
 		return nil, fmt.Errorf("%s: larger than %d MiB", path, maxTemplateBytes>>20)
 	}
+	return ParseTemplate(base, path, data)
+}
+
+// ParseTemplate reads the contents of a simulator scene file named path.
+func ParseTemplate(base *kb.Base, path string, data []byte) (*Scene, error) {
 	var tf templateFile
 	if err := json.Unmarshal(data, &tf); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
@@ -129,8 +134,16 @@ func ReadTemplate(base *kb.Base, path string) (*Scene, error) {
 			}
 		}
 		p, o := reg.RootLink.Pos, reg.RootLink.Ori
-		rot := r3.Rotation(quat.Number{Real: o[3], Imag: o[0], Jmag: o[1], Kmag: o[2]})
+		q := quat.Number{Real: o[3], Imag: o[0], Jmag: o[1], Kmag: o[2]}
+		qn := quat.Abs(q)
+		if !finiteAll(p...) || !finiteAll(o...) || qn < 1e-9 || math.IsInf(qn, 0) {
+			return nil, fmt.Errorf("%s: object %s has a pose that is not finite or not a rotation", path, n)
+		}
+		rot := r3.Rotation(quat.Scale(1/qn, q))
 		box := rotatedBox(size, rot, r3.Vec{X: p[0], Y: p[1], Z: p[2]})
+		if !finiteAll(box.Min[0], box.Min[1], box.Min[2], box.Max[0], box.Max[1], box.Max[2]) {
+			return nil, fmt.Errorf("%s: object %s has a box that is not finite (scale %v)", path, n, args.Scale)
+		}
 		syn, _ := base.SynsetOfCategory(args.Category)
 		roomName := args.InRooms[0]
 		r := rooms[roomName]
@@ -189,4 +202,13 @@ func rotatedBox(size [3]float64, rot r3.Rotation, c r3.Vec) predicates.Box {
 func yawOf(rot r3.Rotation) float64 {
 	x := rot.Rotate(r3.Vec{X: 1})
 	return math.Atan2(x.Y, x.X)
+}
+
+func finiteAll(v ...float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
 }
