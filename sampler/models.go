@@ -21,6 +21,9 @@ var agentSize = [3]float64{0.5, 0.5, 1.2}
 type needs struct {
 	fillable, toggle bool
 	why              map[string]*literal
+	// heat prefers models with a heating element for synsets that are heat
+	// or cold sources; it is a preference, not a requirement.
+	heat bool
 }
 
 func (pl *plan) modelNeeds() []needs {
@@ -31,6 +34,11 @@ func (pl *plan) modelNeeds() []needs {
 		}
 		if _, ok := out[i].why[what]; !ok {
 			out[i].why[what] = l
+		}
+	}
+	for i := range pl.inst {
+		if syn := pl.inst[i].syn; syn != kb.NoSynset && (pl.s.base.Has(syn, kb.HeatSource) || pl.s.base.Has(syn, kb.ColdSource)) {
+			out[i].heat = true
 		}
 	}
 	for k := range pl.lits {
@@ -144,6 +152,17 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 		}
 		if len(ok) == 0 {
 			continue
+		}
+		if nd.heat && checkLinks {
+			var heating []kb.Model
+			for _, m := range ok {
+				if m.HasMetaLink("heatsource") {
+					heating = append(heating, m)
+				}
+			}
+			if len(heating) > 0 {
+				ok = heating
+			}
 		}
 		m := ok[pl.rng.IntN(len(ok))]
 		in.category, in.model = m.Category, m.Name

@@ -20,6 +20,12 @@ import (
 
 func init() { subcommands = append(subcommands, newSampleCmd) }
 
+// Bounds on one run, so a mistyped -n cannot exhaust memory.
+const (
+	maxSampleCount = 1_000_000
+	maxSampleTasks = 10_000_000
+)
+
 type sampleOptions struct {
 	*globalOptions
 	scene  string
@@ -52,6 +58,7 @@ Knowledge-base scenes list only each room's models, so the sampler lays them
 out (rooms sized from their contents, furniture against the walls, doors kept
 clear); --scene-file samples in the real layout of a simulator scene file
 instead.
+
 Each configuration is written to OUT/<activity>/<scene>-<seed>-<k>.jsonl, an
 episode (header and one step) that 'bddl check' reads directly; --svg adds a
 top-down drawing next to it. The same seed, definition and knowledge base
@@ -104,8 +111,8 @@ func runSample(opts *sampleOptions, args []string) error {
 		return misuse("sample needs a definition, a directory or an example name")
 	case opts.out == "":
 		return misuse("sample needs -o OUT, the directory to write configurations to")
-	case opts.count < 1:
-		return misuse("-n must be at least 1")
+	case opts.count < 1 || opts.count > maxSampleCount:
+		return misuse("-n must be between 1 and %d", maxSampleCount)
 	case opts.format != "text" && opts.format != "json":
 		return misuse("--format must be text or json")
 	}
@@ -157,6 +164,9 @@ func runSample(opts *sampleOptions, args []string) error {
 			j.scenes = smp.SceneNames()
 		}
 		sampler.ShuffleScenes(j.scenes, opts.seed, j.name)
+	}
+	if len(jobs)*opts.count > maxSampleTasks {
+		return misuse("%d activities × -n %d configurations is more than %d in one run: split it", len(jobs), opts.count, maxSampleTasks)
 	}
 	type task struct{ job, k int }
 	var tasks []task
