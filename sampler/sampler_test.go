@@ -111,6 +111,26 @@ func noOverlaps(t testing.TB, res *Result) {
 	}
 }
 
+// inRooms fails when a placed object's centre is not over the floor of
+// the room it is recorded in.
+func inRooms(t testing.TB, res *Result) {
+	t.Helper()
+	for _, o := range res.Objects {
+		if !o.Placed {
+			continue
+		}
+		r := res.scene.Room(o.Room)
+		if r == nil {
+			t.Errorf("%s is in no room of the scene (%q)", o.Name, o.Room)
+			continue
+		}
+		c := o.Box.Center()
+		if c[0] < r.Floor.Min[0] || c[0] > r.Floor.Max[0] || c[1] < r.Floor.Min[1] || c[1] > r.Floor.Max[1] {
+			t.Errorf("%s's centre %v is outside %s %v", o.Name, c, r.Name, r.Floor)
+		}
+	}
+}
+
 func TestEveryPredicateSampler(t *testing.T) {
 	s := New(kb.Default(), predicates.Options{})
 	cases := []struct {
@@ -160,6 +180,7 @@ func TestEveryPredicateSampler(t *testing.T) {
 					t.Fatalf("seed %d: :init is %s on the written episode: %v", seed, v, res.Program.ExplainInit(st).Reasons())
 				}
 				noOverlaps(t, res)
+				inRooms(t, res)
 			}
 		})
 	}
