@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // tree writes files (path → content) under a new directory.
@@ -300,5 +301,31 @@ func TestPlotPathsDoNotCollide(t *testing.T) {
 	}
 	if len(seen) != 4 || got[eps[0].Key()] != "out/t-a_success.svg" {
 		t.Errorf("paths %v", got)
+	}
+}
+
+// TestSecondSignalExits: the first SIGINT cancels the context, the
+// second exits at once with 130.
+func TestSecondSignalExits(t *testing.T) {
+	exited := make(chan int, 1)
+	exit = func(code int) { exited <- code }
+	defer func() { exit = os.Exit }()
+	var errw strings.Builder
+	ctx, stop := WithSignals(context.Background(), &errw)
+	defer stop()
+	syscall.Kill(syscall.Getpid(), syscall.SIGINT)
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first SIGINT did not cancel")
+	}
+	syscall.Kill(syscall.Getpid(), syscall.SIGTERM)
+	select {
+	case code := <-exited:
+		if code != ExitInterrupted {
+			t.Errorf("exit %d", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second signal did not exit")
 	}
 }
