@@ -13,10 +13,11 @@ func init() { subcommands = append(subcommands, newResultsCmd) }
 
 func newResultsCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "results",
-		Short: "Work with results files of bddl check",
-		Long:  `Commands on the JSON Lines results files that 'bddl check --out' writes.`,
-		Args:  cobra.NoArgs,
+		Use:     "results",
+		Short:   "Work with results files of bddl check",
+		Long:    `Commands on the JSON Lines results files that 'bddl check --out' writes.`,
+		Example: `  bddl results merge results-*.jsonl -o results.jsonl`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return misuse("results: give a subcommand (merge)")
 		},
