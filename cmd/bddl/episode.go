@@ -29,7 +29,7 @@ benchmarks, print the format's JSON Schema.`,
   bddl episode schema > episode.schema.json`,
 	}
 	cmd.AddCommand(newEpisodeFromInitCmd(g), newEpisodeSynthCmd(g), newEpisodeSchemaCmd(g))
-	return cmd
+	return asGroup(cmd)
 }
 
 type episodeWriteOptions struct {
@@ -56,7 +56,8 @@ else the embedded examples). FILE ending in .gz is gzip-compressed; without
 -o, or with -o -, the episode goes to stdout.`,
 		Example: `  bddl episode from-init tidying_the_living_room -o init.jsonl
   bddl episode from-init defs/baking_cookies/problem0.bddl -o init.jsonl.gz`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
 			return runEpisodeFromInit(opts)
@@ -79,7 +80,8 @@ float32 simulator prints them. It is input for 'bddl check --stats', not a
 simulation: the goal is rarely reached.`,
 		Example: `  bddl episode synth tidying_the_living_room --kind poses --steps 100000 -o poses.jsonl
   bddl check --stats --episode poses.jsonl`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
 			var kind episode.SynthKind

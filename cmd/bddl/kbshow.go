@@ -36,8 +36,9 @@ is then 1.`,
 		Example: `  bddl kb show apple.n.01
   bddl kb show oven.n.01 water.n.06 --format json
   bddl --kb ../shared/behavior1k/knowledge_base kb show half__apple.n.01`,
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error { return runKBShow(opts, args) },
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeSynsets(g),
+		RunE:              func(_ *cobra.Command, args []string) error { return runKBShow(opts, args) },
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
 	cmd.Flags().BoolVar(&opts.all, "all", false, "list every model and room (text output shows the first 10)")
@@ -286,25 +287,31 @@ func newKBTreeCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tree SYNSET",
 		Short: "Print the hierarchy below a synset",
-		Long: `Print the hyponyms of SYNSET as an indented tree, each with its object type
-and, for leaves, a mark. A synset with several hypernyms appears under each.`,
+		Long: `Print the hyponyms of SYNSET as an indented tree, each with its object type;
+leaves are marked "(leaf)" and synsets cut off by --depth "...". A synset
+with several hypernyms appears under each. --format json prints one record
+per synset (name, type, leaf, parent, depth) in the same order.`,
 		Example: `  bddl kb tree food.n.02
   bddl kb tree --depth 1 entity.n.01
   bddl kb tree container.n.01 --format json`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error { return runKBTree(opts, args[0]) },
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeSynsets(g),
+		RunE:              func(_ *cobra.Command, args []string) error { return runKBTree(opts, args[0]) },
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
 	cmd.Flags().IntVar(&opts.depth, "depth", 0, "levels to print below SYNSET (0: all)")
 	return cmd
 }
 
-// kbTreeNode is the JSON output of kb tree.
+// kbTreeNode is a node of kb tree; its JSON form is one flat record per
+// line, in the order of the text output, with its parent and depth.
 type kbTreeNode struct {
 	Name     string        `json:"name"`
 	Type     string        `json:"type,omitempty"`
 	Leaf     bool          `json:"leaf"`
-	Children []*kbTreeNode `json:"children,omitempty"`
+	Parent   string        `json:"parent,omitempty"`
+	Depth    int           `json:"depth"`
+	Children []*kbTreeNode `json:"-"`
 }
 
 // kbMaxTreeDepth bounds the tree even for data with a cycle.
@@ -331,34 +338,43 @@ func runKBTree(opts *kbTreeOptions, name string) error {
 	}
 	var build func(id kb.SynsetID, level int) *kbTreeNode
 	build = func(id kb.SynsetID, level int) *kbTreeNode {
-		n := &kbTreeNode{Name: b.Name(id), Type: b.ObjectType(id), Leaf: b.IsLeaf(id)}
+		n := &kbTreeNode{Name: b.Name(id), Type: b.ObjectType(id), Leaf: b.IsLeaf(id), Depth: level}
 		if level < limit {
 			kids := append([]kb.SynsetID(nil), b.Children(id)...)
 			sort.Slice(kids, func(i, j int) bool { return b.Name(kids[i]) < b.Name(kids[j]) })
 			for _, c := range kids {
-				n.Children = append(n.Children, build(c, level+1))
+				child := build(c, level+1)
+				child.Parent = n.Name
+				n.Children = append(n.Children, child)
 			}
 		}
 		return n
 	}
 	root := build(ids[0], 0)
-	if opts.format == "json" {
-		return kbWriteJSON(opts.out, root)
-	}
+	err = nil
 	var write func(n *kbTreeNode, indent string)
 	write = func(n *kbTreeNode, indent string) {
-		line := indent + n.Name
-		if n.Type != "" {
-			line += "  " + n.Type
+		if opts.format == "json" {
+			if e := kbWriteJSON(opts.out, n); e != nil && err == nil {
+				err = e
+			}
+		} else {
+			line := indent + n.Name
+			if n.Type != "" {
+				line += "  " + n.Type
+			}
+			switch {
+			case n.Leaf:
+				line += "  (leaf)"
+			case len(n.Children) == 0:
+				line += "  ..." // below --depth
+			}
+			fmt.Fprintln(opts.out, line)
 		}
-		if !n.Leaf && len(n.Children) == 0 {
-			line += "  ..."
-		}
-		fmt.Fprintln(opts.out, line)
 		for _, c := range n.Children {
 			write(c, indent+"  ")
 		}
 	}
 	write(root, "")
-	return nil
+	return err
 }

@@ -23,7 +23,7 @@ func newResultsCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	cmd.AddCommand(newResultsMergeCmd(g))
-	return cmd
+	return asGroup(cmd)
 }
 
 type resultsMergeOptions struct {

@@ -250,9 +250,7 @@ func writeValidateJSON(opts *validateOptions, results []validated, kbFindings []
 		}
 	}
 	for _, f := range kbFindings {
-		rec := kbRecord{File: f.Location.File, Line: f.Location.Line, Key: f.Location.Key, Severity: f.Severity,
-			Code: f.Code, Rule: "kb", Message: f.Message}
-		if err := enc.Encode(rec); err != nil {
+		if err := enc.Encode(kbRecordOf(f)); err != nil {
 			return false, err
 		}
 	}
