@@ -76,7 +76,5 @@ func runExplain(opts *explainOptions) error {
 	for _, f := range goal {
 		e.Goal = append(e.Goal, bddl.Explain(f))
 	}
-	enc := json.NewEncoder(opts.out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(e)
+	return json.NewEncoder(opts.out).Encode(e) // one JSON line, as every --format json
 }
