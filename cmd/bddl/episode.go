@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"fmt"
@@ -214,6 +215,11 @@ func runEpisodeSynth(opts *episodeWriteOptions, kind episode.SynthKind) error {
 	if err != nil {
 		return err
 	}
+	// A long synthesis shows its progress by steps (lines) on a terminal.
+	if p := batch.NewProgress(opts.err, int64(opts.steps), 10000, "writing steps"); p != nil {
+		w = &lineCounter{w: w, p: p}
+		defer p.Finish()
+	}
 	err = episode.Synthesize(w, prog, ref, kind, opts.steps, opts.seed)
 	if ferr := finish(); err == nil {
 		err = ferr
@@ -222,4 +228,18 @@ func runEpisodeSynth(opts *episodeWriteOptions, kind episode.SynthKind) error {
 		return fmt.Errorf("writing %s: %w", opts.out, err)
 	}
 	return nil
+}
+
+// lineCounter advances a progress bar by the lines written through it.
+type lineCounter struct {
+	w io.Writer
+	p *batch.Progress
+}
+
+func (c *lineCounter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	if lines := bytes.Count(b[:n], []byte{'\n'}); lines > 0 {
+		c.p.Add(lines)
+	}
+	return n, err
 }

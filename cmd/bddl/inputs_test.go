@@ -189,3 +189,27 @@ func TestEmbeddedKBNote(t *testing.T) {
 		t.Errorf("no note about the knowledge base:\n%s", r.stderr)
 	}
 }
+
+// TestKBSpecialFile: a FIFO or device as knowledge base is refused, not
+// read.
+func TestKBSpecialFile(t *testing.T) {
+	t.Parallel()
+	fifo := filepath.Join(t.TempDir(), "kb.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	for _, p := range []string{fifo, "/dev/zero"} {
+		args := []string{"--kb", p, "kb", "show", "apple.n.01"}
+		done := make(chan cliResult, 1)
+		go func() { done <- runBDDL(t, args...) }()
+		select {
+		case r := <-done:
+			r.wantCode(t, args, exitMisuse)
+			if !strings.Contains(r.stderr, "not a regular file") {
+				t.Errorf("%s: %s", p, r.stderr)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("--kb %s hung", p)
+		}
+	}
+}
