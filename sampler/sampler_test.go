@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/kb"
@@ -487,5 +488,39 @@ func TestTemplateScene(t *testing.T) {
 	t.Logf("sampled %d of %d tasks in their own scenes", ok, len(tasks))
 	if ok < len(tasks)/2 {
 		t.Errorf("sampled only %d of %d tasks in their template scenes", ok, len(tasks))
+	}
+}
+
+// TestExamplesEverySeed: the embedded examples, :init and goal, over many
+// seeds, sample to states the evaluator accepts or fail with a typed
+// reason; never an internal failure.
+func TestExamplesEverySeed(t *testing.T) {
+	s := New(kb.Default(), predicates.Options{})
+	for _, a := range activities.Examples().Activities {
+		for seed := uint64(0); seed < 20; seed++ {
+			for _, goal := range []bool{false, true} {
+				res, err := s.Sample(Request{Activity: a.Name, Problem: a.Problem, Seed: seed, Goal: goal})
+				if err != nil {
+					f, ok := err.(*Failure)
+					if !ok {
+						t.Fatalf("%s: untyped failure %v", a.Name, err)
+					}
+					for _, x := range append([]*Failure{f}, f.Tried...) {
+						if x.Kind == Internal {
+							t.Errorf("%s seed %d goal %v: %v", a.Name, seed, goal, x)
+						}
+					}
+					continue
+				}
+				v := res.Program.EvalInit(res.State)
+				if goal {
+					v = res.Program.Eval(res.State)
+				}
+				if v != predicates.True {
+					t.Errorf("%s seed %d goal %v: %s", a.Name, seed, goal, v)
+				}
+				noOverlaps(t, res)
+			}
+		}
 	}
 }
