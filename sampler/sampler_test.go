@@ -244,6 +244,7 @@ func TestFailures(t *testing.T) {
 	}{
 		{"no-room", "washer.n.03_1 - washer.n.03", []string{"(inroom washer.n.03_1 utility_room)"}, []string{"Studio_0"}, NoRoom, "", "no utility_room"},
 		{"no-room object", "washer.n.03_1 - washer.n.03", []string{"(inroom washer.n.03_1 kitchen)"}, []string{"Studio_0"}, NoRoom, "", "washer.n.03_1"},
+		{"no-room fixed", "", []string{"(inside countertop.n.01_1 floor.n.01_1)"}, []string{"Studio_0"}, NoRoom, "(inside countertop.n.01_1 floor.n.01_1)", "stay where they are"},
 		{"no-scene", "washer.n.03_1 - washer.n.03", []string{"(inroom washer.n.03_1 kitchen)"}, nil, NoScene, "", "none of 3 scenes"},
 		{"no-model", modelless(t) + "_1 - " + modelless(t), []string{"(ontop " + modelless(t) + "_1 countertop.n.01_1)"}, []string{"Studio_0"}, NoModel, "", "no object model of " + modelless(t)},
 		{"no-model container", "apple.n.01_1 - apple.n.01 mug.n.04_1 - mug.n.04", []string{"(ontop mug.n.04_1 countertop.n.01_1)", "(ontop apple.n.01_1 countertop.n.01_1)", "(filled apple.n.01_1 water.n.06_1)"}, []string{"Studio_0"}, NoModel, "(filled apple.n.01_1 water.n.06_1)", "container volume"},
