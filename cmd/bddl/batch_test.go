@@ -375,3 +375,62 @@ func TestCheckSignalStopsBlockedRead(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckConcurrentWriters: while one run writes --out, a second run
+// on the same file is refused, and the first run's file stays whole.
+func TestCheckConcurrentWriters(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 4 {
+		path := filepath.Join(dir, "runs", fmt.Sprintf("ep%d.jsonl", i))
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		r := runBDDL(t, "episode", "synth", "tidying_the_living_room", "--kind", "poses", "--steps", "20000", "--seed", fmt.Sprint(i+1), "-o", path)
+		if r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	first, stderr := bddlProcess(t, "check", "--jobs", "1", "--out", out, "--episode", filepath.Join(dir, "runs"))
+	// Wait until the first run holds the lock.
+	locked := false
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline) && !locked; time.Sleep(20 * time.Millisecond) {
+		f, err := os.OpenFile(out, os.O_RDWR, 0)
+		if err != nil {
+			continue
+		}
+		locked = fsutil.Lock(f) != nil
+		f.Close()
+	}
+	if !locked {
+		first.Process.Kill()
+		t.Fatal("the first run never locked --out")
+	}
+	args := []string{"check", "--out", out, "--episode", filepath.Join(dir, "runs")}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitMisuse)
+	if !strings.Contains(r.stderr, "another run is writing") {
+		t.Errorf("second writer: %s", r.stderr)
+	}
+	first.Wait()
+	if code := first.ProcessState.ExitCode(); code != exitFindings && code != exitOK {
+		t.Fatalf("first run exited %d: %s", code, stderr)
+	}
+	if lines := resultLines(t, out); len(lines) != 4 {
+		t.Errorf("%d result lines, want 4", len(lines))
+	}
+}
+
+// TestCheckSmallFlags: --touch-tolerance 0 is a valid tolerance; a
+// misspelt activity gets a did-you-mean.
+func TestCheckSmallFlags(t *testing.T) {
+	ep := examplePath("tidying_the_living_room", "poses.jsonl")
+	args := []string{"check", "--touch-tolerance", "0", "--episode", ep}
+	if r := runBDDL(t, args...); r.code == exitMisuse {
+		t.Errorf("--touch-tolerance 0 refused: %s", r.stderr)
+	}
+	args = []string{"check", "--activity", "tidying_the_livng_room", "--episode", ep}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitMisuse)
+	if !strings.Contains(r.stderr, "did you mean tidying_the_living_room") {
+		t.Errorf("no suggestion: %s", r.stderr)
+	}
+}
