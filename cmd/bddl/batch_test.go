@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
 )
 
@@ -432,5 +437,31 @@ func TestCheckSmallFlags(t *testing.T) {
 	r.wantCode(t, args, exitMisuse)
 	if !strings.Contains(r.stderr, "did you mean tidying_the_living_room") {
 		t.Errorf("no suggestion: %s", r.stderr)
+	}
+}
+
+// TestCheckExtension: a flag another file adds through checkExtensions
+// reaches the checker.
+func TestCheckExtension(t *testing.T) {
+	saved := checkExtensions
+	defer func() { checkExtensions = saved }()
+	var called int
+	checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
+		var on bool
+		cmd.Flags().BoolVar(&on, "test-hook", false, "")
+		o.prepare = append(o.prepare, func(c *batch.Checker) error {
+			if on {
+				c.Evaluate = func(ctx context.Context, task *batch.Task) *episode.Result {
+					called++
+					return batch.DefaultEvaluate(ctx, task)
+				}
+			}
+			return nil
+		})
+	})
+	args := []string{"check", "--test-hook", "--episode", examplePath("tidying_the_living_room", "poses.jsonl")}
+	runBDDL(t, args...).wantCode(t, args, exitOK)
+	if called != 1 {
+		t.Errorf("the hook ran %d times", called)
 	}
 }
