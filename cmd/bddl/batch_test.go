@@ -465,3 +465,35 @@ func TestCheckExtension(t *testing.T) {
 		t.Errorf("the hook ran %d times", called)
 	}
 }
+
+// TestCheckSignalStopsStdin: SIGINT stops a run waiting for an episode
+// on standard input.
+func TestCheckSignalStopsStdin(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	cmd := exec.Command(os.Args[0], "check", "--episode", "-")
+	cmd.Env = append(os.Environ(), "BDDL_TEST_MAIN=1")
+	cmd.Stdin = pr
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+			t.Errorf("exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("one SIGINT did not stop a run blocked on standard input")
+	}
+}
