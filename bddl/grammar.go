@@ -64,7 +64,8 @@ func (s *gSection) countErrorf(r Range, code, summary, detail string) {
 	s.diags[len(s.diags)-1].byCount = true
 }
 
-// Parse parses the body token.
+// Parse parses the body token; participle calls it when the grammar of
+// record parses a whole file (in tests), with its own scanner over the body.
 func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
 	if t.Type != tokBody {
@@ -75,48 +76,7 @@ func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 	sc := &scanner{filename: t.Pos.Filename, src: t.Value, end: len(t.Value), base: t.Pos.Offset,
 		line: t.Pos.Line, lineOff: 1 - t.Pos.Column, comments: &comments}
 	p := &sectionParser{sc: sc, arena: &b.arena}
-	for {
-		t := p.peek()
-		if t.typ == tokEOF {
-			if !b.closed {
-				b.end = t.pos()
-			}
-			break
-		}
-		if b.sections == nil {
-			b.sections = make([]*gSection, 0, 4)
-		}
-		s := &gSection{}
-		p.sec, p.unwinding = s, false
-		switch {
-		case t.typ == tokRParen && !b.closed:
-			p.next()
-			b.closed = true
-			b.end = Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}
-			continue
-		case t.typ == tokRParen:
-			p.next()
-			s.stray = true
-			s.countErrorf(t.rng(), codeExtraParen, "extra ')' after the end of the definition",
-				"delete this ')': the (define ...) form is already closed")
-		case p.atSection():
-			p.section()
-			if b.closed {
-				s.countErrorf(s.keyword.Range, codeOutsideDefine, "section "+s.keyword.Name+" is outside (define ...)",
-					"an extra ')' earlier in the file closed (define ...) too soon; delete it")
-			}
-		case t.typ == tokLParen:
-			s.stray = true
-			s.countErrorf(t.rng(), codeUnexpectedToken, "expected a section such as (:init ...) here",
-				"an extra ')' before this point may have closed the enclosing section too soon")
-			p.skipElement()
-		default:
-			s.stray = true
-			p.badToken(t, "a section such as (:goal ...)")
-			p.next()
-		}
-		b.sections = append(b.sections, s)
-	}
+	p.body(b)
 	// Comments of the whole body are kept with the first section so that
 	// lowering finds them in one place.
 	if len(comments) > 0 {

@@ -249,18 +249,3 @@ func (s *scanner) invalidLen(i int) int {
 	}
 	return j - i
 }
-
-func posOf(p lexer.Position) Pos {
-	return Pos{Offset: int32(p.Offset), Line: int32(p.Line), Col: int32(p.Column)}
-}
-
-// tokRange is the source range of a participle token.
-func tokRange(t *lexer.Token) Range {
-	start, n := posOf(t.Pos), int32(len(t.Value))
-	return Range{Start: start, End: Pos{Offset: start.Offset + n, Line: start.Line, Col: start.Col + n}}
-}
-
-// fromLexer converts a participle token to the scanner's own form.
-func fromLexer(t *lexer.Token) token {
-	return token{typ: t.Type, val: t.Value, off: int32(t.Pos.Offset), line: int32(t.Pos.Line), col: int32(t.Pos.Column)}
-}

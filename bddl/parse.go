@@ -1,14 +1,10 @@
 package bddl
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // File is a parsed BDDL file: a problem or a domain.
@@ -28,25 +24,23 @@ func ParseFile(filename string, src []byte) (*File, Diagnostics) {
 	source := NewSource(filename, src)
 	file := &File{Source: source}
 	sc := newScanner(filename, src)
-	lex, err := lexer.Upgrade(sc)
-	if err != nil { // the scanner never fails; keep the guard for safety
-		return file, Diagnostics{{Severity: Error, Code: codeUnexpectedToken, Summary: err.Error(), Source: source}}
-	}
-	if lex.Peek().EOF() {
+	sc.header = false
+	var b gBody
+	p := &sectionParser{sc: sc, arena: &b.arena}
+	if p.peekType() == tokEOF {
 		return file, finish(source, Diagnostics{{
 			Severity: Error, Code: codeEmptyFile, Summary: "the file has no definition",
 			Detail:  "a BDDL file holds (define (problem NAME) ...) or (define (domain NAME) ...)",
 			Subject: Range{Start: Pos{Line: 1, Col: 1}, End: Pos{Line: 1, Col: 1}},
 		}})
 	}
-	g, err := fileParser.ParseFromLexer(lex)
+	h, d := p.header()
+	if d != nil {
+		return file, finish(source, placeParenErrors(src, Diagnostics{d}))
+	}
+	p.body(&b)
 	var diags Diagnostics
-	if err != nil {
-		diags = append(diags, headerError(err, lex))
-	}
-	if g != nil && g.Name != nil {
-		lowerFile(file, g, *sc.comments, &diags)
-	}
+	lowerFile(file, h, &b, *sc.comments, &diags)
 	return file, finish(source, placeParenErrors(src, diags))
 }
 
@@ -68,39 +62,6 @@ func ParseDomain(filename string, src []byte) (*Domain, Diagnostics) {
 			Summary: "expected a domain file, found problem " + f.Problem.Name.Name, Subject: f.Problem.Name.Range})
 	}
 	return f.Domain, diags
-}
-
-// headerError turns participle's error, raised only for the file's header,
-// into a diagnostic that says what a definition looks like. Participle's own
-// message names the grammar's Go types, so it is not shown.
-func headerError(err error, lex *lexer.PeekingLexer) *Diagnostic {
-	d := &Diagnostic{Severity: Error, Code: codeUnexpectedToken,
-		Summary: "malformed definition header",
-		Detail:  "a definition starts with (define (problem NAME) or (define (domain NAME)"}
-	var perr participle.Error
-	if !errors.As(err, &perr) {
-		return d
-	}
-	pos := perr.Position()
-	d.Subject = Range{Start: posOf(pos), End: posOf(pos)}
-	t := lex.Peek()
-	if t.Pos.Offset != pos.Offset {
-		return d
-	}
-	d.Subject = tokRange(t)
-	switch tok := fromLexer(t); {
-	case t.Type == tokInvalid && !utf8.ValidString(t.Value):
-		d.Code, d.Summary = codeInvalidUTF8, "invalid UTF-8 bytes"
-		d.Detail = "BDDL files are UTF-8 text; remove or re-encode these bytes"
-	case t.Type == tokInvalid:
-		d.Code, d.Summary = codeInvalidChar, fmt.Sprintf("unexpected character %q", t.Value)
-	case t.Type == tokBody:
-		d.Subject = Range{Start: d.Subject.Start, End: d.Subject.Start}
-		d.Summary = "unexpected text after the definition's header"
-	default:
-		d.Summary = "unexpected " + describe(tok) + " in the definition's header"
-	}
-	return d
 }
 
 // finish attaches the source, orders the diagnostics, keeps one error per
@@ -129,19 +90,17 @@ func finish(src *Source, diags Diagnostics) Diagnostics {
 	return out
 }
 
-func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
-	open := posOf(g.Pos)
-	defineOpen := Range{Start: open, End: Pos{Offset: open.Offset + 1, Line: open.Line, Col: open.Col + 1}}
-	rng := Range{Start: posOf(g.Pos), End: posOf(g.EndPos)}
+func lowerFile(file *File, h header, body *gBody, comments []Comment, diags *Diagnostics) {
+	defineOpen := h.open.rng()
+	rng := Range{Start: h.open.pos(), End: h.end}
 	closed := false
-	if g.Body != nil {
-		rng.End, closed = g.Body.end, g.Body.closed
+	if body != nil {
+		rng.End, closed = body.end, body.closed
 	}
-	nameTok := lexer.Token{Value: g.Name.Value, Pos: g.Name.Pos}
-	name := Ident{Name: g.Name.Value, Range: tokRange(&nameTok)}
+	name := Ident{Name: h.name.val, Range: h.name.rng()}
 	var sections []*gSection
-	if g.Body != nil {
-		sections = g.Body.sections
+	if body != nil {
+		sections = body.sections
 	}
 	unclosed := false
 	for _, s := range sections {
@@ -181,7 +140,7 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 		kept = append(kept, s)
 	}
 	var allowed, required []string
-	switch Fold(g.Kind) {
+	switch h.kind {
 	case "problem":
 		p := &Problem{Range: rng, Name: name, Comments: comments, Source: file.Source}
 		allowed, required = problemSections, problemSections
@@ -239,8 +198,8 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 	}
 	for _, s := range kept {
 		if !slices.Contains(allowed, s.keyword.Key()) && knownSection(s.keyword.Key()) {
-			errorf(s.keyword.Range, codeMisplacedSection, fmt.Sprintf("section %s does not belong in a %s file", s.keyword.Name, Fold(g.Kind)),
-				fmt.Sprintf("a %s file has the sections %v", Fold(g.Kind), allowed))
+			errorf(s.keyword.Range, codeMisplacedSection, fmt.Sprintf("section %s does not belong in a %s file", s.keyword.Name, h.kind),
+				fmt.Sprintf("a %s file has the sections %v", h.kind, allowed))
 		}
 	}
 	// One diagnostic names every missing section: they all point at the
@@ -260,7 +219,7 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 		if len(missing) > 1 {
 			noun = "sections"
 		}
-		errorf(name.Range, codeMissingSection, fmt.Sprintf("%s %s has no %s %s", Fold(g.Kind), name.Name, list, noun),
+		errorf(name.Range, codeMissingSection, fmt.Sprintf("%s %s has no %s %s", h.kind, name.Name, list, noun),
 			fmt.Sprintf("add (%s ...)", strings.Join(missing, " ...) (")))
 	}
 }
