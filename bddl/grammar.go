@@ -37,6 +37,16 @@ type gBody struct {
 	closed   bool // the ')' of (define ...) was found
 	end      Pos  // just after that ')', or the end of input
 	arena    arena
+	spare    []gSection // storage for sections, when the parser provides it
+}
+
+// newSection returns storage for the next section.
+func (b *gBody) newSection() *gSection {
+	if len(b.spare) < cap(b.spare) {
+		b.spare = b.spare[:len(b.spare)+1]
+		return &b.spare[len(b.spare)-1]
+	}
+	return &gSection{}
 }
 
 // gSection is one "(:keyword ...)" section, or stray tokens outside any

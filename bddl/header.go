@@ -91,7 +91,7 @@ func (p *sectionParser) body(b *gBody) {
 		if b.sections == nil {
 			b.sections = make([]*gSection, 0, 4)
 		}
-		s := &gSection{}
+		s := b.newSection()
 		p.sec, p.unwinding = s, false
 		switch {
 		case t.typ == tokRParen && !b.closed:

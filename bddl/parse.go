@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // File is a parsed BDDL file: a problem or a domain.
@@ -22,10 +23,9 @@ type File struct {
 func ParseFile(filename string, src []byte) (*File, Diagnostics) {
 	source := NewSource(filename, src)
 	file := &File{Source: source}
-	sc := newScanner(filename, src)
-	sc.header = false
-	var b gBody
-	p := &sectionParser{sc: sc, arena: &b.arena}
+	st := getParseState(filename, src)
+	defer putParseState(st)
+	sc, p, b := &st.sc, &st.p, &st.b
 	if p.peekType() == tokEOF {
 		return file, finish(source, Diagnostics{{
 			Severity: Error, Code: codeEmptyFile, Summary: "the file has no definition",
@@ -37,10 +37,42 @@ func ParseFile(filename string, src []byte) (*File, Diagnostics) {
 	if d != nil {
 		return file, finish(source, placeParenErrors(src, Diagnostics{d}))
 	}
-	p.body(&b)
+	p.body(b)
 	var diags Diagnostics
-	lowerFile(file, h, &b, *sc.comments, &diags)
+	lowerFile(file, h, b, *sc.comments, &diags)
 	return file, finish(source, placeParenErrors(src, diags))
+}
+
+// parseState is the parser's scratch memory, reused from file to file so
+// that a parse allocates little beyond the tree it returns.
+type parseState struct {
+	sc       scanner
+	p        sectionParser
+	b        gBody
+	sections [6]gSection
+}
+
+var parseStates = sync.Pool{New: func() any { return new(parseState) }}
+
+func getParseState(filename string, src []byte) *parseState {
+	st := parseStates.Get().(*parseState)
+	st.sc = *newScanner(filename, src)
+	st.sc.header = false
+	st.b = gBody{sections: st.b.sections[:0], spare: st.sections[:0]}
+	st.b.arena.size(src)
+	st.p = sectionParser{sc: &st.sc, arena: &st.b.arena, scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
+	return st
+}
+
+// putParseState drops every reference into the finished tree, so the pool
+// keeps no tree alive, and returns the state to the pool.
+func putParseState(st *parseState) {
+	clear(st.sections[:])
+	clear(st.b.sections)
+	st.b = gBody{sections: st.b.sections[:0]}
+	st.sc = scanner{}
+	st.p = sectionParser{scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
+	parseStates.Put(st)
 }
 
 // ParseProblem parses a problem file.

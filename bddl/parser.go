@@ -21,8 +21,9 @@ type sectionParser struct {
 	// before the next section: enclosing lists then close silently, so one
 	// missing ')' gives one diagnostic.
 	unwinding bool
-	scope     []string  // folded names of the variables bound here
-	stack     []Formula // operands being gathered, see operands
+	scope     []string      // folded names of the variables bound here
+	stack     []Formula     // operands being gathered, see operands
+	decls     []*ObjectDecl // declarations of :objects being gathered
 }
 
 func (p *sectionParser) errorf(r Range, code, summary, detail string) {
@@ -253,7 +254,7 @@ func (p *sectionParser) objects() {
 				Type:      Ident{Name: typ.val, Range: typ.rng()},
 				Range:     Range{Start: pending[0].Range.Start, End: typ.rng().End},
 			}
-			p.sec.objects = append(p.sec.objects, d)
+			p.decls = append(p.decls, d)
 			pending = pending[:0]
 		default:
 			p.badToken(t, "an instance name or '-'")
@@ -261,6 +262,11 @@ func (p *sectionParser) objects() {
 		}
 	}
 	flush()
+	if len(p.decls) > 0 {
+		p.sec.objects = append(p.sec.objects, p.decls...)
+	}
+	clear(p.decls)
+	p.decls = p.decls[:0]
 }
 
 func (p *sectionParser) predicateDecls() {
@@ -387,8 +393,7 @@ func (p *sectionParser) operands(depth int) []Formula {
 	if len(p.stack) == base {
 		return nil
 	}
-	xs := make([]Formula, len(p.stack)-base)
-	copy(xs, p.stack[base:])
+	xs := p.arena.forms(p.stack[base:])
 	clear(p.stack[base:])
 	p.stack = p.stack[:base]
 	return xs
