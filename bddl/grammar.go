@@ -61,17 +61,25 @@ type gSection struct {
 	diags    Diagnostics
 	comments []Comment
 	stray    bool // not a section: an error was recorded and tokens skipped
+	// goalBroken is set when the first element of a (:goal ...) is not a
+	// formula; goalFirstDiags counts the diagnostics up to its end, so
+	// later ones are about what the reference never reads.
+	goalBroken     bool
+	goalFirstDiags int
 }
 
-func (s *gSection) errorf(r Range, code, summary, detail string) {
-	s.diags = append(s.diags, &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r})
+func (s *gSection) errorf(r Range, code, summary, detail string) *Diagnostic {
+	d := &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r}
+	s.diags = append(s.diags, d)
+	return d
 }
 
 // countErrorf reports a parenthesis error that shows only where the count of
 // parentheses runs out; ParseFile may replace it with one the layout places.
-func (s *gSection) countErrorf(r Range, code, summary, detail string) {
-	s.errorf(r, code, summary, detail)
-	s.diags[len(s.diags)-1].byCount = true
+func (s *gSection) countErrorf(r Range, code, summary, detail string) *Diagnostic {
+	d := s.errorf(r, code, summary, detail)
+	d.byCount = true
+	return d
 }
 
 // Parse parses the body token; participle calls it when the grammar of

@@ -112,12 +112,18 @@ func (p *sectionParser) body(b *gBody) {
 			}
 		case t.typ == tokLParen:
 			s.stray = true
-			s.countErrorf(t.rng(), codeUnexpectedToken, "expected a section such as (:init ...) here",
+			d := s.countErrorf(t.rng(), codeUnexpectedToken, "expected a section such as (:init ...) here",
 				"an extra ')' before this point may have closed the enclosing section too soon")
+			if !b.closed && p.peek2().typ != tokRParen {
+				d.reference = "the reference ignores this form"
+			}
 			p.skipElement()
 		default:
 			s.stray = true
-			p.badToken(t, "a section such as (:goal ...)")
+			d := p.badToken(t, "a section such as (:goal ...)")
+			if !b.closed && d.Code != codeInvalidUTF8 {
+				d.reference = "the reference skips it"
+			}
 			p.next()
 		}
 		b.sections = append(b.sections, s)
