@@ -13,6 +13,7 @@ func init() { subcommands = append(subcommands, newExplainCmd) }
 
 type explainOptions struct {
 	*globalOptions
+	readFlags
 	format string
 	path   string
 }
@@ -33,6 +34,7 @@ one :init literal and one top-level goal conjunct per line.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	opts.readFlags.add(cmd.Flags())
 	return cmd
 }
 
@@ -47,12 +49,16 @@ func runExplain(opts *explainOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	r := parseOne(opts.path)
+	parse, err := opts.readFlags.options()
+	if err != nil {
+		return err
+	}
+	r := parseOneWith(opts.path, parse)
 	if r.err != nil {
 		return misuse("%v", r.err)
 	}
+	r.diags.WriteText(opts.err)
 	if r.diags.HasErrors() {
-		r.diags.WriteText(opts.err)
 		return findings()
 	}
 	p := r.file.Problem

@@ -136,11 +136,14 @@ func parseStream(next <-chan string) []parsed {
 	return out
 }
 
-func parseOne(path string) parsed {
+func parseOne(path string) parsed { return parseOneWith(path, bddl.Options{}) }
+
+// parseOneWith reads and parses one file under a reading policy.
+func parseOneWith(path string, opts bddl.Options) parsed {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return parsed{path: path, err: err}
 	}
-	f, diags := bddl.ParseFile(path, src)
+	f, diags := opts.ParseFile(path, src)
 	return parsed{path: path, file: f, diags: diags}
 }
