@@ -21,13 +21,18 @@ type arena struct {
 // atoms in real definitions), a declaration per '-', about two terms per
 // atom. A file that needs more gets further chunks from grow.
 func (a *arena) size(src []byte) {
+	// The estimates are capped by what the input's size allows (an atom
+	// takes at least "(p)" and a space, a term two bytes, ...), so that no
+	// input, such as a file of parentheses, reserves more than a few bytes
+	// per input byte.
+	n := len(src)
 	parens := bytes.Count(src, []byte{'('})
 	dashes := bytes.Count(src, []byte{'-'})
-	a.atomChunk = make([]Atom, parens*5/8+2)
-	a.termChunk = make([]Term, 0, parens*5/4+4)
-	a.formChunk = make([]Formula, 0, parens*3/4+4)
-	a.declChunk = make([]ObjectDecl, dashes+1)
-	a.identChunk = make([]Ident, 0, dashes*5/4+4)
+	a.atomChunk = make([]Atom, min(parens*5/8, n/32)+2)
+	a.termChunk = make([]Term, 0, min(parens*5/4, n/16)+4)
+	a.formChunk = make([]Formula, 0, min(parens*3/4, n/24)+4)
+	a.declChunk = make([]ObjectDecl, min(dashes, n/24)+1)
+	a.identChunk = make([]Ident, 0, min(dashes*5/4, n/16)+4)
 }
 
 // grow returns the length of the next chunk: small for small files, doubling

@@ -1,6 +1,7 @@
 package bddl
 
 import (
+	"fmt"
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -38,6 +39,8 @@ type gBody struct {
 	end      Pos  // just after that ')', or the end of input
 	arena    arena
 	spare    []gSection // storage for sections, when the parser provides it
+	ndiags   int        // diagnostics recorded so far
+	discard  Diagnostic // handed out once the budget is spent
 }
 
 // newSection returns storage for the next section.
@@ -61,6 +64,7 @@ type gSection struct {
 	diags    Diagnostics
 	comments []Comment
 	stray    bool // not a section: an error was recorded and tokens skipped
+	body     *gBody
 	// goalBroken is set when the first element of a (:goal ...) is not a
 	// formula; goalFirstDiags counts the diagnostics up to its end, so
 	// later ones are about what the reference never reads.
@@ -69,10 +73,28 @@ type gSection struct {
 }
 
 func (s *gSection) errorf(r Range, code, summary, detail string) *Diagnostic {
+	if b := s.body; b != nil {
+		// Past a budget well above what is shown, diagnostics are not
+		// kept, so no input makes a parse hold one per byte; a marker
+		// says the report stops here.
+		b.ndiags++
+		switch {
+		case b.ndiags > maxRecorded:
+			b.discard = Diagnostic{}
+			return &b.discard
+		case b.ndiags == maxRecorded:
+			summary = fmt.Sprintf("too many errors; stopped reporting after %d", maxRecorded)
+			code, detail = codeTooManyErrors, "fix these first; later errors are often consequences of earlier ones"
+		}
+	}
 	d := &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r}
 	s.diags = append(s.diags, d)
 	return d
 }
+
+// maxRecorded is how many diagnostics a parse records before it stops;
+// finish shows at most maxErrors of them, one per line.
+const maxRecorded = 10 * maxErrors
 
 // countErrorf reports a parenthesis error that shows only where the count of
 // parentheses runs out; ParseFile may replace it with one the layout places.

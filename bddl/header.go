@@ -91,14 +91,24 @@ func (p *sectionParser) body(b *gBody) {
 		if b.sections == nil {
 			b.sections = make([]*gSection, 0, 4)
 		}
-		s := b.newSection()
-		p.sec, p.unwinding = s, false
-		switch {
-		case t.typ == tokRParen && !b.closed:
+		if t.typ == tokRParen && !b.closed {
 			p.next()
 			b.closed = true
 			b.end = Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}
 			continue
+		}
+		// Stray tokens in a row share one section, so a file of them
+		// costs a diagnostic each and no more.
+		var s *gSection
+		if n := len(b.sections); n > 0 && b.sections[n-1].stray && !p.atSection() {
+			s = b.sections[n-1]
+		} else {
+			s = b.newSection()
+			s.body = b
+			b.sections = append(b.sections, s)
+		}
+		p.sec, p.unwinding = s, false
+		switch {
 		case t.typ == tokRParen:
 			p.next()
 			s.stray = true
@@ -126,6 +136,5 @@ func (p *sectionParser) body(b *gBody) {
 			}
 			p.next()
 		}
-		b.sections = append(b.sections, s)
 	}
 }

@@ -87,9 +87,20 @@ type scanner struct {
 
 // newScanner scans b without copying it: token values, and so the names in
 // the AST, point into b, which the caller must not modify afterwards.
+//
+// A UTF-8 byte-order mark at the start, which some editors write, is
+// skipped: columns on the first line count from after it, as an editor
+// shows them.
 func newScanner(filename string, b []byte) *scanner {
-	return &scanner{filename: filename, src: unsafe.String(unsafe.SliceData(b), len(b)), end: len(b), line: 1, header: true, comments: new([]Comment)}
+	s := &scanner{filename: filename, src: unsafe.String(unsafe.SliceData(b), len(b)), end: len(b), line: 1, header: true, comments: new([]Comment)}
+	if len(s.src) >= 3 && s.src[:3] == bom {
+		s.off, s.lineOff = 3, 3
+	}
+	return s
 }
+
+// bom is the UTF-8 byte-order mark.
+const bom = "\xEF\xBB\xBF"
 
 // Next implements participle's lexer.Lexer.
 func (s *scanner) Next() (lexer.Token, error) {

@@ -70,6 +70,9 @@ const maxSkipErrors = 20
 
 // NewReader reads the header of a recording from r; name is used in
 // errors (a file path).
+// utf8BOM is the UTF-8 encoding of U+FEFF, the byte-order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 func NewReader(r io.Reader, name string) (*Reader, error) {
 	ensureTables()
 	rd := &Reader{name: name, unknown: map[string]bool{}}
@@ -90,7 +93,9 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	case err != nil:
 		return nil, err
 	}
-	rd.headerText = append([]byte(nil), line...)
+	// A UTF-8 byte-order mark, which some editors and Windows tools
+	// write, is not part of the header.
+	rd.headerText = append([]byte(nil), bytes.TrimPrefix(line, utf8BOM)...)
 	d := rd.model
 	if !d.parseHeader(rd.headerText, &rd.hl) {
 		return nil, rd.errorOf(d, nil)

@@ -251,3 +251,13 @@ func TestReflexiveFactWarns(t *testing.T) {
 		t.Fatalf("warnings %q, want [%q]", res.Warnings, want)
 	}
 }
+
+// TestHeaderByteOrderMark checks that a UTF-8 byte-order mark before the
+// header line is accepted and ignored.
+func TestHeaderByteOrderMark(t *testing.T) {
+	data := []byte("\xEF\xBB\xBF" + `{"bddl_episode":1,"activity":"episode_fields","closed_world":true}` + "\n" + `{"step":0}` + "\n")
+	res := checkBytes(t, "bom.jsonl", data, CheckOptions{})
+	if res.Error != "" || res.Steps != 1 {
+		t.Fatalf("error %q after %d steps", res.Error, res.Steps)
+	}
+}
