@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // collectFiles expands the command-line paths: files as given, directories
@@ -55,10 +56,10 @@ type parsed struct {
 // parseFiles reads and parses files on all cores, returning results in the
 // order of files.
 func parseFiles(files []string) []parsed {
-	next := make(chan string, 64)
+	next := make(chan toParse, 64)
 	go func() {
 		for _, f := range files {
-			next <- f
+			next <- toParse{path: f}
 		}
 		close(next)
 	}()
@@ -74,7 +75,7 @@ func parsePaths(paths []string) ([]parsed, error) {
 			return nil, misuse("%v", err)
 		}
 	}
-	next := make(chan string, 64)
+	next := make(chan toParse, 64)
 	var walkErr error
 	go func() {
 		defer close(next)
@@ -83,8 +84,11 @@ func parsePaths(paths []string) ([]parsed, error) {
 				if err != nil {
 					return err
 				}
-				if path == p && !d.IsDir() || !d.IsDir() && strings.HasSuffix(d.Name(), ".bddl") {
-					next <- path
+				switch {
+				case path == p && !d.IsDir():
+					next <- toParse{path: path}
+				case !d.IsDir() && strings.HasSuffix(d.Name(), ".bddl"):
+					next <- toParse{path: path, typ: d.Type(), walked: true}
 				}
 				return nil
 			})
@@ -98,18 +102,26 @@ func parsePaths(paths []string) ([]parsed, error) {
 	return out, walkErr
 }
 
+// toParse names a file to parse; a file a walk found carries the type
+// its directory entry gave, so reading it needs no stat.
+type toParse struct {
+	path   string
+	typ    fs.FileMode
+	walked bool
+}
+
 // parseStream parses the files named on next with one worker per core and
 // returns the results in the order the names arrived.
-func parseStream(next <-chan string) []parsed {
+func parseStream(next <-chan toParse) []parsed {
 	type job struct {
-		i    int
-		path string
+		i int
+		toParse
 	}
 	jobs := make(chan job, 64)
 	go func() {
 		i := 0
-		for path := range next {
-			jobs <- job{i, path}
+		for f := range next {
+			jobs <- job{i, f}
 			i++
 		}
 		close(jobs)
@@ -121,8 +133,14 @@ func parseStream(next <-chan string) []parsed {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf []byte // this worker's read buffer
 			for j := range jobs {
-				r := parseOne(j.path)
+				var r parsed
+				if j.walked {
+					r = parseWalked(j.path, j.typ, &buf)
+				} else {
+					r = parseOne(j.path)
+				}
 				mu.Lock()
 				for len(out) <= j.i {
 					out = append(out, parsed{})
@@ -137,6 +155,17 @@ func parseStream(next <-chan string) []parsed {
 }
 
 func parseOne(path string) parsed { return parseOneWith(path, bddl.Options{}) }
+
+// parseWalked reads a file a walk found with one open, read and close
+// (fsutil.ReadWalked) and parses it.
+func parseWalked(path string, typ fs.FileMode, buf *[]byte) parsed {
+	src, err := fsutil.ReadWalked(path, typ, fsutil.DefinitionLimit, buf)
+	if err != nil {
+		return parsed{path: path, err: err}
+	}
+	f, diags := bddl.ParseFile(path, src)
+	return parsed{path: path, file: f, diags: diags}
+}
 
 // parseOneWith reads and parses one file under a reading policy.
 func parseOneWith(path string, opts bddl.Options) parsed {
