@@ -50,7 +50,13 @@ func (p *sectionParser) header() (header, *Diagnostic) {
 		return h, headerDiag(t)
 	}
 	h.kind = Fold(t.val)
+	kind := t
 	if h.name, ok = want(int(tokName), "", ""); !ok {
+		if h.name.line > kind.line && h.name.typ == tokRParen {
+			// "(problem" ends its line: the name is missing there.
+			return h, &Diagnostic{Severity: Error, Code: codeUnexpectedToken, Subject: kind.rng(),
+				Summary: "(" + kind.val + " has no name", Detail: "write (" + kind.val + " NAME)"}
+		}
 		return h, headerDiag(h.name)
 	}
 	if t, ok = want(int(tokRParen), "", ""); !ok {

@@ -642,7 +642,13 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 	}
 	typ := p.peek2()
 	if dash.typ != tokDash || typ.typ != tokName {
-		p.errorf(dash.rng(), codeBadDecl, "variable ?"+d.Var.Name+" has no type",
+		// Point at what a person looks at: the variable, unless what
+		// stands in for the type is on the same line.
+		at := dash.rng()
+		if dash.line > v.line {
+			at = v.rng()
+		}
+		p.errorf(at, codeBadDecl, "variable ?"+d.Var.Name+" has no type",
 			"declare it as (?"+d.Var.Name+" - SYNSET)")
 		p.skipRest(open)
 		return d, false
