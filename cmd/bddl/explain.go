@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/batch"
 )
 
 func init() { subcommands = append(subcommands, newExplainCmd) }
@@ -24,7 +25,8 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 		Use:   "explain [--format text|json] FILE",
 		Short: "Describe a problem's :init and :goal in plain words",
 		Long: `Render a problem's initial literals and its goal as English sentences,
-one :init literal and one top-level goal conjunct per line.`,
+one :init literal and one top-level goal conjunct per line. FILE may be "-"
+for standard input.`,
 		Example: `  bddl explain baking_sugar_cookies/problem0.bddl
   bddl explain --format json problem0.bddl`,
 		Args: cobra.ExactArgs(1),
@@ -53,7 +55,7 @@ func runExplain(opts *explainOptions) error {
 	if err != nil {
 		return err
 	}
-	r := parseOneWith(opts.path, parse)
+	r := parseOneWith(batch.Input{Path: opts.path, Arg: opts.path}, opts.in, parse)
 	if r.err != nil {
 		return misuse("%v", r.err)
 	}
@@ -80,7 +82,5 @@ func runExplain(opts *explainOptions) error {
 	for _, f := range goal {
 		e.Goal = append(e.Goal, bddl.Explain(f))
 	}
-	enc := json.NewEncoder(opts.out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(e)
+	return json.NewEncoder(opts.out).Encode(e) // one JSON line, as every --format json
 }
