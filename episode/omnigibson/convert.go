@@ -1,0 +1,553 @@
+package omnigibson
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+)
+
+// OffsetMode says where the root link's place in the bounding box comes
+// from when no dataset gives it.
+type OffsetMode int
+
+const (
+	// OffsetsSupport estimates each model's vertical offset from the
+	// scene's resting objects (offsets.go). The default.
+	OffsetsSupport OffsetMode = iota
+	// OffsetsNone centres every box on its root link.
+	OffsetsNone
+)
+
+// ParseOffsetMode reads "support" or "none".
+func ParseOffsetMode(s string) (OffsetMode, error) {
+	switch s {
+	case "support", "":
+		return OffsetsSupport, nil
+	case "none":
+		return OffsetsNone, nil
+	}
+	return 0, fmt.Errorf("unknown offset estimate %q: use support or none", s)
+}
+
+func (m OffsetMode) String() string {
+	if m == OffsetsNone {
+		return "none"
+	}
+	return "support"
+}
+
+// AgentBox is the box given to the agent: a typical mobile base with its
+// arm, in metres (x, y, z), standing on its start pose.
+var AgentBox = [3]float64{0.6, 0.6, 1.2}
+
+// Options configure a conversion.
+type Options struct {
+	// Robot selects the robot_poses entry for the agent; "" takes the
+	// first listed.
+	Robot string
+	// Offsets is the estimate used for models the dataset does not cover.
+	Offsets OffsetMode
+	// Dataset, when set, gives exact offsets, sizes and joint limits.
+	Dataset *Dataset
+	// Activity is written as the header's activity (a name or the
+	// definition's path).
+	Activity string
+}
+
+// Converter turns the states of one task (a template and its instances)
+// into episodes for one definition. It is safe for concurrent use: each
+// Convert works on its own copies.
+type Converter struct {
+	tmpl     *Template
+	problem  *bddl.Problem
+	defPath  string
+	base     *kb.Base
+	opts     Options
+	declared []string // every non-wildcard instance, in :objects order
+	decl     map[string]bool
+	wild     []string // wildcard prefixes ("tree.n.01_")
+	binding  map[string]string
+	agents   map[string]bool
+	ground   float64
+	hasGrd   bool
+}
+
+// NewConverter checks the template against the definition: every BDDL
+// instance the template binds must be declared (a wildcard's expansions
+// count). defPath names the definition in errors.
+func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.Base, opts Options) (*Converter, error) {
+	c := &Converter{tmpl: t, problem: problem, defPath: defPath, base: base, opts: opts,
+		decl: map[string]bool{}, binding: map[string]string{}, agents: map[string]bool{}}
+	for _, d := range problem.Objects {
+		for _, inst := range d.Instances {
+			k := inst.Key()
+			if bddl.IsWildcard(k) {
+				c.wild = append(c.wild, strings.TrimSuffix(k, "*"))
+				continue
+			}
+			c.declared = append(c.declared, k)
+			c.decl[k] = true
+			if d.Type.Key() == "agent.n.01" {
+				c.agents[k] = true
+			}
+		}
+	}
+	for _, b := range t.Bindings {
+		k := bddl.Fold(b.Instance)
+		if !c.declares(k) {
+			return nil, fmt.Errorf("%s binds %s, which the definition %s does not declare", t.Path, b.Instance, defPath)
+		}
+		c.binding[k] = b.Name
+	}
+	if opts.Robot != "" && len(t.Robots) > 0 {
+		found := false
+		for _, r := range t.Robots {
+			found = found || r.Robot == opts.Robot
+		}
+		if !found {
+			return nil, fmt.Errorf("%s: no robot pose for %q (robots: %s)", t.Path, opts.Robot, robotNames(t.Robots))
+		}
+	}
+	return c, nil
+}
+
+func robotNames(rs []RobotPose) string {
+	var n []string
+	for _, r := range rs {
+		n = append(n, r.Robot)
+	}
+	return strings.Join(n, ", ")
+}
+
+// declares reports whether the definition declares the instance, itself
+// or as the expansion of a wildcard.
+func (c *Converter) declares(k string) bool {
+	if c.decl[k] {
+		return true
+	}
+	for _, w := range c.wild {
+		if rest, ok := strings.CutPrefix(k, w); ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Report says how a conversion was made: what is exact and what rests on
+// an approximation.
+type Report struct {
+	Instance string `json:"instance"` // the instance file, or the template for its own state
+	Objects  int    `json:"objects"`
+	// Boxes: objects given a box; BoxesExact of them with the dataset's
+	// offset; BoxesEstimated with the support estimate; the rest are
+	// centred on the root link.
+	Boxes          int `json:"boxes"`
+	BoxesExact     int `json:"boxes_exact"`
+	BoxesEstimated int `json:"boxes_estimated"`
+	// NoSize lists objects whose model has no size: no box, so their
+	// geometric atoms stay undetermined.
+	NoSize []string `json:"no_size,omitempty"`
+	// Joints: articulated objects; JointsAssumed of them with assumed
+	// limits (no dataset).
+	Joints        int `json:"joints"`
+	JointsAssumed int `json:"joints_assumed"`
+	// Substances present and absent; Future lists declared instances
+	// that are not in the scene.
+	Substances int      `json:"substances"`
+	Future     []string `json:"future,omitempty"`
+	// Approximate lists the instances whose records rest on an
+	// approximation (box offset, assumed joint limits, particle volumes).
+	Approximate []string `json:"approximate,omitempty"`
+}
+
+// sceneItem is one scene object during a conversion.
+type sceneItem struct {
+	obj     *SceneObject
+	state   ObjectState
+	box     Box
+	hasBox  bool
+	exact   bool // offset from the dataset
+	meta    *ModelMeta
+	instKey string // the BDDL instance bound to it, if any
+}
+
+// ConvertTemplate converts the template's own state.
+func (c *Converter) ConvertTemplate() (*episode.Header, *Report, error) {
+	return c.convert(nil)
+}
+
+// Convert converts one instance file's state.
+func (c *Converter) Convert(in *Instance) (*episode.Header, *Report, error) {
+	return c.convert(in)
+}
+
+func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
+	t := c.tmpl
+	src := t.Path
+	if in != nil {
+		src = in.Path
+	}
+	rep := &Report{Instance: src}
+	// Bound names by simulator name, and instance overrides.
+	boundTo := map[string]string{}
+	for k, name := range c.binding {
+		boundTo[name] = k
+	}
+	if in != nil {
+		for k := range in.Objects {
+			kk := bddl.Fold(k)
+			if !c.declares(kk) {
+				return nil, nil, fmt.Errorf("%s names %s, which the definition %s does not declare", in.Path, k, c.defPath)
+			}
+			if _, ok := c.binding[kk]; !ok {
+				return nil, nil, fmt.Errorf("%s names %s, which its template %s does not bind", in.Path, k, t.Path)
+			}
+		}
+		for k := range in.Systems {
+			if !c.declares(bddl.Fold(k)) {
+				return nil, nil, fmt.Errorf("%s names %s, which the definition %s does not declare", in.Path, k, c.defPath)
+			}
+		}
+	}
+	items := make([]sceneItem, 0, len(t.Objects))
+	index := map[string]int{}
+	for i := range t.Objects {
+		o := &t.Objects[i]
+		it := sceneItem{obj: o, state: o.State, instKey: boundTo[o.Name]}
+		if in != nil && it.instKey != "" {
+			for k, st := range in.Objects {
+				if bddl.Fold(k) == it.instKey {
+					it.state = st
+				}
+			}
+		} else if !o.hasState {
+			continue // not saved: not loaded in this scene
+		}
+		if err := c.placeBox(&it); err != nil {
+			return nil, nil, err
+		}
+		index[o.Name] = len(items)
+		items = append(items, it)
+	}
+	robots := t.Robots
+	if in != nil && len(in.Robots) > 0 {
+		robots = in.Robots
+	}
+	ground, hasGround := groundLevel(robots)
+	if c.opts.Offsets == OffsetsSupport {
+		c.applyEstimates(items, ground, hasGround)
+	}
+
+	h := &episode.Header{Activity: c.opts.Activity, Steps: 1, Objects: map[string]*episode.Object{}}
+	approx := map[string]bool{}
+	// Substances present, by instance key.
+	systems := map[string]*System{}
+	for _, k := range c.sortedBindings() {
+		name := c.binding[k]
+		if _, isObj := index[name]; isObj || c.agents[k] {
+			continue
+		}
+		if _, isSceneObj := t.Object(name); isSceneObj {
+			continue // an object the scene did not save
+		}
+		var s *System
+		if in != nil {
+			for ik, is := range in.Systems {
+				if bddl.Fold(ik) == k {
+					s = is
+				}
+			}
+		}
+		if s == nil {
+			s = t.Systems[name]
+		}
+		if s != nil && s.N() > 0 {
+			systems[k] = s
+		}
+	}
+	for _, k := range c.declared {
+		name, bound := c.binding[k]
+		o := &episode.Object{}
+		h.Objects[k] = o
+		switch {
+		case c.agents[k]:
+			if pose, ok := c.robot(robots); ok {
+				c.agentObject(o, pose)
+				rep.Objects++
+			} else {
+				o.Set |= predicates.FieldExists // no robot pose: exists, nowhere known
+				o.Exists = true
+			}
+		case !bound:
+			o.Set, o.Exists = predicates.FieldExists, false
+			rep.Future = append(rep.Future, k)
+		case systems[k] != nil:
+			o.Set, o.Exists = predicates.FieldExists, true
+			rep.Substances++
+		default:
+			i, ok := index[name]
+			if !ok {
+				// A bound name with neither object state nor particles:
+				// a system not initialised, or an object not loaded.
+				o.Set, o.Exists = predicates.FieldExists, false
+				if _, isObj := t.Object(name); !isObj {
+					rep.Future = append(rep.Future, k)
+				}
+				continue
+			}
+			c.objectFields(o, &items[i], rep, approx, k)
+			rep.Objects++
+		}
+	}
+	// Wildcard expansions the template binds are listed too.
+	for _, k := range c.sortedBindings() {
+		if c.decl[k] {
+			continue
+		}
+		o := &episode.Object{}
+		h.Objects[k] = o
+		if i, ok := index[c.binding[k]]; ok {
+			c.objectFields(o, &items[i], rep, approx, k)
+			rep.Objects++
+		} else {
+			o.Set, o.Exists = predicates.FieldExists, false
+		}
+	}
+	c.particles(h, items, index, systems, approx)
+	for k := range approx {
+		rep.Approximate = append(rep.Approximate, k)
+	}
+	sort.Strings(rep.Approximate)
+	meta := map[string]any{
+		"source":   "omnigibson",
+		"template": filepath.Base(t.Path),
+		"offsets":  c.offsetName(),
+	}
+	if in != nil {
+		meta["instance"] = filepath.Base(in.Path)
+	}
+	if len(t.Versions) > 0 {
+		meta["versions"] = t.Versions
+	}
+	if pose, ok := c.robot(robots); ok {
+		meta["robot"] = pose.Robot
+	}
+	if len(rep.Approximate) > 0 {
+		meta["approximate"] = rep.Approximate
+	}
+	h.Meta, _ = json.Marshal(meta)
+	return h, rep, nil
+}
+
+func (c *Converter) offsetName() string {
+	if c.opts.Dataset != nil {
+		return "dataset, else " + c.opts.Offsets.String()
+	}
+	return c.opts.Offsets.String()
+}
+
+func (c *Converter) sortedBindings() []string {
+	ks := make([]string, 0, len(c.binding))
+	for k := range c.binding {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// robot returns the selected robot's start pose.
+func (c *Converter) robot(rs []RobotPose) (RobotPose, bool) {
+	for _, r := range rs {
+		if c.opts.Robot == "" || r.Robot == c.opts.Robot {
+			return r, true
+		}
+	}
+	return RobotPose{}, false
+}
+
+// groundLevel is the floor height the robots stand on: the lowest start
+// pose (robots start on the floor).
+func groundLevel(rs []RobotPose) (float64, bool) {
+	if len(rs) == 0 {
+		return 0, false
+	}
+	g := math.Inf(1)
+	for _, r := range rs {
+		g = min(g, r.Pos[2])
+	}
+	return g, true
+}
+
+// placeBox gives the item its box: the model's size × scale about the
+// root link, shifted by the dataset's offset when there is one.
+func (c *Converter) placeBox(it *sceneItem) error {
+	o := it.obj
+	var size [3]float64
+	hasSize := false
+	if c.opts.Dataset != nil && o.Category != "" && o.Model != "" {
+		m, err := c.opts.Dataset.Model(o.Category, o.Model)
+		if err != nil {
+			return err
+		}
+		it.meta = m
+		if m != nil && m.HasSize {
+			size, hasSize = m.Size, true
+		}
+	}
+	if !hasSize && c.base != nil && o.Model != "" {
+		if m, ok := c.base.ModelByName(o.Model); ok && m.HasSize {
+			size, hasSize = m.Size, true
+		} else if m, ok := c.base.ModelByName(o.Category + "-" + o.Model); ok && m.HasSize {
+			size, hasSize = m.Size, true
+		}
+	}
+	if !hasSize {
+		return nil
+	}
+	half := r3.Vec{X: size[0] * o.Scale[0] / 2, Y: size[1] * o.Scale[1] / 2, Z: size[2] * o.Scale[2] / 2}
+	center := vec(it.state.Pos)
+	b := NewBox(center, half, it.state.Quat)
+	if it.meta != nil && it.meta.HasOffset {
+		off := r3.Vec{X: it.meta.Offset[0] * o.Scale[0], Y: it.meta.Offset[1] * o.Scale[1], Z: it.meta.Offset[2] * o.Scale[2]}
+		b.Center = r3.Add(center, rotate(it.state.Quat, off))
+		it.exact = true
+	}
+	it.box, it.hasBox = b, true
+	return nil
+}
+
+// applyEstimates shifts the boxes without an exact offset by their
+// model's estimated offset.
+func (c *Converter) applyEstimates(items []sceneItem, ground float64, hasGround bool) {
+	ps := make([]placed, 0, len(items))
+	for i := range items {
+		it := &items[i]
+		if !it.hasBox {
+			continue
+		}
+		ps = append(ps, placed{model: it.obj.Category + "/" + it.obj.Model, root: vec(it.state.Pos), base: it.box,
+			scaleZ: it.obj.Scale[2], exact: it.exact})
+	}
+	dz := estimateOffsets(ps, ground, hasGround)
+	for i := range items {
+		it := &items[i]
+		if !it.hasBox || it.exact {
+			continue
+		}
+		if d, ok := dz[it.obj.Category+"/"+it.obj.Model]; ok {
+			it.box.Center = r3.Add(it.box.Center, r3.Scale(d*it.obj.Scale[2], it.box.Axes[2]))
+		}
+	}
+}
+
+// agentObject places the agent: a box standing on its start pose.
+func (c *Converter) agentObject(o *episode.Object, r RobotPose) {
+	o.Set = predicates.FieldExists | predicates.FieldPosition | predicates.FieldOrientation | predicates.FieldOBB
+	o.Exists, o.Pos, o.Quat = true, r.Pos, r.Quat
+	half := r3.Vec{X: AgentBox[0] / 2, Y: AgentBox[1] / 2, Z: AgentBox[2] / 2}
+	b := NewBox(vec(r.Pos), half, r.Quat)
+	b.Center = r3.Add(b.Center, r3.Scale(half.Z, b.Axes[2]))
+	o.OBB = b.Corners()
+}
+
+// objectFields fills a bound object's record.
+func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, approx map[string]bool, k string) {
+	st := &it.state
+	o.Set = predicates.FieldExists | predicates.FieldPosition | predicates.FieldOrientation
+	o.Exists, o.Pos, o.Quat = true, st.Pos, st.Quat
+	if it.hasBox {
+		o.Set |= predicates.FieldOBB
+		o.OBB = it.box.Corners()
+		rep.Boxes++
+		switch {
+		case it.exact:
+			rep.BoxesExact++
+		case c.opts.Offsets == OffsetsSupport:
+			rep.BoxesEstimated++
+			approx[k] = true
+		default:
+			approx[k] = true
+		}
+	} else {
+		rep.NoSize = append(rep.NoSize, k)
+	}
+	if len(it.obj.InRooms) > 0 {
+		o.Set |= predicates.FieldRoom
+		o.Room = it.obj.InRooms[0]
+	}
+	if !math.IsNaN(st.Temperature) {
+		o.Set |= predicates.FieldTemperature
+		o.Temperature = st.Temperature
+	}
+	if !math.IsNaN(st.MaxTemperature) {
+		o.Set |= predicates.FieldMaxTemperature
+		o.MaxTemperature = st.MaxTemperature
+	}
+	if st.HasToggle {
+		o.Set |= predicates.FieldToggledOn
+		o.ToggledOn = st.ToggledOn
+	}
+	if st.HasAttached && st.AttachedUUID < 0 {
+		// Attached to nothing. A parent is named by the simulator's
+		// object id, which the files do not map to names; it stays
+		// unrecorded.
+		o.Set |= predicates.FieldAttachedTo
+		o.AttachedTo = ""
+	}
+	if len(st.Joints) > 0 {
+		rep.Joints++
+		o.Set |= predicates.FieldJoints
+		o.Joints = c.joints(it, st.Joints)
+		if it.meta == nil || it.meta.Joints == nil || len(it.meta.Joints) != len(st.Joints) {
+			rep.JointsAssumed++
+			approx[k] = true
+		}
+	}
+}
+
+// assumedRange is the range assumed for a joint without limits: a
+// quarter turn (or as far as the joint is), opening away from 0 in the
+// direction it stands.
+const assumedRange = math.Pi / 2
+
+// joints turns joint positions into joint records: with the dataset's
+// limits and openable annotation when it has them, else with assumed
+// limits (closed at 0, a quarter turn of range).
+func (c *Converter) joints(it *sceneItem, q []float64) []episode.Joint {
+	out := make([]episode.Joint, 0, len(q))
+	if m := it.meta; m != nil && len(m.Joints) == len(q) {
+		if len(m.Openable) > 0 {
+			for _, oj := range m.Openable {
+				if oj.Index < len(q) {
+					j := m.Joints[oj.Index]
+					out = append(out, episode.Joint{Name: j.Name, Q: q[oj.Index], Lo: j.Lo, Hi: j.Hi, Dir: oj.Dir})
+				}
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+		for i, j := range m.Joints {
+			out = append(out, episode.Joint{Name: j.Name, Q: q[i], Lo: j.Lo, Hi: j.Hi, Dir: 1})
+		}
+		return out
+	}
+	for i, v := range q {
+		j := episode.Joint{Name: fmt.Sprintf("joint_%d", i), Q: v, Lo: 0, Hi: max(assumedRange, v), Dir: 1}
+		if v < 0 {
+			j.Lo, j.Hi, j.Dir = min(-assumedRange, v), 0, -1
+		}
+		out = append(out, j)
+	}
+	return out
+}

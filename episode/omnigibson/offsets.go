@@ -1,0 +1,102 @@
+package omnigibson
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// Offset estimation from resting objects.
+//
+// The files give each object's root link, and the knowledge base each
+// model's bounding-box size, but not where the root link sits in that box
+// (a table's root link can be near its top). A settled scene tells it:
+// an upright object at rest lies on the object below it, so its box's
+// bottom is at its support's top. For every upright object we take as
+// support the highest box top under its root (its footprint holding the
+// root's x, y; the ground, from the robots' start poses, counting as a
+// support), and the shift along the object's up axis that puts its bottom
+// there; a model's offset is the median shift over its objects, in the
+// model's unscaled frame. The root link lies in the object, so a shift
+// larger than the object's half height (plus restSlack) means the support
+// was misjudged and the object does not vote. Supports move as their own
+// models' offsets are found, so the estimate is repeated a few times.
+
+const (
+	// restSlack is how far beyond the half height a shift may go: the
+	// simulator's objects settle with small penetrations and gaps, and
+	// thin objects carry the largest relative error.
+	restSlack = 0.02
+	// uprightCos is how close to vertical an object's up axis must be for
+	// it to vote (about 18°).
+	uprightCos = 0.95
+	offsetRounds = 4
+)
+
+// placed is a scene object as the estimator sees it.
+type placed struct {
+	model  string
+	root   r3.Vec
+	base   Box     // the box with the offset known so far (exact, or none)
+	scaleZ float64 // the model's z scale
+	exact  bool    // the offset is known (dataset); it never changes
+}
+
+// estimateOffsets returns, per model, the offset of the box centre from
+// the root link along the model's z axis, unscaled, for the models whose
+// objects vote; ground is the floor height when known.
+func estimateOffsets(objs []placed, ground float64, hasGround bool) map[string]float64 {
+	dz := map[string]float64{}
+	boxes := make([]Box, len(objs))
+	lo := make([]r3.Vec, len(objs))
+	hi := make([]r3.Vec, len(objs))
+	votes := map[string][]float64{}
+	for round := 0; round < offsetRounds; round++ {
+		for i := range objs {
+			o := &objs[i]
+			b := o.base
+			if !o.exact {
+				b.Center = r3.Add(b.Center, r3.Scale(dz[o.model]*o.scaleZ, b.Axes[2]))
+			}
+			boxes[i] = b
+			lo[i], hi[i] = b.Enclosing()
+		}
+		clear(votes)
+		for i := range objs {
+			o := &objs[i]
+			up := o.base.Axes[2]
+			if o.exact || up.Z < uprightCos {
+				continue
+			}
+			top, found := math.Inf(-1), false
+			if hasGround && ground <= o.root.Z {
+				top, found = ground, true
+			}
+			for j := range objs {
+				if j == i || hi[j].Z > o.root.Z+1e-6 || hi[j].Z <= top {
+					continue
+				}
+				if o.root.X < lo[j].X || o.root.X > hi[j].X || o.root.Y < lo[j].Y || o.root.Y > hi[j].Y {
+					continue
+				}
+				top, found = hi[j].Z, true
+			}
+			if !found {
+				continue
+			}
+			vh := o.base.VerticalHalf()
+			bottom := o.base.Center.Z - vh // with no offset
+			shift := (top - bottom) / up.Z
+			if math.Abs(shift) > vh+restSlack {
+				continue
+			}
+			votes[o.model] = append(votes[o.model], shift/o.scaleZ)
+		}
+		for m, v := range votes {
+			slices.Sort(v)
+			dz[m] = v[len(v)/2]
+		}
+	}
+	return dz
+}
