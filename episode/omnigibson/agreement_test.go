@@ -18,8 +18,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-var loadCorpusKB = sync.OnceValues(func() (*kb.Base, error) { return nil, nil })
-
 func corpusKB(t testing.TB) *kb.Base {
 	t.Helper()
 	dir := filepath.Join(corpus.Dir(t), "knowledge_base")
@@ -179,9 +177,31 @@ func golden(t *testing.T, name, got string) {
 
 // TestInitAgreement converts every sample instance and compares its :init,
 // literal by literal, with the simulator, which found all of it true.
+// The golden files record the figures per offset estimate, so that the
+// estimate's effect is visible (README).
 func TestInitAgreement(t *testing.T) {
-	stats, dis := agreement(t, Options{})
-	sum, _ := summary(stats)
-	t.Log("\n" + sum)
-	golden(t, "agreement.golden", sum+"\ndisagreements (predicate, instance, literal, value, detail):\n"+strings.Join(dis, "\n")+"\n")
+	for _, tc := range []struct {
+		name   string
+		opts   Options
+		golden string
+	}{
+		{"support", Options{Offsets: OffsetsSupport}, "agreement.golden"},
+		{"none", Options{Offsets: OffsetsNone}, "agreement-offsets-none.golden"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stats, dis := agreement(t, tc.opts)
+			sum, cat := summary(stats)
+			t.Log("\n" + sum)
+			golden(t, tc.golden, sum+"\ndisagreements (predicate, instance, literal, value, detail):\n"+strings.Join(dis, "\n")+"\n")
+			if tc.opts.Offsets == OffsetsSupport {
+				// The targets the issue sets for held-out tasks.
+				if got := float64(cat[0][0]) / float64(cat[0][1]); got < 0.99 {
+					t.Errorf("non-geometric agreement %.3f < 0.99", got)
+				}
+				if got := float64(cat[1][0]) / float64(cat[1][1]); got < 0.90 {
+					t.Errorf("geometric agreement %.3f < 0.90", got)
+				}
+			}
+		})
+	}
 }

@@ -126,10 +126,10 @@ func (d *Dataset) load(category, model string) (*ModelMeta, error) {
 		return nil, err
 	}
 	var raw struct {
-		BaseLinkOffset []float64          `json:"base_link_offset"`
-		BBoxSize       []float64          `json:"bbox_size"`
-		Openable       [][]any            `json:"openable_joint_ids"`
-		BothSides      bool               `json:"openable_both_sides"`
+		BaseLinkOffset []float64 `json:"base_link_offset"`
+		BBoxSize       []float64 `json:"bbox_size"`
+		Openable       [][]any   `json:"openable_joint_ids"`
+		BothSides      bool      `json:"openable_both_sides"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, &Error{File: metaPath, Msg: err.Error()}

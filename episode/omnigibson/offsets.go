@@ -14,9 +14,10 @@ import (
 // (a table's root link can be near its top). A settled scene tells it:
 // an upright object at rest lies on the object below it, so its box's
 // bottom is at its support's top. For every upright object we take as
-// support the highest box top under its root (its footprint holding the
-// root's x, y; the ground, from the robots' start poses, counting as a
-// support), and the shift along the object's up axis that puts its bottom
+// support the highest box top at most restSlack above its root (its
+// footprint holding the root's x, y, and not lying inside the object's
+// own footprint, as a tray in a fridge does; the ground, from the robots'
+// start poses, counting as a support), and the shift along the object's up axis that puts its bottom
 // there; a model's offset is the median shift over its objects, in the
 // model's unscaled frame. The root link lies in the object, so a shift
 // larger than the object's half height (plus restSlack) means the support
@@ -30,7 +31,7 @@ const (
 	restSlack = 0.02
 	// uprightCos is how close to vertical an object's up axis must be for
 	// it to vote (about 18°).
-	uprightCos = 0.95
+	uprightCos   = 0.95
 	offsetRounds = 4
 )
 
@@ -41,6 +42,13 @@ type placed struct {
 	base   Box     // the box with the offset known so far (exact, or none)
 	scaleZ float64 // the model's z scale
 	exact  bool    // the offset is known (dataset); it never changes
+}
+
+// within reports whether the footprint of box a lies inside b's, shrunk
+// by a centimetre on each side.
+func within(alo, ahi, blo, bhi r3.Vec) bool {
+	const m = 0.01
+	return alo.X >= blo.X+m && alo.Y >= blo.Y+m && ahi.X <= bhi.X-m && ahi.Y <= bhi.Y-m
 }
 
 // estimateOffsets returns, per model, the offset of the box centre from
@@ -74,11 +82,14 @@ func estimateOffsets(objs []placed, ground float64, hasGround bool) map[string]f
 				top, found = ground, true
 			}
 			for j := range objs {
-				if j == i || hi[j].Z > o.root.Z+1e-6 || hi[j].Z <= top {
+				if j == i || hi[j].Z > o.root.Z+restSlack || hi[j].Z <= top {
 					continue
 				}
 				if o.root.X < lo[j].X || o.root.X > hi[j].X || o.root.Y < lo[j].Y || o.root.Y > hi[j].Y {
 					continue
+				}
+				if within(lo[j], hi[j], lo[i], hi[i]) {
+					continue // inside the object (a tray in a fridge), not under it
 				}
 				top, found = hi[j].Z, true
 			}

@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/spatial/r3"
-
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -20,11 +18,11 @@ import (
 // simulator tests the container's fillable volume and the collision mesh
 // instead, so both are approximate. The fill fraction the simulator
 // computes is n · (2r)³ / V with r the particle radius and V the
-// fillable volume, neither of which the files give: 2r is estimated as
-// the particles' median nearest-neighbour spacing (settled particles
-// touch) and V as the volume the particles inside the container span,
-// grown by one spacing on each side (the sampler fills the fillable
-// volume, so settled particles occupy its lower part).
+// fillable volume, neither of which the files give; settled particles
+// fill a container from its bottom up, so the share of the container's
+// height they reach stands for it (fillFraction), with the particle
+// radius taken as half their median nearest-neighbour spacing (settled
+// particles touch).
 
 // contactTolerance is the reference's CONTACT_TOLERANCE plus the broad
 // phase's margin for a particle counted as touching a box.
@@ -59,18 +57,13 @@ func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[st
 				p.Covering = float64(s.Groups[it.obj.Name])
 			} else if it.hasBox {
 				inside, cover := 0, 0
-				var lo, hi r3.Vec
-				first := true
+				top := math.Inf(-1)
 				container := c.isContainer(it)
 				for _, q := range s.Positions {
 					v := vec(q)
 					if container && it.box.Contains(v, 0) {
 						inside++
-						if first {
-							lo, hi, first = v, v, false
-						} else {
-							lo, hi = r3.Vec{X: min(lo.X, v.X), Y: min(lo.Y, v.Y), Z: min(lo.Z, v.Z)}, r3.Vec{X: max(hi.X, v.X), Y: max(hi.Y, v.Y), Z: max(hi.Z, v.Z)}
-						}
+						top = max(top, v.Z)
 					}
 					if it.box.Contains(v, spacing/2+contactTolerance) {
 						cover++
@@ -80,7 +73,7 @@ func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[st
 				if container {
 					p.FillFraction = 0
 					if inside > 0 {
-						p.FillFraction = fillFraction(inside, spacing, lo, hi, &it.box)
+						p.FillFraction = fillFraction(spacing, top, &it.box)
 					}
 				}
 				approx[k] = true
@@ -106,17 +99,17 @@ func (c *Converter) isContainer(it *sceneItem) bool {
 	return m.HasMetaLink("fillable") || m.HasMetaLink("openfillable")
 }
 
-// fillFraction estimates n · (2r)³ / V (see the file comment).
-func fillFraction(n int, spacing float64, lo, hi r3.Vec, box *Box) float64 {
-	if spacing <= 0 {
+// fillFraction estimates the filled share of the container as the level
+// the particles reach: for a container shaped as a prism, the volume below
+// a level is that level's share of its height. The level is the highest
+// particle inside plus its radius, measured from the box's bottom.
+func fillFraction(spacing float64, hiZ float64, box *Box) float64 {
+	lo, hi := box.Enclosing()
+	h := hi.Z - lo.Z
+	if h <= 0 {
 		return math.NaN()
 	}
-	v := (hi.X - lo.X + spacing) * (hi.Y - lo.Y + spacing) * (hi.Z - lo.Z + spacing)
-	v = min(v, box.Volume())
-	if v <= 0 {
-		return math.NaN()
-	}
-	return min(1, float64(n)*spacing*spacing*spacing/v)
+	return max(0, min(1, (hiZ+spacing/2-lo.Z)/h))
 }
 
 // medianSpacing is the median distance from a particle to its nearest

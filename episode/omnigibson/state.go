@@ -62,9 +62,9 @@ type rawPose struct {
 // rawEntry is one entry of object_registry, system_registry or of an
 // instance file: an object (root_link) or a particle system (n_particles).
 type rawEntry struct {
-	RootLink   *rawPose   `json:"root_link"`
-	JointPos   []float64  `json:"joint_pos"`
-	NParticles *int       `json:"n_particles"`
+	RootLink   *rawPose    `json:"root_link"`
+	JointPos   []float64   `json:"joint_pos"`
+	NParticles *int        `json:"n_particles"`
 	Positions  [][]float64 `json:"positions"`
 	Groups     map[string]struct {
 		NParticles int   `json:"n_particles"`
@@ -189,7 +189,9 @@ func (e *rawEntry) system() (*System, error) {
 }
 
 // isSystem reports whether the entry is a particle system.
-func (e *rawEntry) isSystem() bool { return e.RootLink == nil && (e.NParticles != nil || e.Positions != nil) }
+func (e *rawEntry) isSystem() bool {
+	return e.RootLink == nil && (e.NParticles != nil || e.Positions != nil)
+}
 
 // readEntry decodes one registry entry and converts its pose errors into
 // located errors.
@@ -229,4 +231,3 @@ func (w *walker) readRobotPoses() ([]RobotPose, error) {
 	})
 	return out, err
 }
-

@@ -64,11 +64,11 @@ func (t *Template) Object(name string) (*SceneObject, bool) {
 // rawInitInfo is one objects_info.init_info entry.
 type rawInitInfo struct {
 	Args struct {
-		Category  string    `json:"category"`
-		Model     string    `json:"model"`
-		Scale     any       `json:"scale"`
-		InRooms   any       `json:"in_rooms"`
-		FixedBase bool      `json:"fixed_base"`
+		Category  string `json:"category"`
+		Model     string `json:"model"`
+		Scale     any    `json:"scale"`
+		InRooms   any    `json:"in_rooms"`
+		FixedBase bool   `json:"fixed_base"`
 	} `json:"args"`
 }
 
