@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/episode/omnigibson"
+	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -309,48 +312,33 @@ func convertOne(j *ogJob) (*omnigibson.Report, error) {
 	return rep, writeEpisodeAtomic(j.out, h)
 }
 
-// writeEpisodeAtomic writes the one-step episode through a temporary file
-// renamed into place, keeping the mode of a file it replaces.
+// writeEpisodeAtomic writes the one-step episode; a file it replaces is
+// replaced atomically, keeping its mode and owner.
 func writeEpisodeAtomic(path string, h *episode.Header) error {
-	mode := os.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		if !info.Mode().IsRegular() {
-			return fmt.Errorf("%s: not a regular file", path)
-		}
-		mode = info.Mode().Perm()
+	var buf bytes.Buffer
+	w, err := episode.NewWriter(&buf, h)
+	if err == nil {
+		err = w.WriteStep(&episode.Step{Step: 0})
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
+	if err == nil {
+		err = w.Close()
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	w, err := episode.NewWriter(tmp, h)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := w.WriteStep(&episode.Step{Step: 0}); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if _, err := os.Lstat(path); err == nil {
+		return fsutil.WriteFileAtomic(path, buf.Bytes())
 	}
-	if err := w.Close(); err != nil {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
 		return err
 	}
-	if err := tmp.Chmod(mode); err != nil {
-		return err
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	_, err = tmp.Write(buf.Bytes())
+	if err = errors.Join(err, tmp.Chmod(0o644), tmp.Close()); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	ok = true
-	return nil
+	return os.Rename(tmp.Name(), path)
 }
 
 func (o *fromOGOptions) textSummary(results []ogResult, failed int) {

@@ -5,12 +5,13 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // Dataset reads exact per-model metadata from an OmniGibson dataset
@@ -96,23 +97,7 @@ func (d *Dataset) Model(category, model string) (*ModelMeta, error) {
 }
 
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &Error{File: path, Msg: "not a regular file"}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
-	if err == nil && len(data) > maxFileBytes {
-		err = &Error{File: path, Msg: "file too large"}
-	}
-	return data, err
+	return fsutil.ReadFile(path, maxFileBytes)
 }
 
 func (d *Dataset) load(category, model string) (*ModelMeta, error) {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // maxFileBytes bounds every file this package reads. Templates are a few
@@ -42,18 +44,9 @@ type walker struct {
 
 // openFile opens a regular file for reading, bounded to maxFileBytes.
 func openFile(path string) (*os.File, *walker, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, nil, err
-	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !info.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, &Error{File: path, Msg: "not a regular file"}
 	}
 	return f, newWalker(f, path), nil
 }
