@@ -37,6 +37,8 @@ func kbCache(dir string) (*kb.Base, error) {
 	return kbBase, kbErr
 }
 
+func readFileForTest(p string) ([]byte, error) { return os.ReadFile(p) }
+
 func readProblem(t testing.TB, path string) *bddl.Problem {
 	t.Helper()
 	src, err := os.ReadFile(path)

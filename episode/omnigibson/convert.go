@@ -86,6 +86,9 @@ type Converter struct {
 // instance the template binds must be declared (a wildcard's expansions
 // count). defPath names the definition in errors.
 func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.Base, opts Options) (*Converter, error) {
+	if opts.Activity == "" {
+		opts.Activity = defPath
+	}
 	c := &Converter{tmpl: t, problem: problem, defPath: defPath, base: base, opts: opts,
 		decl: map[string]bool{}, binding: map[string]string{}, agents: map[string]bool{}}
 	for _, d := range problem.Objects {

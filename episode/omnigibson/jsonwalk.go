@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
-
-	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // maxFileBytes bounds every file this package reads. Templates are a few
@@ -40,15 +37,6 @@ type walker struct {
 	file string
 	path []string
 	lim  *io.LimitedReader
-}
-
-// openFile opens a regular file for reading, bounded to maxFileBytes.
-func openFile(path string) (*os.File, *walker, error) {
-	f, err := fsutil.OpenRegular(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, newWalker(f, path), nil
 }
 
 func newWalker(r io.Reader, file string) *walker {

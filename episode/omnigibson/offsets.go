@@ -16,8 +16,8 @@ import (
 // bottom is at its support's top. For every upright object we take as
 // support the highest box top at most restSlack above its root (its
 // footprint holding the root's x, y, and not lying inside the object's
-// own footprint, as a tray in a fridge does; the ground, from the robots'
-// start poses, counting as a support), and the shift along the object's up axis that puts its bottom
+// own footprint, as a tray in a fridge does; with no object under it,
+// the ground the robots start on), and the shift along the object's up axis that puts its bottom
 // there; a model's offset is the median shift over its objects, in the
 // model's unscaled frame. The root link lies in the object, so a shift
 // larger than the object's half height (plus restSlack) means the support
@@ -78,9 +78,6 @@ func estimateOffsets(objs []placed, ground float64, hasGround bool) map[string]f
 				continue
 			}
 			top, found := math.Inf(-1), false
-			if hasGround && ground <= o.root.Z {
-				top, found = ground, true
-			}
 			for j := range objs {
 				if j == i || hi[j].Z > o.root.Z+restSlack || hi[j].Z <= top {
 					continue
@@ -92,6 +89,10 @@ func estimateOffsets(objs []placed, ground float64, hasGround bool) map[string]f
 					continue // inside the object (a tray in a fridge), not under it
 				}
 				top, found = hi[j].Z, true
+			}
+			if !found && hasGround && ground <= o.root.Z+restSlack {
+				// Nothing under it: it stands on the ground.
+				top, found = ground, true
 			}
 			if !found {
 				continue

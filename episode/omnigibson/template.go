@@ -3,8 +3,11 @@ package omnigibson
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strings"
+
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // Template is a task's scene template: the full scene
@@ -74,15 +77,20 @@ type rawInitInfo struct {
 
 // ReadTemplate reads a template, one object at a time.
 func ReadTemplate(path string) (*Template, error) {
-	f, w, err := openFile(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return readTemplate(f, path)
+}
+
+func readTemplate(r io.Reader, path string) (*Template, error) {
+	w := newWalker(r, path)
 	t := &Template{Path: path, Systems: map[string]*System{}, byName: map[string]int{}}
 	states := map[string]ObjectState{}
 	var sawMeta, sawState bool
-	err = w.object(func(k string) error {
+	err := w.object(func(k string) error {
 		switch k {
 		case "versions":
 			return w.object(func(name string) error {
@@ -275,13 +283,18 @@ type Instance struct {
 
 // ReadInstance reads an instance file.
 func ReadInstance(path string) (*Instance, error) {
-	f, w, err := openFile(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return readInstance(f, path)
+}
+
+func readInstance(r io.Reader, path string) (*Instance, error) {
+	w := newWalker(r, path)
 	in := &Instance{Path: path, Objects: map[string]ObjectState{}, Systems: map[string]*System{}}
-	err = w.object(func(k string) error {
+	err := w.object(func(k string) error {
 		if k == "robot_poses" {
 			var err error
 			in.Robots, err = w.readRobotPoses()
