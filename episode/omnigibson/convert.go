@@ -1,9 +1,11 @@
 package omnigibson
 
 import (
+	"crypto/md5"
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -78,8 +80,17 @@ type Converter struct {
 	wild     []string // wildcard prefixes ("tree.n.01_")
 	binding  map[string]string
 	agents   map[string]bool
-	ground   float64
-	hasGrd   bool
+	byUUID   map[int64]string // scene object by simulator id
+}
+
+// simUUID is the simulator's id of a named object: the MD5 of its name
+// modulo 10⁸, rounded to float32 (OmniGibson, utils/python_utils.py,
+// get_uuid). Attachment states name their parent by it.
+func simUUID(name string) int64 {
+	sum := md5.Sum([]byte(name))
+	v := new(big.Int).SetBytes(sum[:])
+	v.Mod(v, big.NewInt(100_000_000))
+	return int64(float32(v.Int64()))
 }
 
 // NewConverter checks the template against the definition: every BDDL
@@ -104,6 +115,10 @@ func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.B
 				c.agents[k] = true
 			}
 		}
+	}
+	c.byUUID = make(map[int64]string, len(t.Objects))
+	for _, o := range t.Objects {
+		c.byUUID[simUUID(o.Name)] = o.Name
 	}
 	for _, b := range t.Bindings {
 		k := bddl.Fold(b.Instance)
@@ -274,8 +289,8 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 		if s == nil {
 			s = t.Systems[name]
 		}
-		if s != nil && s.N() > 0 {
-			systems[k] = s
+		if s != nil {
+			systems[k] = s // loaded, perhaps with no particles
 		}
 	}
 	for _, k := range c.declared {
@@ -350,6 +365,16 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	}
 	h.Meta, _ = json.Marshal(meta)
 	return h, rep, nil
+}
+
+// instanceOf is the BDDL instance bound to a simulator name, "" if none.
+func (c *Converter) instanceOf(name string) string {
+	for k, n := range c.binding {
+		if n == name {
+			return k
+		}
+	}
+	return ""
 }
 
 func (c *Converter) offsetName() string {
@@ -500,12 +525,14 @@ func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, 
 		o.Set |= predicates.FieldToggledOn
 		o.ToggledOn = st.ToggledOn
 	}
-	if st.HasAttached && st.AttachedUUID < 0 {
-		// Attached to nothing. A parent is named by the simulator's
-		// object id, which the files do not map to names; it stays
-		// unrecorded.
+	if st.HasAttached {
+		// The parent is named by its simulator id; a parent that is no
+		// instance of the definition is, for the definition, none.
 		o.Set |= predicates.FieldAttachedTo
 		o.AttachedTo = ""
+		if name, ok := c.byUUID[st.AttachedUUID]; ok && st.AttachedUUID >= 0 {
+			o.AttachedTo = c.instanceOf(name)
+		}
 	}
 	if len(st.Joints) > 0 {
 		rep.Joints++

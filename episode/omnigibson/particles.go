@@ -53,7 +53,12 @@ func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[st
 			}
 			it := &items[i]
 			p := episode.Particles{Substance: sk, Particles: predicates.NoParticles}
-			if s.Visual() {
+			c.saturation(&p, &it.state, c.binding[sk], s)
+			if s.N() == 0 {
+				// A loaded system without particles: nothing is inside,
+				// covered or filled.
+				p.Inside, p.Covering = 0, 0
+			} else if s.Visual() {
 				p.Covering = float64(s.Groups[it.obj.Name])
 			} else if it.hasBox {
 				inside, cover := 0, 0
@@ -77,12 +82,41 @@ func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[st
 					}
 				}
 				approx[k] = true
-			} else {
+			}
+			if !recorded(&p.Particles) {
 				continue
 			}
 			o.Set |= predicates.FieldParticles
 			o.Particles = append(o.Particles, p)
 		}
+	}
+}
+
+func recorded(p *predicates.Particles) bool {
+	for _, v := range []float64{p.Inside, p.FillFraction, p.Covering, p.Absorbed, p.AbsorbLimit} {
+		if !math.IsNaN(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// saturation records how many particles of the system the object has
+// absorbed and its limit, when it has the states (particle removers).
+func (c *Converter) saturation(p *episode.Particles, st *ObjectState, system string, s *System) {
+	if st.Modified == nil {
+		return
+	}
+	p.Absorbed = st.Modified[system]
+	switch lim, ok := st.Limits[system]; {
+	case ok:
+		p.AbsorbLimit = lim
+	case !math.IsNaN(st.DefaultLimit):
+		p.AbsorbLimit = st.DefaultLimit
+	case s.Visual() && !math.IsNaN(st.DefaultVisual):
+		p.AbsorbLimit = st.DefaultVisual
+	case !s.Visual() && !math.IsNaN(st.DefaultPhysical):
+		p.AbsorbLimit = st.DefaultPhysical
 	}
 }
 

@@ -1,6 +1,7 @@
 package omnigibson
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 )
@@ -32,6 +33,16 @@ type ObjectState struct {
 	// none; HasAttached is false when the object has no AttachedTo state.
 	HasAttached  bool
 	AttachedUUID int64
+	// Modified counts the particles of each system (by system name) the
+	// object has absorbed (ModifiedParticles); nil when it has no such
+	// state.
+	Modified map[string]float64
+	// Limits are its saturation limits per system, and the defaults for
+	// systems it does not list (NaN when not given): one default, or one
+	// for visual and one for physical systems.
+	Limits                         map[string]float64
+	DefaultLimit                   float64
+	DefaultVisual, DefaultPhysical float64
 }
 
 // System is the saved state of one particle system.
@@ -83,6 +94,8 @@ type rawEntry struct {
 		AttachedTo *struct {
 			UUID *int64 `json:"attached_obj_uuid"`
 		} `json:"AttachedTo"`
+		ModifiedParticles map[string]any `json:"ModifiedParticles"`
+		Saturated         map[string]any `json:"Saturated"`
 	} `json:"non_kin"`
 }
 
@@ -128,7 +141,8 @@ func (p *rawPose) pose() (Pose, error) {
 
 // object converts an object entry.
 func (e *rawEntry) object() (ObjectState, error) {
-	st := ObjectState{Temperature: math.NaN(), MaxTemperature: math.NaN(), AttachedUUID: -1}
+	st := ObjectState{Temperature: math.NaN(), MaxTemperature: math.NaN(), AttachedUUID: -1,
+		DefaultLimit: math.NaN(), DefaultVisual: math.NaN(), DefaultPhysical: math.NaN()}
 	if e.RootLink == nil {
 		return st, fmt.Errorf("root_link: missing")
 	}
@@ -156,7 +170,49 @@ func (e *rawEntry) object() (ObjectState, error) {
 	if nk.AttachedTo != nil && nk.AttachedTo.UUID != nil {
 		st.HasAttached, st.AttachedUUID = true, *nk.AttachedTo.UUID
 	}
+	if nk.ModifiedParticles != nil {
+		st.Modified = map[string]float64{}
+		for k, v := range nk.ModifiedParticles {
+			f, ok := number(v)
+			if !ok {
+				return st, fmt.Errorf("non_kin.ModifiedParticles.%s: expected a count", k)
+			}
+			if k != "n_systems" {
+				st.Modified[k] = f
+			}
+		}
+	}
+	if nk.Saturated != nil {
+		st.Limits = map[string]float64{}
+		for k, v := range nk.Saturated {
+			f, ok := number(v)
+			if !ok {
+				return st, fmt.Errorf("non_kin.Saturated.%s: expected a count", k)
+			}
+			switch k {
+			case "n_systems":
+			case "default_limit":
+				st.DefaultLimit = f
+			case "default_visual_particle_limit":
+				st.DefaultVisual = f
+			case "default_physical_particle_limit":
+				st.DefaultPhysical = f
+			default:
+				st.Limits[k] = f
+			}
+		}
+	}
 	return st, nil
+}
+
+// number reads a JSON number decoded with UseNumber.
+func number(v any) (float64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	f, err := n.Float64()
+	return f, err == nil && !math.IsInf(f, 0)
 }
 
 // system converts a particle-system entry.
