@@ -81,6 +81,17 @@ type Converter struct {
 	binding  map[string]string
 	agents   map[string]bool
 	byUUID   map[int64]string // scene object by simulator id
+	models   []modelInfo      // per template object, resolved once
+}
+
+// modelInfo is what the knowledge base and the dataset say of a scene
+// object's model, resolved once per template.
+type modelInfo struct {
+	size      [3]float64
+	hasSize   bool
+	meta      *ModelMeta
+	container bool
+	err       error
 }
 
 // simUUID is the simulator's id of a named object: the MD5 of its name
@@ -117,8 +128,11 @@ func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.B
 		}
 	}
 	c.byUUID = make(map[int64]string, len(t.Objects))
-	for _, o := range t.Objects {
+	c.models = make([]modelInfo, len(t.Objects))
+	for i := range t.Objects {
+		o := &t.Objects[i]
 		c.byUUID[simUUID(o.Name)] = o.Name
+		c.models[i] = c.resolveModel(o)
 	}
 	for _, b := range t.Bindings {
 		k := bddl.Fold(b.Instance)
@@ -190,13 +204,15 @@ type Report struct {
 
 // sceneItem is one scene object during a conversion.
 type sceneItem struct {
-	obj     *SceneObject
-	state   ObjectState
-	box     Box
-	hasBox  bool
-	exact   bool // offset from the dataset
-	meta    *ModelMeta
-	instKey string // the BDDL instance bound to it, if any
+	obj    *SceneObject
+	state  ObjectState
+	box    Box
+	hasBox bool
+	exact  bool // offset from the dataset
+	meta   *ModelMeta
+	// container: the model has a fillable volume (or is unknown).
+	container bool
+	instKey   string // the BDDL instance bound to it, if any
 }
 
 // ConvertTemplate converts the template's own state.
@@ -237,21 +253,24 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 			}
 		}
 	}
+	var moved map[string]ObjectState // instance states by folded key
+	if in != nil {
+		moved = make(map[string]ObjectState, len(in.Objects))
+		for k, st := range in.Objects {
+			moved[bddl.Fold(k)] = st
+		}
+	}
 	items := make([]sceneItem, 0, len(t.Objects))
 	index := map[string]int{}
 	for i := range t.Objects {
 		o := &t.Objects[i]
 		it := sceneItem{obj: o, state: o.State, instKey: boundTo[o.Name]}
-		if in != nil && it.instKey != "" {
-			for k, st := range in.Objects {
-				if bddl.Fold(k) == it.instKey {
-					it.state = st
-				}
-			}
+		if st, ok := moved[it.instKey]; ok && it.instKey != "" {
+			it.state = st
 		} else if !o.hasState {
 			continue // not saved: not loaded in this scene
 		}
-		if err := c.placeBox(&it); err != nil {
+		if err := c.placeBox(&it, &c.models[i]); err != nil {
 			return nil, nil, err
 		}
 		index[o.Name] = len(items)
@@ -416,32 +435,52 @@ func groundLevel(rs []RobotPose) (float64, bool) {
 	return g, true
 }
 
-// placeBox gives the item its box: the model's size × scale about the
-// root link, shifted by the dataset's offset when there is one.
-func (c *Converter) placeBox(it *sceneItem) error {
-	o := it.obj
-	var size [3]float64
-	hasSize := false
+// resolveModel looks a scene object's model up: its size (dataset, else
+// knowledge base), dataset metadata, and whether it can hold particles.
+func (c *Converter) resolveModel(o *SceneObject) modelInfo {
+	var mi modelInfo
 	if c.opts.Dataset != nil && o.Category != "" && o.Model != "" {
 		m, err := c.opts.Dataset.Model(o.Category, o.Model)
 		if err != nil {
-			return err
+			mi.err = err
+			return mi
 		}
-		it.meta = m
+		mi.meta = m
 		if m != nil && m.HasSize {
-			size, hasSize = m.Size, true
+			mi.size, mi.hasSize = m.Size, true
 		}
 	}
-	if !hasSize && c.base != nil && o.Model != "" {
-		if m, ok := c.base.ModelByName(o.Model); ok && m.HasSize {
-			size, hasSize = m.Size, true
-		} else if m, ok := c.base.ModelByName(o.Category + "-" + o.Model); ok && m.HasSize {
-			size, hasSize = m.Size, true
+	mi.container = true
+	if c.base != nil && o.Model != "" {
+		m, ok := c.base.ModelByName(o.Category + "-" + o.Model)
+		if !ok {
+			m, ok = c.base.ModelByName(o.Model)
+		}
+		if ok {
+			if !mi.hasSize && m.HasSize {
+				mi.size, mi.hasSize = m.Size, true
+			}
+			// Only a model with a fillable volume holds particles; one
+			// the inventory knows nothing of is given the benefit.
+			if len(m.MetaLinks) > 0 {
+				mi.container = m.HasMetaLink("fillable") || m.HasMetaLink("openfillable")
+			}
 		}
 	}
-	if !hasSize {
+	return mi
+}
+
+// placeBox gives the item its box: the model's size × scale about the
+// root link, shifted by the dataset's offset when there is one.
+func (c *Converter) placeBox(it *sceneItem, mi *modelInfo) error {
+	if mi.err != nil {
+		return mi.err
+	}
+	it.meta, it.container = mi.meta, mi.container
+	if !mi.hasSize {
 		return nil
 	}
+	o, size := it.obj, mi.size
 	half := r3.Vec{X: size[0] * o.Scale[0] / 2, Y: size[1] * o.Scale[1] / 2, Z: size[2] * o.Scale[2] / 2}
 	center := vec(it.state.Pos)
 	b := NewBox(center, half, it.state.Quat)

@@ -105,9 +105,16 @@ func estimateOffsets(objs []placed, ground float64, hasGround bool) map[string]f
 			}
 			votes[o.model] = append(votes[o.model], shift/o.scaleZ)
 		}
+		changed := false
 		for m, v := range votes {
 			slices.Sort(v)
+			if d, ok := dz[m]; !ok || d != v[len(v)/2] {
+				changed = true
+			}
 			dz[m] = v[len(v)/2]
+		}
+		if !changed {
+			break // a fixed point: the supports no longer move
 		}
 	}
 	return dz

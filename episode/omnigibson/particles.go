@@ -63,7 +63,7 @@ func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[st
 			} else if it.hasBox {
 				inside, cover := 0, 0
 				top := math.Inf(-1)
-				container := c.isContainer(it)
+				container := it.container
 				for _, q := range s.Positions {
 					v := vec(q)
 					if container && it.box.Contains(v, 0) {
@@ -118,19 +118,6 @@ func (c *Converter) saturation(p *episode.Particles, st *ObjectState, system str
 	case !s.Visual() && !math.IsNaN(st.DefaultPhysical):
 		p.AbsorbLimit = st.DefaultPhysical
 	}
-}
-
-// isContainer reports whether the object can hold particles: its model
-// has a fillable volume, or the knowledge base does not say.
-func (c *Converter) isContainer(it *sceneItem) bool {
-	if c.base == nil {
-		return true
-	}
-	m, ok := c.base.ModelByName(it.obj.Category + "-" + it.obj.Model)
-	if !ok || len(m.MetaLinks) == 0 {
-		return true
-	}
-	return m.HasMetaLink("fillable") || m.HasMetaLink("openfillable")
 }
 
 // fillFraction estimates the filled share of the container as the level
