@@ -279,3 +279,27 @@ func TestSimUUID(t *testing.T) {
 		}
 	}
 }
+
+// TestLayout reads the fixture's room layout: one kitchen with every
+// object, boxes placed with the dataset's offsets.
+func TestLayout(t *testing.T) {
+	l, err := ReadLayout(filepath.Join(tinyDir, "tiny_task_put_apple_0_0_template-partial_rooms.json"), nil, Options{Dataset: fixtureDataset(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Scene != "tiny" || len(l.Rooms) != 1 || l.Rooms[0].Name != "kitchen_0" || l.Rooms[0].Type != "kitchen" {
+		t.Fatalf("layout %+v: want scene tiny with one room kitchen_0 of type kitchen", l)
+	}
+	objs := l.Rooms[0].Objects
+	if len(objs) != 6 {
+		t.Fatalf("%d objects in the kitchen, want 6", len(objs))
+	}
+	for _, o := range objs {
+		if !o.HasBox || !o.Exact {
+			t.Errorf("%s: want an exact box", o.Name)
+		}
+		if o.Name == "coffee_table_tbl001_0" && math.Abs(o.Box.Center.Z-0.375) > 1e-9 {
+			t.Errorf("table box centre z %.4f, want 0.375", o.Box.Center.Z)
+		}
+	}
+}
