@@ -207,3 +207,17 @@ func TestInitAgreement(t *testing.T) {
 		})
 	}
 }
+
+// TestCategorySizeFallback: a model the inventory lacks gets its
+// category's median size, marked as guessed.
+func TestCategorySizeFallback(t *testing.T) {
+	c := &Converter{base: corpusKB(t)}
+	mi := c.resolveModel(&SceneObject{Name: "apple_9", Category: "apple", Model: "zzzzzz"})
+	if !mi.hasSize || !mi.sizeGuessed || !(mi.size[0] > 0.03 && mi.size[0] < 0.3) {
+		t.Errorf("apple of an unknown model: %+v, want a guessed apple-sized box", mi)
+	}
+	mi = c.resolveModel(&SceneObject{Name: "x", Category: "no_such_category", Model: "zzzzzz"})
+	if mi.hasSize {
+		t.Errorf("unknown category got a size: %+v", mi)
+	}
+}

@@ -91,7 +91,31 @@ type modelInfo struct {
 	hasSize   bool
 	meta      *ModelMeta
 	container bool
-	err       error
+	// sizeGuessed: the size is its category's median (the model is not
+	// in the inventory).
+	sizeGuessed bool
+	err         error
+}
+
+// categorySize is the per-axis median size of a category's models.
+func categorySize(b *kb.Base, category string) ([3]float64, bool) {
+	var axes [3][]float64
+	for _, m := range b.Models(category) {
+		if m.HasSize {
+			for k := 0; k < 3; k++ {
+				axes[k] = append(axes[k], m.Size[k])
+			}
+		}
+	}
+	if len(axes[0]) == 0 {
+		return [3]float64{}, false
+	}
+	var out [3]float64
+	for k := range out {
+		sort.Float64s(axes[k])
+		out[k] = axes[k][len(axes[k])/2]
+	}
+	return out, true
 }
 
 // simUUID is the simulator's id of a named object: the MD5 of its name
@@ -189,6 +213,9 @@ type Report struct {
 	// NoSize lists objects whose model has no size: no box, so their
 	// geometric atoms stay undetermined.
 	NoSize []string `json:"no_size,omitempty"`
+	// SizesGuessed lists objects whose model the inventory lacks, boxed
+	// with their category's median size.
+	SizesGuessed []string `json:"sizes_guessed,omitempty"`
 	// Joints: articulated objects; JointsAssumed of them with assumed
 	// limits (no dataset).
 	Joints        int `json:"joints"`
@@ -211,8 +238,9 @@ type sceneItem struct {
 	exact  bool // offset from the dataset
 	meta   *ModelMeta
 	// container: the model has a fillable volume (or is unknown).
-	container bool
-	instKey   string // the BDDL instance bound to it, if any
+	container   bool
+	sizeGuessed bool
+	instKey     string // the BDDL instance bound to it, if any
 }
 
 // ConvertTemplate converts the template's own state.
@@ -456,6 +484,13 @@ func (c *Converter) resolveModel(o *SceneObject) modelInfo {
 		if !ok {
 			m, ok = c.base.ModelByName(o.Model)
 		}
+		if !mi.hasSize && (!ok || !m.HasSize) {
+			// A model the inventory lacks: the median size of its
+			// category's models stands in (approximate).
+			if sz, found := categorySize(c.base, o.Category); found {
+				mi.size, mi.hasSize, mi.sizeGuessed = sz, true, true
+			}
+		}
 		if ok {
 			if !mi.hasSize && m.HasSize {
 				mi.size, mi.hasSize = m.Size, true
@@ -476,7 +511,7 @@ func (c *Converter) placeBox(it *sceneItem, mi *modelInfo) error {
 	if mi.err != nil {
 		return mi.err
 	}
-	it.meta, it.container = mi.meta, mi.container
+	it.meta, it.container, it.sizeGuessed = mi.meta, mi.container, mi.sizeGuessed
 	if !mi.hasSize {
 		return nil
 	}
@@ -536,6 +571,10 @@ func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, 
 		o.Set |= predicates.FieldOBB
 		o.OBB = it.box.Corners()
 		rep.Boxes++
+		if it.sizeGuessed {
+			rep.SizesGuessed = append(rep.SizesGuessed, k)
+			approx[k] = true
+		}
 		switch {
 		case it.exact:
 			rep.BoxesExact++
@@ -584,10 +623,17 @@ func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, 
 	}
 }
 
-// assumedRange is the range assumed for a joint without limits: a
-// quarter turn (or as far as the joint is), opening away from 0 in the
-// direction it stands.
-const assumedRange = math.Pi / 2
+// assumedRange is the range assumed for a joint without limits (radians
+// or metres; the files say neither the limits nor the joint's type),
+// opening away from 0 in the direction the joint stands. Models are closed
+// at 0, and the simulator samples an open joint at least 5 % of its range
+// past that (OmniGibson, object_states/open_state.py): 5 % of this range,
+// 0.02, lies below that for revolute joints (ranges of a radian or more)
+// and for drawers of 0.4 m or more, and far above the numerical noise of
+// a closed joint. A closed joint the sampler resampled can sit up to 5 %
+// of its range from 0 and may then read as open: that is the
+// approximation.
+const assumedRange = 0.4
 
 // joints turns joint positions into joint records: with the dataset's
 // limits and openable annotation when it has them, else with assumed
