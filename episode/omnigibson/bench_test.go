@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/kb"
 )
 
 // replicateTask copies a sample task folder into dir with its instances
@@ -42,13 +43,20 @@ func replicateTask(b *testing.B, src, dir string, n int) {
 // BenchmarkConvertTaskFolder converts a task folder of 300 instances
 // (a sample task's 5 replicated) on one goroutine: read the template,
 // then read, convert and encode each instance. Run with -cpu 1 for the
-// one-core figure the README reports.
+// one-core figure the README reports; offsets=none is the baseline
+// without the support estimate.
 func BenchmarkConvertTaskFolder(b *testing.B) {
 	const n = 300
 	base := corpusKB(b)
 	src := filepath.Join(taskDirs(b)[0], "..", "cook_bacon")
 	dir := b.TempDir()
 	replicateTask(b, src, dir, n)
+	for _, mode := range []OffsetMode{OffsetsSupport, OffsetsNone} {
+		b.Run("offsets="+mode.String(), func(b *testing.B) { benchConvert(b, dir, base, mode, n) })
+	}
+}
+
+func benchConvert(b *testing.B, dir string, base *kb.Base, mode OffsetMode, n int) {
 	b.ReportAllocs()
 	for b.Loop() {
 		task, err := FindTask(dir)
@@ -59,7 +67,7 @@ func BenchmarkConvertTaskFolder(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		c, err := NewConverter(tmpl, readProblem(b, task.Definition), task.Definition, base, Options{})
+		c, err := NewConverter(tmpl, readProblem(b, task.Definition), task.Definition, base, Options{Offsets: mode})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -82,6 +82,8 @@ type Converter struct {
 	agents   map[string]bool
 	byUUID   map[int64]string // scene object by simulator id
 	models   []modelInfo      // per template object, resolved once
+	modelID  []int            // per template object, a dense id of its model
+	nModels  int
 }
 
 // modelInfo is what the knowledge base and the dataset say of a scene
@@ -151,13 +153,7 @@ func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.B
 			}
 		}
 	}
-	c.byUUID = make(map[int64]string, len(t.Objects))
-	c.models = make([]modelInfo, len(t.Objects))
-	for i := range t.Objects {
-		o := &t.Objects[i]
-		c.byUUID[simUUID(o.Name)] = o.Name
-		c.models[i] = c.resolveModel(o)
-	}
+	c.resolveModels()
 	for _, b := range t.Bindings {
 		k := bddl.Fold(b.Instance)
 		if !c.declares(k) {
@@ -237,6 +233,7 @@ type sceneItem struct {
 	hasBox bool
 	exact  bool // offset from the dataset
 	meta   *ModelMeta
+	model  int // dense model id
 	// container: the model has a fillable volume (or is unknown).
 	container   bool
 	sizeGuessed bool
@@ -292,7 +289,7 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	index := map[string]int{}
 	for i := range t.Objects {
 		o := &t.Objects[i]
-		it := sceneItem{obj: o, state: o.State, instKey: boundTo[o.Name]}
+		it := sceneItem{obj: o, state: o.State, instKey: boundTo[o.Name], model: c.modelID[i]}
 		if st, ok := moved[it.instKey]; ok && it.instKey != "" {
 			it.state = st
 		} else if !o.hasState {
@@ -463,6 +460,28 @@ func groundLevel(rs []RobotPose) (float64, bool) {
 	return g, true
 }
 
+// resolveModels resolves every template object's model once.
+func (c *Converter) resolveModels() {
+	t := c.tmpl
+	c.byUUID = make(map[int64]string, len(t.Objects))
+	c.models = make([]modelInfo, len(t.Objects))
+	c.modelID = make([]int, len(t.Objects))
+	ids := map[[2]string]int{}
+	for i := range t.Objects {
+		o := &t.Objects[i]
+		c.byUUID[simUUID(o.Name)] = o.Name
+		c.models[i] = c.resolveModel(o)
+		key := [2]string{o.Category, o.Model}
+		id, ok := ids[key]
+		if !ok {
+			id = len(ids)
+			ids[key] = id
+		}
+		c.modelID[i] = id
+	}
+	c.nModels = len(ids)
+}
+
 // resolveModel looks a scene object's model up: its size (dataset, else
 // knowledge base), dataset metadata, and whether it can hold particles.
 func (c *Converter) resolveModel(o *SceneObject) modelInfo {
@@ -537,18 +556,15 @@ func (c *Converter) applyEstimates(items []sceneItem, ground float64, hasGround 
 		if !it.hasBox {
 			continue
 		}
-		ps = append(ps, placed{model: it.obj.Category + "/" + it.obj.Model, root: vec(it.state.Pos), base: it.box,
-			scaleZ: it.obj.Scale[2], exact: it.exact})
+		ps = append(ps, placed{model: it.model, root: vec(it.state.Pos), base: it.box, scaleZ: it.obj.Scale[2], exact: it.exact})
 	}
-	dz := estimateOffsets(ps, ground, hasGround)
+	dz, has := estimateOffsets(ps, c.nModels, ground, hasGround)
 	for i := range items {
 		it := &items[i]
-		if !it.hasBox || it.exact {
+		if !it.hasBox || it.exact || !has[it.model] {
 			continue
 		}
-		if d, ok := dz[it.obj.Category+"/"+it.obj.Model]; ok {
-			it.box.Center = r3.Add(it.box.Center, r3.Scale(d*it.obj.Scale[2], it.box.Axes[2]))
-		}
+		it.box.Center = r3.Add(it.box.Center, r3.Scale(dz[it.model]*it.obj.Scale[2], it.box.Axes[2]))
 	}
 }
 

@@ -56,15 +56,15 @@ func ReadLayout(path string, base *kb.Base, opts Options) (*Layout, error) {
 // several rooms appears in each.
 func (t *Template) Layout(base *kb.Base, opts Options) (*Layout, error) {
 	c := &Converter{tmpl: t, base: base, opts: opts}
+	c.resolveModels()
 	items := make([]sceneItem, 0, len(t.Objects))
 	for i := range t.Objects {
 		o := &t.Objects[i]
 		if !o.hasState {
 			continue
 		}
-		it := sceneItem{obj: o, state: o.State}
-		mi := c.resolveModel(o)
-		if err := c.placeBox(&it, &mi); err != nil {
+		it := sceneItem{obj: o, state: o.State, model: c.modelID[i]}
+		if err := c.placeBox(&it, &c.models[i]); err != nil {
 			return nil, err
 		}
 		items = append(items, it)

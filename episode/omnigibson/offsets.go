@@ -3,6 +3,7 @@ package omnigibson
 import (
 	"math"
 	"slices"
+	"sort"
 
 	"gonum.org/v1/gonum/spatial/r3"
 )
@@ -37,7 +38,7 @@ const (
 
 // placed is a scene object as the estimator sees it.
 type placed struct {
-	model  string
+	model  int // dense id of the object's model
 	root   r3.Vec
 	base   Box     // the box with the offset known so far (exact, or none)
 	scaleZ float64 // the model's z scale
@@ -51,15 +52,17 @@ func within(alo, ahi, blo, bhi r3.Vec) bool {
 	return alo.X >= blo.X+m && alo.Y >= blo.Y+m && ahi.X <= bhi.X-m && ahi.Y <= bhi.Y-m
 }
 
-// estimateOffsets returns, per model, the offset of the box centre from
-// the root link along the model's z axis, unscaled, for the models whose
-// objects vote; ground is the floor height when known.
-func estimateOffsets(objs []placed, ground float64, hasGround bool) map[string]float64 {
-	dz := map[string]float64{}
-	boxes := make([]Box, len(objs))
+// estimateOffsets returns, per model id (< nModels), the offset of the
+// box centre from the root link along the model's z axis, unscaled, and
+// whether the model's objects voted; ground is the floor height when
+// known.
+func estimateOffsets(objs []placed, nModels int, ground float64, hasGround bool) ([]float64, []bool) {
+	dz := make([]float64, nModels)
+	has := make([]bool, nModels)
 	lo := make([]r3.Vec, len(objs))
 	hi := make([]r3.Vec, len(objs))
-	votes := map[string][]float64{}
+	votes := make([][]float64, nModels)
+	order := make([]int, len(objs)) // by falling box top
 	for round := 0; round < offsetRounds; round++ {
 		for i := range objs {
 			o := &objs[i]
@@ -67,28 +70,35 @@ func estimateOffsets(objs []placed, ground float64, hasGround bool) map[string]f
 			if !o.exact {
 				b.Center = r3.Add(b.Center, r3.Scale(dz[o.model]*o.scaleZ, b.Axes[2]))
 			}
-			boxes[i] = b
 			lo[i], hi[i] = b.Enclosing()
 		}
-		clear(votes)
+		for m := range votes {
+			votes[m] = votes[m][:0]
+		}
+		for k := range order {
+			order[k] = k
+		}
+		sort.Slice(order, func(a, b int) bool { return hi[order[a]].Z > hi[order[b]].Z })
 		for i := range objs {
 			o := &objs[i]
 			up := o.base.Axes[2]
 			if o.exact || up.Z < uprightCos {
 				continue
 			}
+			// The highest top at most restSlack above the root: scan the
+			// boxes by falling top from there.
 			top, found := math.Inf(-1), false
-			for j := range objs {
-				if j == i || hi[j].Z > o.root.Z+restSlack || hi[j].Z <= top {
-					continue
-				}
-				if o.root.X < lo[j].X || o.root.X > hi[j].X || o.root.Y < lo[j].Y || o.root.Y > hi[j].Y {
+			limit := o.root.Z + restSlack
+			for k := sort.Search(len(order), func(k int) bool { return hi[order[k]].Z <= limit }); k < len(order); k++ {
+				j := order[k]
+				if j == i || o.root.X < lo[j].X || o.root.X > hi[j].X || o.root.Y < lo[j].Y || o.root.Y > hi[j].Y {
 					continue
 				}
 				if within(lo[j], hi[j], lo[i], hi[i]) {
 					continue // inside the object (a tray in a fridge), not under it
 				}
 				top, found = hi[j].Z, true
+				break
 			}
 			if !found && hasGround && ground <= o.root.Z+restSlack {
 				// Nothing under it: it stands on the ground.
@@ -107,15 +117,18 @@ func estimateOffsets(objs []placed, ground float64, hasGround bool) map[string]f
 		}
 		changed := false
 		for m, v := range votes {
+			if len(v) == 0 {
+				continue
+			}
 			slices.Sort(v)
-			if d, ok := dz[m]; !ok || d != v[len(v)/2] {
+			if !has[m] || dz[m] != v[len(v)/2] {
 				changed = true
 			}
-			dz[m] = v[len(v)/2]
+			dz[m], has[m] = v[len(v)/2], true
 		}
 		if !changed {
 			break // a fixed point: the supports no longer move
 		}
 	}
-	return dz
+	return dz, has
 }
