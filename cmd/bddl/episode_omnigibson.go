@@ -133,6 +133,9 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			fmt.Fprintln(o.err, "bddl:", err)
 			return findings()
 		}
+		if o.robot != "" && len(tmpl.Robots) > 0 && !hasRobot(tmpl.Robots, o.robot) {
+			return misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, robotList(tmpl.Robots))
+		}
 		conv, err := omnigibson.NewConverter(tmpl, problem, defPath, base, omnigibson.Options{
 			Robot: o.robot, Offsets: mode, Dataset: ds, Activity: defPath})
 		if err != nil {
@@ -180,6 +183,23 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 		return findings()
 	}
 	return nil
+}
+
+func hasRobot(rs []omnigibson.RobotPose, name string) bool {
+	for _, r := range rs {
+		if r.Robot == name {
+			return true
+		}
+	}
+	return false
+}
+
+func robotList(rs []omnigibson.RobotPose) string {
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.Robot
+	}
+	return strings.Join(names, ", ")
 }
 
 func hasModelSizes(b *kb.Base) bool { return b.NumModels() > 0 }

@@ -68,7 +68,7 @@ func TestEpisodeFromOmniGibsonErrors(t *testing.T) {
 	}{
 		{"no output", []string{task}, 2, []string{"-o is required"}},
 		{"missing template", []string{filepath.Join(ogFixtures, "errors/missing_template/x_instances/x_0_1_template-tro_state.json"), "-o", filepath.Join(dir, "a.jsonl")}, 2, []string{"missing template"}},
-		{"unknown robot", []string{task, "--robot", "Spot", "-o", dir}, 1, []string{"Spot"}},
+		{"unknown robot", []string{task, "--robot", "Spot", "-o", dir}, 2, []string{"Spot", "Tiago, R1"}},
 		{"bad offsets", []string{task, "--offsets", "guess", "-o", dir}, 2, []string{"--offsets"}},
 		{"undeclared instance", []string{task, "--activity", filepath.Join(ogFixtures, "errors/other.bddl"), "-o", dir}, 1, []string{"tiny_task_put_apple_0_0_template-partial_rooms.json", "other.bddl", "does not declare"}},
 	} {
