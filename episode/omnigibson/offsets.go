@@ -17,7 +17,7 @@ import (
 // bottom is at its support's top. For every upright object we take as
 // support the highest box top at most restSlack above its root (its
 // footprint holding the root's x, y, and not lying inside the object's
-// own footprint, as a tray in a fridge does; with no object under it,
+// own footprint, as a tray in a fridge or an egg in a basket does; with no object under it,
 // the ground the robots start on), and the shift along the object's up axis that puts its bottom
 // there; a model's offset is the median shift over its objects, in the
 // model's unscaled frame. The root link lies in the object, so a shift
@@ -45,11 +45,21 @@ type placed struct {
 	exact  bool    // the offset is known (dataset); it never changes
 }
 
-// within reports whether the footprint of box a lies inside b's, shrunk
-// by a centimetre on each side.
-func within(alo, ahi, blo, bhi r3.Vec) bool {
+// inside reports whether box a, seen from above, lies in box b: its
+// footprint inside b's shrunk by a centimetre on each side, or, when a's
+// footprint is at most half of b's, mostly (by half its area) inside b's.
+// Such a box is held by b (a tray in a fridge, an egg in a basket whose
+// rim it leans over), so it cannot be b's support.
+func inside(alo, ahi, blo, bhi r3.Vec) bool {
 	const m = 0.01
-	return alo.X >= blo.X+m && alo.Y >= blo.Y+m && ahi.X <= bhi.X-m && ahi.Y <= bhi.Y-m
+	if alo.X >= blo.X+m && alo.Y >= blo.Y+m && ahi.X <= bhi.X-m && ahi.Y <= bhi.Y-m {
+		return true
+	}
+	areaA := (ahi.X - alo.X) * (ahi.Y - alo.Y)
+	areaB := (bhi.X - blo.X) * (bhi.Y - blo.Y)
+	w := min(ahi.X, bhi.X) - max(alo.X, blo.X)
+	d := min(ahi.Y, bhi.Y) - max(alo.Y, blo.Y)
+	return areaA <= areaB/2 && w > 0 && d > 0 && w*d >= areaA/2
 }
 
 // estimateOffsets returns, per model id (< nModels), the offset of the
@@ -94,7 +104,7 @@ func estimateOffsets(objs []placed, nModels int, ground float64, hasGround bool)
 				if j == i || o.root.X < lo[j].X || o.root.X > hi[j].X || o.root.Y < lo[j].Y || o.root.Y > hi[j].Y {
 					continue
 				}
-				if within(lo[j], hi[j], lo[i], hi[i]) {
+				if inside(lo[j], hi[j], lo[i], hi[i]) {
 					continue // inside the object (a tray in a fridge), not under it
 				}
 				top, found = hi[j].Z, true
