@@ -531,7 +531,7 @@ func (c *Converter) placeBox(it *sceneItem, mi *modelInfo) error {
 		return mi.err
 	}
 	it.meta, it.container, it.sizeGuessed = mi.meta, mi.container, mi.sizeGuessed
-	if !mi.hasSize {
+	if !mi.hasSize || !it.state.HasPose {
 		return nil
 	}
 	o, size := it.obj, mi.size
@@ -581,8 +581,11 @@ func (c *Converter) agentObject(o *episode.Object, r RobotPose) {
 // objectFields fills a bound object's record.
 func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, approx map[string]bool, k string) {
 	st := &it.state
-	o.Set = predicates.FieldExists | predicates.FieldPosition | predicates.FieldOrientation
-	o.Exists, o.Pos, o.Quat = true, st.Pos, st.Quat
+	o.Set, o.Exists = predicates.FieldExists, true
+	if st.HasPose {
+		o.Set |= predicates.FieldPosition | predicates.FieldOrientation
+		o.Pos, o.Quat = st.Pos, st.Quat
+	}
 	if it.hasBox {
 		o.Set |= predicates.FieldOBB
 		o.OBB = it.box.Corners()

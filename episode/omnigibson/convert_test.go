@@ -303,3 +303,25 @@ func TestLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectWithoutRootLink: an object entry of a kind this package does
+// not know (no root_link) still converts: the object exists, unplaced.
+func TestObjectWithoutRootLink(t *testing.T) {
+	c, _ := tinyConverter(t, Options{})
+	in, err := readInstance(strings.NewReader(`{"apple.n.01_1": {"non_kin": {"Temperature": {"temperature": 5}}},
+		"bow.n.08_1": {"root_link": {"pos": [0, 0, 1], "ori": [0, 0, 0, 1]}, "non_kin": {"AttachedTo": {"attached_obj_uuid": -1.0}}}}`), "x-tro_state.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _, err := c.Convert(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := h.Objects["apple.n.01_1"]
+	if !a.Exists || a.Has(predicates.FieldPosition) || !a.Has(predicates.FieldTemperature) || a.Temperature != 5 {
+		t.Errorf("apple %+v: want an existing, unplaced apple at 5 °C", a)
+	}
+	if b := h.Objects["bow.n.08_1"]; !b.Has(predicates.FieldAttachedTo) || b.AttachedTo != "" {
+		t.Errorf("bow %+v: want attached to nothing", b)
+	}
+}

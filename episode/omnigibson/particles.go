@@ -44,7 +44,7 @@ func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[st
 			spacing = medianSpacing(s.Positions)
 		}
 		for k, o := range h.Objects {
-			if o.Set&predicates.FieldPosition == 0 || c.agents[k] {
+			if !o.Exists || c.agents[k] {
 				continue
 			}
 			i, ok := index[c.binding[k]]

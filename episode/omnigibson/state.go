@@ -23,6 +23,9 @@ type RobotPose struct {
 // joint positions and the non-kinematic states this package reads.
 type ObjectState struct {
 	Pose
+	// HasPose is false for an entry without a root link (an object kind
+	// this package does not know): it is then placed nowhere.
+	HasPose bool
 	// Joints are the joint positions in the model's joint order (radians
 	// or metres); nil for an object without articulated joints.
 	Joints []float64
@@ -92,7 +95,7 @@ type rawEntry struct {
 			Value *bool `json:"value"`
 		} `json:"ToggledOn"`
 		AttachedTo *struct {
-			UUID *int64 `json:"attached_obj_uuid"`
+			UUID *float64 `json:"attached_obj_uuid"`
 		} `json:"AttachedTo"`
 		ModifiedParticles map[string]any `json:"ModifiedParticles"`
 		Saturated         map[string]any `json:"Saturated"`
@@ -143,14 +146,13 @@ func (p *rawPose) pose() (Pose, error) {
 func (e *rawEntry) object() (ObjectState, error) {
 	st := ObjectState{Temperature: math.NaN(), MaxTemperature: math.NaN(), AttachedUUID: -1,
 		DefaultLimit: math.NaN(), DefaultVisual: math.NaN(), DefaultPhysical: math.NaN()}
-	if e.RootLink == nil {
-		return st, fmt.Errorf("root_link: missing")
+	if e.RootLink != nil {
+		p, err := e.RootLink.pose()
+		if err != nil {
+			return st, fmt.Errorf("root_link.%w", err)
+		}
+		st.Pose, st.HasPose = p, true
 	}
-	p, err := e.RootLink.pose()
-	if err != nil {
-		return st, fmt.Errorf("root_link.%w", err)
-	}
-	st.Pose = p
 	st.Joints = e.JointPos
 	nk := &e.NonKin
 	if nk.Temperature != nil && nk.Temperature.Temperature != nil {
@@ -168,7 +170,7 @@ func (e *rawEntry) object() (ObjectState, error) {
 		st.HasToggle, st.ToggledOn = true, *nk.ToggledOn.Value
 	}
 	if nk.AttachedTo != nil && nk.AttachedTo.UUID != nil {
-		st.HasAttached, st.AttachedUUID = true, *nk.AttachedTo.UUID
+		st.HasAttached, st.AttachedUUID = true, int64(*nk.AttachedTo.UUID)
 	}
 	if nk.ModifiedParticles != nil {
 		st.Modified = map[string]float64{}
