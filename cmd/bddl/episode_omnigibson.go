@@ -23,6 +23,10 @@ import (
 	"github.com/openbddl/bddl/kb"
 )
 
+// maxDefinitionBytes bounds a definition file read (the largest
+// BEHAVIOR-1K definitions are tens of kilobytes).
+const maxDefinitionBytes = 16 << 20
+
 type fromOGOptions struct {
 	*globalOptions
 	out        string
@@ -219,7 +223,7 @@ func (o *fromOGOptions) definition(task *omnigibson.Task) (string, *bddl.Problem
 	if path == "" {
 		return "", nil, misuse("%s: no problem*.bddl beside the template: name the definition with --activity", task.Template)
 	}
-	src, err := os.ReadFile(path)
+	src, err := fsutil.ReadFile(path, maxDefinitionBytes)
 	if err != nil {
 		return "", nil, misuse("definition: %v", err)
 	}
