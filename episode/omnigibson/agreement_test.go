@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/corpus"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
@@ -219,5 +220,66 @@ func TestCategorySizeFallback(t *testing.T) {
 	mi = c.resolveModel(&SceneObject{Name: "x", Category: "no_such_category", Model: "zzzzzz"})
 	if mi.hasSize {
 		t.Errorf("unknown category got a size: %+v", mi)
+	}
+}
+
+// TestConcurrentConvert: one Converter used by several goroutines gives
+// each instance the same episode as a sequential conversion.
+func TestConcurrentConvert(t *testing.T) {
+	base := corpusKB(t)
+	task, err := FindTask(taskDirs(t)[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := ReadTemplate(task.Template)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewConverter(tmpl, readProblem(t, task.Definition), task.Definition, base, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	encode := func(p string) string {
+		in, err := ReadInstance(p)
+		if err != nil {
+			t.Error(err)
+			return ""
+		}
+		h, _, err := c.Convert(in)
+		if err != nil {
+			t.Error(err)
+			return ""
+		}
+		var buf strings.Builder
+		w, err := episode.NewWriter(&buf, h)
+		if err == nil {
+			err = w.WriteStep(&episode.Step{})
+		}
+		if err == nil {
+			err = w.Close()
+		}
+		if err != nil {
+			t.Error(err)
+		}
+		return buf.String()
+	}
+	want := make([]string, len(task.Instances))
+	for i, p := range task.Instances {
+		want[i] = encode(p)
+	}
+	got := make([]string, len(task.Instances)*4)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = encode(task.Instances[i%len(task.Instances)])
+		}()
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != want[i%len(want)] {
+			t.Errorf("concurrent conversion %d differs from the sequential one", i)
+		}
 	}
 }

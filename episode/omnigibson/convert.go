@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
@@ -84,6 +85,8 @@ type Converter struct {
 	models   []modelInfo      // per template object, resolved once
 	modelID  []int            // per template object, a dense id of its model
 	nModels  int
+	boundTo  map[string]string // BDDL instance by simulator name
+	pool     sync.Pool         // *scratch
 }
 
 // modelInfo is what the knowledge base and the dataset say of a scene
@@ -160,6 +163,10 @@ func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.B
 			return nil, fmt.Errorf("%s binds %s, which the definition %s does not declare", t.Path, b.Instance, defPath)
 		}
 		c.binding[k] = b.Name
+	}
+	c.boundTo = make(map[string]string, len(c.binding))
+	for k, name := range c.binding {
+		c.boundTo[name] = k
 	}
 	if opts.Robot != "" && len(t.Robots) > 0 {
 		found := false
@@ -258,10 +265,12 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	}
 	rep := &Report{Instance: src}
 	// Bound names by simulator name, and instance overrides.
-	boundTo := map[string]string{}
-	for k, name := range c.binding {
-		boundTo[name] = k
+	sc, _ := c.pool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
 	}
+	defer c.pool.Put(sc)
+	boundTo := c.boundTo
 	if in != nil {
 		for k := range in.Objects {
 			kk := bddl.Fold(k)
@@ -285,8 +294,9 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 			moved[bddl.Fold(k)] = st
 		}
 	}
-	items := make([]sceneItem, 0, len(t.Objects))
-	index := map[string]int{}
+	items := sc.items[:0]
+	defer func() { sc.items = items[:0] }()
+	index := make(map[string]int, len(t.Objects))
 	for i := range t.Objects {
 		o := &t.Objects[i]
 		it := sceneItem{obj: o, state: o.State, instKey: boundTo[o.Name], model: c.modelID[i]}
@@ -307,7 +317,7 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	}
 	ground, hasGround := groundLevel(robots)
 	if c.opts.Offsets == OffsetsSupport {
-		c.applyEstimates(items, ground, hasGround)
+		c.applyEstimates(sc, items, ground, hasGround)
 	}
 
 	h := &episode.Header{Activity: c.opts.Activity, Steps: 1, Objects: map[string]*episode.Object{}}
@@ -549,8 +559,9 @@ func (c *Converter) placeBox(it *sceneItem, mi *modelInfo) error {
 
 // applyEstimates shifts the boxes without an exact offset by their
 // model's estimated offset.
-func (c *Converter) applyEstimates(items []sceneItem, ground float64, hasGround bool) {
-	ps := make([]placed, 0, len(items))
+func (c *Converter) applyEstimates(sc *scratch, items []sceneItem, ground float64, hasGround bool) {
+	ps := sc.placed[:0]
+	defer func() { sc.placed = ps[:0] }()
 	for i := range items {
 		it := &items[i]
 		if !it.hasBox {
@@ -558,7 +569,7 @@ func (c *Converter) applyEstimates(items []sceneItem, ground float64, hasGround 
 		}
 		ps = append(ps, placed{model: it.model, root: vec(it.state.Pos), base: it.box, scaleZ: it.obj.Scale[2], exact: it.exact})
 	}
-	dz, has := estimateOffsets(ps, c.nModels, ground, hasGround)
+	dz, has := estimateOffsets(sc, ps, c.nModels, ground, hasGround)
 	for i := range items {
 		it := &items[i]
 		if !it.hasBox || it.exact || !has[it.model] {

@@ -71,7 +71,7 @@ func (t *Template) Layout(base *kb.Base, opts Options) (*Layout, error) {
 	}
 	if opts.Offsets == OffsetsSupport {
 		ground, ok := groundLevel(t.Robots)
-		c.applyEstimates(items, ground, ok)
+		c.applyEstimates(&scratch{}, items, ground, ok)
 	}
 	l := &Layout{Scene: t.Scene}
 	rooms := map[string]*LayoutRoom{}

@@ -66,13 +66,16 @@ func inside(alo, ahi, blo, bhi r3.Vec) bool {
 // box centre from the root link along the model's z axis, unscaled, and
 // whether the model's objects voted; ground is the floor height when
 // known.
-func estimateOffsets(objs []placed, nModels int, ground float64, hasGround bool) ([]float64, []bool) {
-	dz := make([]float64, nModels)
-	has := make([]bool, nModels)
-	lo := make([]r3.Vec, len(objs))
-	hi := make([]r3.Vec, len(objs))
-	votes := make([][]float64, nModels)
-	order := make([]int, len(objs)) // by falling box top
+func estimateOffsets(sc *scratch, objs []placed, nModels int, ground float64, hasGround bool) ([]float64, []bool) {
+	dz := resize(sc.dz, nModels)
+	has := resize(sc.has, nModels)
+	clear(dz)
+	clear(has)
+	lo := resize(sc.lo, len(objs))
+	hi := resize(sc.hi, len(objs))
+	votes := resize(sc.votes, nModels)
+	order := resize(sc.order, len(objs)) // by falling box top
+	sc.dz, sc.has, sc.lo, sc.hi, sc.votes, sc.order = dz, has, lo, hi, votes, order
 	for round := 0; round < offsetRounds; round++ {
 		for i := range objs {
 			o := &objs[i]
@@ -141,4 +144,24 @@ func estimateOffsets(objs []placed, nModels int, ground float64, hasGround bool)
 		}
 	}
 	return dz, has
+}
+
+// scratch is the storage one conversion reuses from the last (a
+// Converter keeps a pool of them, one per concurrent conversion).
+type scratch struct {
+	items  []sceneItem
+	placed []placed
+	dz     []float64
+	has    []bool
+	lo, hi []r3.Vec
+	votes  [][]float64
+	order  []int
+}
+
+// resize returns s with length n, reusing its storage when it can.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
