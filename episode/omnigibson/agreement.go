@@ -13,8 +13,9 @@ import (
 // InitLiteral is one top-level literal of :init evaluated on a converted
 // state.
 type InitLiteral struct {
-	Pred    string // the predicate, e.g. ontop
-	Literal string // as written, e.g. (not (open fridge.n.01_1))
+	Pred    string   // the predicate, e.g. ontop
+	Args    []string // the ground arguments
+	Literal string   // as written, e.g. (not (open fridge.n.01_1))
 	Value   predicates.Truth
 	// Geometric: decided by box geometry (ontop, inside, nextto, ...).
 	Geometric bool
@@ -75,7 +76,7 @@ func EvalInit(problem *bddl.Problem, base *kb.Base, h *episode.Header) ([]InitLi
 			if n.Kind == "not" && len(n.Children) == 1 {
 				a = n.Children[0]
 			}
-			lit := InitLiteral{Pred: a.Pred, Value: n.Value, Source: a.Source, Detail: a.Detail, Geometric: geometric[a.Pred]}
+			lit := InitLiteral{Pred: a.Pred, Args: a.Args, Value: n.Value, Source: a.Source, Detail: a.Detail, Geometric: geometric[a.Pred]}
 			if n.Formula != nil {
 				lit.Literal = bddl.String(n.Formula)
 			}

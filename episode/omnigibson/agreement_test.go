@@ -72,7 +72,7 @@ func taskDirs(t testing.TB) []string {
 	return out
 }
 
-type tally struct{ trueN, falseN, unknownN int }
+type tally struct{ trueN, falseN, unknownN, approx int }
 
 // agreement converts every instance and evaluates :init literal by
 // literal; it returns the per-predicate tallies and the disagreements.
@@ -104,7 +104,7 @@ func agreement(t *testing.T, opts Options) (map[string]*tally, []string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, _, err := c.Convert(in)
+			h, rep, err := c.Convert(in)
 			if err != nil {
 				t.Fatalf("%s: %v", ip, err)
 			}
@@ -117,6 +117,9 @@ func agreement(t *testing.T, opts Options) (map[string]*tally, []string) {
 				if s == nil {
 					s = &tally{}
 					stats[l.Pred] = s
+				}
+				if rep.IsApproximate(l.Pred, l.Args) {
+					s.approx++
 				}
 				switch l.Value {
 				case predicates.True:
@@ -147,7 +150,7 @@ func summary(stats map[string]*tally) (string, [2][2]int) {
 	for _, p := range preds {
 		s := stats[p]
 		n := s.trueN + s.falseN + s.unknownN
-		fmt.Fprintf(&b, "%-12s true %4d  false %4d  unknown %4d  (%.1f%%)\n", p, s.trueN, s.falseN, s.unknownN, 100*float64(s.trueN)/float64(n))
+		fmt.Fprintf(&b, "%-12s true %4d  false %4d  unknown %4d  (%.1f%%)  approximate %4d\n", p, s.trueN, s.falseN, s.unknownN, 100*float64(s.trueN)/float64(n), s.approx)
 		g := 0
 		if IsGeometric(p) {
 			g = 1

@@ -228,8 +228,48 @@ type Report struct {
 	Substances int      `json:"substances"`
 	Future     []string `json:"future,omitempty"`
 	// Approximate lists the instances whose records rest on an
-	// approximation (box offset, assumed joint limits, particle volumes).
-	Approximate []string `json:"approximate,omitempty"`
+	// approximation: ApproxBoxes their box (placement, size, the agent's),
+	// ApproxJoints their joint limits, ApproxParticles their particle
+	// counts (physical systems, counted in boxes).
+	Approximate     []string `json:"approximate,omitempty"`
+	ApproxBoxes     []string `json:"approx_boxes,omitempty"`
+	ApproxJoints    []string `json:"approx_joints,omitempty"`
+	ApproxParticles []string `json:"approx_particles,omitempty"`
+}
+
+// approxKind says which of an instance's records rest on an
+// approximation.
+type approxKind uint8
+
+const (
+	approxBox       approxKind = 1 << iota // box placement or size
+	approxJoints                           // assumed joint limits
+	approxParticles                        // particle counts from boxes
+)
+
+// IsApproximate reports whether an atom of the predicate over these
+// instances would be decided on an approximated record: geometry on an
+// approximate box, open on assumed joint limits, particle predicates on
+// counts taken in boxes.
+func (r *Report) IsApproximate(pred string, args []string) bool {
+	in := func(list []string, names ...string) bool {
+		for _, n := range names {
+			i := sort.SearchStrings(list, n)
+			if i < len(list) && list[i] == n {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case IsGeometric(pred):
+		return in(r.ApproxBoxes, args...)
+	case pred == "open":
+		return in(r.ApproxJoints, args...)
+	case pred == "filled" || pred == "contains" || pred == "covered" || pred == "empty":
+		return len(args) > 0 && in(r.ApproxParticles, args[0])
+	}
+	return false
 }
 
 // sceneItem is one scene object during a conversion.
@@ -321,7 +361,7 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	}
 
 	h := &episode.Header{Activity: c.opts.Activity, Steps: 1, Objects: map[string]*episode.Object{}}
-	approx := map[string]bool{}
+	approx := map[string]approxKind{}
 	// Substances present, by instance key.
 	systems := map[string]*System{}
 	for _, k := range c.sortedBindings() {
@@ -355,6 +395,7 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 		case c.agents[k]:
 			if pose, ok := c.robot(robots); ok {
 				c.agentObject(o, pose)
+				approx[k] |= approxBox
 				rep.Objects++
 			} else {
 				o.Set |= predicates.FieldExists // no robot pose: exists, nowhere known
@@ -396,10 +437,20 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 		}
 	}
 	c.particles(h, items, index, systems, approx)
-	for k := range approx {
+	for k, kind := range approx {
 		rep.Approximate = append(rep.Approximate, k)
+		for _, l := range []struct {
+			bit  approxKind
+			list *[]string
+		}{{approxBox, &rep.ApproxBoxes}, {approxJoints, &rep.ApproxJoints}, {approxParticles, &rep.ApproxParticles}} {
+			if kind&l.bit != 0 {
+				*l.list = append(*l.list, k)
+			}
+		}
 	}
-	sort.Strings(rep.Approximate)
+	for _, l := range [][]string{rep.Approximate, rep.ApproxBoxes, rep.ApproxJoints, rep.ApproxParticles} {
+		sort.Strings(l)
+	}
 	meta := map[string]any{
 		"source":   "omnigibson",
 		"template": filepath.Base(t.Path),
@@ -590,7 +641,7 @@ func (c *Converter) agentObject(o *episode.Object, r RobotPose) {
 }
 
 // objectFields fills a bound object's record.
-func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, approx map[string]bool, k string) {
+func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, approx map[string]approxKind, k string) {
 	st := &it.state
 	o.Set, o.Exists = predicates.FieldExists, true
 	if st.HasPose {
@@ -603,16 +654,16 @@ func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, 
 		rep.Boxes++
 		if it.sizeGuessed {
 			rep.SizesGuessed = append(rep.SizesGuessed, k)
-			approx[k] = true
+			approx[k] |= approxBox
 		}
 		switch {
 		case it.exact:
 			rep.BoxesExact++
 		case c.opts.Offsets == OffsetsSupport:
 			rep.BoxesEstimated++
-			approx[k] = true
+			approx[k] |= approxBox
 		default:
-			approx[k] = true
+			approx[k] |= approxBox
 		}
 	} else {
 		rep.NoSize = append(rep.NoSize, k)
@@ -648,7 +699,7 @@ func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, 
 		o.Joints = c.joints(it, st.Joints)
 		if it.meta == nil || it.meta.Joints == nil || len(it.meta.Joints) != len(st.Joints) {
 			rep.JointsAssumed++
-			approx[k] = true
+			approx[k] |= approxJoints
 		}
 	}
 }

@@ -86,6 +86,10 @@ func TestTinyDataset(t *testing.T) {
 					t.Errorf("%s is %s: %s", l.Literal, l.Value, l.Detail)
 				}
 			}
+			if rep.IsApproximate("ontop", []string{"apple.n.01_1", "table.n.02_1"}) || !rep.IsApproximate("ontop", []string{"agent.n.01_1", "floor.n.01_1"}) ||
+				rep.IsApproximate("open", []string{"cabinet.n.01_1"}) {
+				t.Errorf("approximate: %v boxes, %v joints: want only the agent's box", rep.ApproxBoxes, rep.ApproxJoints)
+			}
 			if rep.BoxesExact != 6 || rep.JointsAssumed != 0 || len(rep.Future) != 1 || rep.Substances != 1 {
 				t.Errorf("report %+v: want 6 exact boxes, no assumed joints, one future instance, one substance", rep)
 			}
@@ -104,6 +108,9 @@ func TestTinyWithoutDataset(t *testing.T) {
 	h, rep, err := c.ConvertTemplate()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !rep.IsApproximate("open", []string{"cabinet.n.01_1"}) {
+		t.Errorf("open on assumed joint limits not counted approximate: %v", rep.ApproxJoints)
 	}
 	if rep.Boxes != 0 || len(rep.NoSize) != 6 || rep.JointsAssumed != 1 {
 		t.Errorf("report %+v: want no boxes, 6 objects without size, 1 object with assumed joints", rep)

@@ -28,7 +28,7 @@ import (
 // phase's margin for a particle counted as touching a box.
 const contactTolerance = 0.005
 
-func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[string]int, systems map[string]*System, approx map[string]bool) {
+func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[string]int, systems map[string]*System, approx map[string]approxKind) {
 	if len(systems) == 0 {
 		return
 	}
@@ -81,7 +81,7 @@ func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[st
 						p.FillFraction = fillFraction(spacing, top, &it.box)
 					}
 				}
-				approx[k] = true
+				approx[k] |= approxParticles
 			}
 			if !recorded(&p.Particles) {
 				continue
