@@ -120,6 +120,7 @@ interrupted.`,
 	f.StringVar(&opts.plot, "plot", "", "draw each episode's timeline of goal conjuncts to FILE.svg or FILE.png")
 	f.BoolVar(&opts.stats, "stats", false, "report time spent decoding vs evaluating, and steps per second")
 	opts.batchFlags.add(f, "episodes")
+	_ = cmd.RegisterFlagCompletionFunc("activity", completeActivities(g, &opts.library))
 	return cmd
 }
 
