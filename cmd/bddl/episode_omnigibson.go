@@ -2,23 +2,20 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/episode/omnigibson"
+	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
 )
@@ -76,7 +73,7 @@ each episode's meta and counted in the report.`,
 	f.StringVar(&opts.dataset, "og-dataset", "", "an OmniGibson dataset directory: exact root-link offsets and joint limits from objects/<category>/<model>/")
 	f.StringVar(&opts.offsets, "offsets", "support", "root-link offset estimate for models without dataset metadata: support or none")
 	f.StringVar(&opts.format, "format", "text", "report format: text or json (one record per converted state, JSON Lines)")
-	f.IntVar(&opts.jobs, "jobs", runtime.GOMAXPROCS(0), "states converted in parallel")
+	f.IntVar(&opts.jobs, "jobs", 0, "states converted in parallel (default: one per core)")
 	f.BoolVar(&opts.noProgress, "no-progress", false, "no progress bar on a terminal")
 	return cmd
 }
@@ -102,8 +99,8 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	if o.format != "text" && o.format != "json" {
 		return misuse("--format %q: use text or json", o.format)
 	}
-	if o.jobs < 1 {
-		return misuse("--jobs must be at least 1")
+	if o.jobs < 0 {
+		return misuse("--jobs must not be negative")
 	}
 	mode, err := omnigibson.ParseOffsetMode(o.offsets)
 	if err != nil {
@@ -163,25 +160,49 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	if err := o.assignOutputs(jobs); err != nil {
 		return err
 	}
-	results := o.convertAll(jobs)
+	ctx, stop := batch.WithSignals(context.Background(), o.err)
+	defer stop()
+	var results []ogResult
 	failed := 0
-	for _, r := range results {
+	pool := batch.Pool{Jobs: o.jobs}
+	if !o.noProgress {
+		pool.Progress = batch.NewProgress(o.err, int64(len(jobs)), 2, "converting")
+	}
+	err = batch.Run(ctx, pool, jobs, func(ctx context.Context, j *ogJob) (ogResult, bool) {
+		if ctx.Err() != nil {
+			return ogResult{}, false
+		}
+		rep, err := convertOne(j)
+		return ogResult{job: j, rep: rep, err: err}, true
+	}, batch.Handlers[ogResult]{Ordered: func(_ int, r ogResult) error {
+		results = append(results, r)
 		if r.err != nil {
 			failed++
 			fmt.Fprintln(o.err, "bddl:", r.err)
-			continue
+			return nil
 		}
 		if o.format == "json" {
 			rec := struct {
 				Output string `json:"output"`
 				*omnigibson.Report
 			}{r.job.out, r.rep}
-			b, _ := json.Marshal(rec)
-			fmt.Fprintln(o.streams.out, string(b))
+			b, err := json.Marshal(rec)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(o.streams.out, string(b))
+			return err
 		}
+		return nil
+	}})
+	if err != nil {
+		return err
 	}
 	if o.format == "text" {
-		o.textSummary(results, failed)
+		o.textSummary(results, failed, len(jobs))
+	}
+	if ctx.Err() != nil {
+		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: %d of %d states converted", len(results)-failed, len(jobs))}
 	}
 	if failed > 0 {
 		return findings()
@@ -273,50 +294,6 @@ func (o *fromOGOptions) assignOutputs(jobs []*ogJob) error {
 	return nil
 }
 
-// convertAll converts in parallel, one instance in memory per worker.
-func (o *fromOGOptions) convertAll(jobs []*ogJob) []ogResult {
-	results := make([]ogResult, len(jobs))
-	bar := o.progress(len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(o.jobs, len(jobs)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				rep, err := convertOne(jobs[i])
-				results[i] = ogResult{job: jobs[i], rep: rep, err: err}
-				if bar != nil {
-					bar.Add(1)
-				}
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if bar != nil {
-		bar.Finish()
-	}
-	return results
-}
-
-func (o *fromOGOptions) progress(n int) *progressbar.ProgressBar {
-	f, ok := o.err.(*os.File)
-	if o.noProgress || n < 2 || !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return progressbar.NewOptions(n,
-		progressbar.OptionSetWriter(f),
-		progressbar.OptionSetDescription("converting"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionThrottle(100*time.Millisecond),
-	)
-}
-
 func convertOne(j *ogJob) (*omnigibson.Report, error) {
 	var h *episode.Header
 	var rep *omnigibson.Report
@@ -365,7 +342,7 @@ func writeEpisodeAtomic(path string, h *episode.Header) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-func (o *fromOGOptions) textSummary(results []ogResult, failed int) {
+func (o *fromOGOptions) textSummary(results []ogResult, failed, total int) {
 	var n, boxes, exact, est, joints, assumed, noSize int
 	for _, r := range results {
 		if r.err != nil {
@@ -380,10 +357,10 @@ func (o *fromOGOptions) textSummary(results []ogResult, failed int) {
 		noSize += len(r.rep.NoSize)
 	}
 	where := o.out
-	if len(results) == 1 && n == 1 {
+	if total == 1 && n == 1 {
 		where = results[0].job.out
 	}
-	fmt.Fprintf(o.streams.out, "converted %d of %d state%s to %s\n", n, len(results), kbPlural(len(results)), where)
+	fmt.Fprintf(o.streams.out, "converted %d of %d state%s to %s\n", n, total, kbPlural(total), where)
 	if n == 0 {
 		return
 	}
