@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -136,7 +135,7 @@ func runSample(opts *sampleOptions, args []string) error {
 			return misuse("no scene %q in the knowledge base", opts.scene)
 		}
 	}
-	jobs, err := sampleJobs(opts, args)
+	jobs, err := sampleJobs(opts.globalOptions, args)
 	if err != nil {
 		return err
 	}
@@ -245,13 +244,12 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 	return rec
 }
 
-// sampleJobs resolves the arguments: files, directories and globs of
+// sampleJobs resolves the arguments: files and directories of
 // definitions, else names of embedded examples.
-func sampleJobs(opts *sampleOptions, args []string) ([]sampleJob, error) {
+func sampleJobs(g *globalOptions, args []string) ([]sampleJob, error) {
 	var jobs []sampleJob
-	var paths []string
 	for _, a := range args {
-		if _, err := os.Stat(a); err != nil && !strings.ContainsAny(a, "*?[{") {
+		if _, err := os.Stat(a); err != nil {
 			act, ok := activities.Examples().Find(a)
 			if !ok || act.Problem == nil {
 				return nil, misuse("%s: not a file or directory, nor an embedded example", a)
@@ -259,14 +257,11 @@ func sampleJobs(opts *sampleOptions, args []string) ([]sampleJob, error) {
 			jobs = append(jobs, sampleJob{name: act.Name, problem: act.Problem})
 			continue
 		}
-		paths = append(paths, a)
-	}
-	if len(paths) > 0 {
-		ins, err := opts.expandDefinitions(paths)
+		ins, err := g.expandDefinitions([]string{a})
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range parseInputs(ins, opts.in) {
+		for _, p := range parseInputs(ins, nil) {
 			if p.err != nil {
 				return nil, misuse("%v", p.err)
 			}
