@@ -453,11 +453,18 @@ func (pl *plan) free(i int, box predicates.Box, r *Room) bool {
 	if pl.nearRoom == r {
 		bodies = pl.near
 	}
+	in := &pl.inst[i]
 	for _, b := range bodies {
 		if b.inst == i || !overlaps(box, b.box) {
 			continue
 		}
 		if b.inst >= 0 && (pl.contains(b.inst, i) || pl.contains(i, b.inst)) {
+			continue
+		}
+		// A scene object that already cuts into the container (a sink set
+		// into a countertop, in a simulator scene's approximate boxes)
+		// does not keep things out of it.
+		if in.rel == "inside" && in.parent >= 0 && (b.inst < 0 || pl.inst[b.inst].bound != nil) && overlaps(b.box, pl.inst[in.parent].box) {
 			continue
 		}
 		return false

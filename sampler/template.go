@@ -33,6 +33,9 @@ func SceneFromLayout(base *kb.Base, l *omnigibson.Layout) (*Scene, error) {
 	sc := &Scene{Name: l.Scene, Source: "omnigibson"}
 	seen := map[string]bool{}
 	for _, lr := range l.Rooms {
+		if lr.Name == "" {
+			continue
+		}
 		r := &Room{Name: lr.Name, Type: lr.Type, Height: 2.7}
 		for _, lo := range lr.Objects {
 			if seen[lo.Name] || !lo.HasBox {
@@ -53,20 +56,24 @@ func SceneFromLayout(base *kb.Base, l *omnigibson.Layout) (*Scene, error) {
 		if len(r.Objects) == 0 {
 			continue
 		}
-		floorSet := false
+		// The floor: the rectangle around the room's objects, at the
+		// lowest top of its floor objects (else the lowest bottom).
 		fb := r.Objects[0].Box
+		floorZ, floorSet := math.Inf(1), false
 		for _, o := range r.Objects {
-			for k := 0; k < 3; k++ {
+			for k := 0; k < 2; k++ {
 				fb.Min[k], fb.Max[k] = min(fb.Min[k], o.Box.Min[k]), max(fb.Max[k], o.Box.Max[k])
 			}
-			if o.Kind == FloorPart && !floorSet {
-				fb.Max[2], floorSet = o.Box.Max[2], true
+			if o.Kind == FloorPart {
+				floorZ, floorSet = min(floorZ, o.Box.Max[2]), true
 			}
 		}
 		if !floorSet {
-			fb.Max[2] = fb.Min[2]
+			for _, o := range r.Objects {
+				floorZ = min(floorZ, o.Box.Min[2])
+			}
 		}
-		r.Floor = predicates.Box{Min: [3]float64{fb.Min[0], fb.Min[1], fb.Max[2] - floorDepth}, Max: [3]float64{fb.Max[0], fb.Max[1], fb.Max[2]}}
+		r.Floor = predicates.Box{Min: [3]float64{fb.Min[0], fb.Min[1], floorZ - floorDepth}, Max: [3]float64{fb.Max[0], fb.Max[1], floorZ}}
 		sc.Rooms = append(sc.Rooms, r)
 	}
 	sort.Slice(sc.Rooms, func(i, j int) bool { return sc.Rooms[i].Name < sc.Rooms[j].Name })
