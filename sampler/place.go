@@ -277,20 +277,21 @@ func (pl *plan) explainNoSpace(i int, parentLit *literal) *Failure {
 }
 
 // dims is the object's size for a placement: a folded cloth takes half
-// its footprint at twice its thickness.
+// its footprint.
 func (pl *plan) dims(i int) [3]float64 {
 	s := pl.inst[i].size
 	folds := pl.inst[i].st.foldLevel
 	if pl.inst[i].cloth && pl.folded(i) {
 		folds++
 	}
+	// The inventory's height of a cloth is that of its loose, crumpled
+	// mesh, more than a folded stack's: folding keeps it.
 	for range folds {
 		if s[0] >= s[1] {
 			s[0] /= 2
 		} else {
 			s[1] /= 2
 		}
-		s[2] *= 2
 	}
 	return s
 }
