@@ -95,6 +95,13 @@ func TestSampleMisuseAndFailure(t *testing.T) {
 	if _, _, code := execSample(t, "sample", "-o", t.TempDir()); code != 2 {
 		t.Errorf("without an activity: exit %d, want 2", code)
 	}
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := execSample(t, "sample", "tidying_the_living_room", "-o", notDir); code != 2 {
+		t.Errorf("-o a file: exit %d, want 2", code)
+	}
 	if _, _, code := execSample(t, "sample", "no_such_activity", "-o", t.TempDir()); code != 2 {
 		t.Errorf("unknown activity: exit %d, want 2", code)
 	}
