@@ -670,43 +670,56 @@ func (pl *plan) placeBeside(i, p int, gap float64, hang bool) bool {
 	}
 	size := pl.dims(i)
 	pe := pb.Extent()
-	for t := 0; t < randomTries; t++ {
-		yaw := float64(pl.rng.IntN(2)) * math.Pi / 2
-		probe := yawBox(size, yaw, r3.Vec{})
-		e := probe.Extent()
-		g := gap
+	c := pb.Center()
+	// try puts i on one side of p (0–3: −y, +y, −x, +x), its centre
+	// offset sideways by lat (a fraction of the allowed offset), at gap g
+	// (negative: a gap nextto allows, drawn at random or the middle one).
+	try := func(yaw float64, side int, lat, g float64, random bool) bool {
+		e := yawBox(size, yaw, r3.Vec{}).Extent()
 		if g < 0 {
-			lim := pl.geo.nextRatio * (pe[0] + pe[1] + pe[2] + e[0] + e[1] + e[2])
-			g = distuv.Uniform{Min: 0, Max: min(lim*0.8, 0.05), Src: pl.rng}.Rand()
+			lim := min(pl.geo.nextRatio*(pe[0]+pe[1]+pe[2]+e[0]+e[1]+e[2])*0.8, 0.05)
+			g = lim / 2
+			if random {
+				g = distuv.Uniform{Min: 0, Max: lim, Src: pl.rng}.Rand()
+			}
 		}
-		side := pl.rng.IntN(4)
+		off := func(half, phalf float64) float64 { return lat * max(min(half, phalf)*0.9, 0) }
 		var cx, cy float64
-		lat := func(half, phalf float64) float64 {
-			m := max(min(half, phalf)*0.9, 0)
-			return distuv.Uniform{Min: -m, Max: m + 1e-12, Src: pl.rng}.Rand()
-		}
-		c := pb.Center()
 		switch side {
 		case 0:
-			cx, cy = c[0]+lat(e[0]/2, pe[0]/2), pb.Min[1]-g-e[1]/2
+			cx, cy = c[0]+off(e[0]/2, pe[0]/2), pb.Min[1]-g-e[1]/2
 		case 1:
-			cx, cy = c[0]+lat(e[0]/2, pe[0]/2), pb.Max[1]+g+e[1]/2
+			cx, cy = c[0]+off(e[0]/2, pe[0]/2), pb.Max[1]+g+e[1]/2
 		case 2:
-			cx, cy = pb.Min[0]-g-e[0]/2, c[1]+lat(e[1]/2, pe[1]/2)
+			cx, cy = pb.Min[0]-g-e[0]/2, c[1]+off(e[1]/2, pe[1]/2)
 		default:
-			cx, cy = pb.Max[0]+g+e[0]/2, c[1]+lat(e[1]/2, pe[1]/2)
+			cx, cy = pb.Max[0]+g+e[0]/2, c[1]+off(e[1]/2, pe[1]/2)
 		}
-		z := sup.z
-		rg := sup
+		z, rg := sup.z, sup
 		if hang {
 			z = max(pb.Min[2], c[2]-size[2]/2)
 			rg = region{room: sup.room}
 		} else if cx < sup.minX || cx > sup.maxX || cy < sup.minY || cy > sup.maxY {
-			continue
+			return false
 		}
-		box := yawBox(size, yaw, r3.Vec{X: cx, Y: cy, Z: z})
-		if pl.accept(i, box, yaw, rg) {
+		return pl.accept(i, yawBox(size, yaw, r3.Vec{X: cx, Y: cy, Z: z}), yaw, rg)
+	}
+	for t := 0; t < randomTries; t++ {
+		yaw := float64(pl.rng.IntN(2)) * math.Pi / 2
+		side := pl.rng.IntN(4)
+		lat := distuv.Uniform{Min: -1, Max: 1, Src: pl.rng}.Rand()
+		if try(yaw, side, lat, gap, true) {
 			return true
+		}
+	}
+	// Then every side, both ways round, at five offsets.
+	for side := 0; side < 4; side++ {
+		for _, yaw := range []float64{0, math.Pi / 2} {
+			for _, lat := range []float64{0, -0.5, 0.5, -1, 1} {
+				if try(yaw, side, lat, gap, false) {
+					return true
+				}
+			}
 		}
 	}
 	return false
