@@ -366,3 +366,13 @@ func TestEvaluateHook(t *testing.T) {
 		t.Errorf("a failing hook: %+v", o.Result)
 	}
 }
+
+// TestKeyInMatchesPathKey: the batch form of PathKey gives the same keys.
+func TestKeyInMatchesPathKey(t *testing.T) {
+	wd, _ := os.Getwd()
+	for _, p := range []string{"a.jsonl", "./x/../a.jsonl", "/abs/b.jsonl", "run.hdf5#demo_3", "../up/c.jsonl.gz", "-", ""} {
+		if got, want := keyIn(wd, p), PathKey(p); got != want {
+			t.Errorf("keyIn(%q) = %q, PathKey = %q", p, got, want)
+		}
+	}
+}
