@@ -22,6 +22,7 @@ const exitInterrupted = batch.ExitInterrupted
 type checkOptions struct {
 	*globalOptions
 	batchFlags
+	readFlags
 	activity   string
 	library    string // --activities: a BEHAVIOR-1K activity_definitions tree
 	episodes   []string
@@ -139,6 +140,7 @@ interrupted.`,
 	f.StringVar(&opts.plot, "plot", "", "draw each episode's timeline of goal conjuncts to FILE.svg or FILE.png")
 	f.BoolVar(&opts.stats, "stats", false, "report time spent decoding vs evaluating, and steps per second")
 	opts.batchFlags.add(f, "episodes")
+	opts.readFlags.add(f)
 	_ = cmd.RegisterFlagCompletionFunc("activity", completeActivities(g, &opts.library))
 	for _, ext := range checkExtensions {
 		ext(cmd, opts)
@@ -181,6 +183,11 @@ func runCheck(opts *checkOptions) error {
 		return misuse("%v", err)
 	}
 	res := batch.NewResolver(base, compile)
+	parse, err := opts.readFlags.options()
+	if err != nil {
+		return err
+	}
+	res.SetParse(parse, warnText(opts.err))
 	if opts.library != "" {
 		if err := res.AddLibrary(opts.library, note); err != nil {
 			return misuse("--activities %v", err)
