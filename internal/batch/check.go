@@ -119,6 +119,9 @@ func (c *Checker) Check(ctx context.Context, ep Episode) *Outcome {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the episode names activity %q; checked against %s as --activity asks", ref, act.Name))
 	}
 	o := &Outcome{Result: res}
+	if ep.Format != nil && ep.Format.Fields != nil {
+		o.Extra = ep.Format.Fields(ep, r.Header())
+	}
 	if !res.Interrupted && c.Finish != nil {
 		c.Finish(ctx, t, o)
 	}

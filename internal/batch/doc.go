@@ -27,6 +27,7 @@
 //			Suffixes: []string{".hdf5", ".h5"},
 //			List:     listDemos, // ["demo_0", "demo_1", ...]
 //			Open:     openDemo,  // ep.Path, ep.Sub → *episode.Reader
+//			Fields:   demoFields, // extra result fields: {"demo": ep.Sub}
 //		})
 //	}
 //
