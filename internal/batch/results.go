@@ -152,11 +152,11 @@ func (r *ResultsFile) Path() string { return r.path }
 
 // Append writes v as one JSON line with a single write.
 func (r *ResultsFile) Append(v any) error {
-	line, err := json.Marshal(v)
+	line, err := MarshalLine(v)
 	if err != nil {
 		return err
 	}
-	_, err = r.f.Write(append(line, '\n'))
+	_, err = r.f.Write(line)
 	return err
 }
 
