@@ -25,7 +25,7 @@ func TestNoInputIsMisuse(t *testing.T) {
 			args := []string{cmd, dir}
 			r := runBDDL(t, args...)
 			r.wantCode(t, args, exitMisuse)
-			if !strings.Contains(r.stderr, "no definitions under "+dir) {
+			if !strings.Contains(r.stderr, "no definitions found under "+dir) {
 				t.Errorf("%v: stderr %q", args, r.stderr)
 			}
 		}

@@ -94,7 +94,7 @@ func TestExpand(t *testing.T) {
 	}
 
 	for _, bad := range []struct{ arg, want string }{
-		{filepath.Join(dir, "empty"), "no episodes under " + filepath.Join(dir, "empty")},
+		{filepath.Join(dir, "empty"), "no episodes found under " + filepath.Join(dir, "empty")},
 		{filepath.Join(dir, "nowhere"), filepath.Join(dir, "nowhere") + ": no such file"},
 		{filepath.Join(dir, "runs/**/*.none"), "no file matches"},
 	} {
