@@ -28,6 +28,7 @@ const (
 
 type sampleOptions struct {
 	*globalOptions
+	readFlags
 	scene  string
 	files  []string
 	seed   uint64
@@ -83,6 +84,7 @@ misuse.`,
 	f.BoolVar(&opts.svg, "svg", false, "also draw each configuration from above as SVG")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per configuration)")
 	f.IntVar(&opts.jobs, "jobs", runtime.NumCPU(), "configurations sampled in parallel")
+	opts.readFlags.add(f)
 	return cmd
 }
 
@@ -135,7 +137,11 @@ func runSample(opts *sampleOptions, args []string) error {
 			return misuse("no scene %q in the knowledge base", opts.scene)
 		}
 	}
-	jobs, err := sampleJobs(opts.globalOptions, args)
+	parse, err := opts.readFlags.options()
+	if err != nil {
+		return err
+	}
+	jobs, err := sampleJobs(opts.globalOptions, args, parse)
 	if err != nil {
 		return err
 	}
@@ -246,7 +252,7 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 
 // sampleJobs resolves the arguments: files and directories of
 // definitions, else names of embedded examples.
-func sampleJobs(g *globalOptions, args []string) ([]sampleJob, error) {
+func sampleJobs(g *globalOptions, args []string, parse bddl.Options) ([]sampleJob, error) {
 	var jobs []sampleJob
 	for _, a := range args {
 		if _, err := os.Stat(a); err != nil {
@@ -261,9 +267,12 @@ func sampleJobs(g *globalOptions, args []string) ([]sampleJob, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range parseInputs(ins, nil) {
+		for _, p := range parseInputsWith(ins, nil, parse) {
 			if p.err != nil {
 				return nil, misuse("%v", p.err)
+			}
+			if !p.diags.HasErrors() {
+				p.diags.WriteText(g.err) // what the reference passes over
 			}
 			if p.file == nil || p.file.Problem == nil {
 				continue // domain files
