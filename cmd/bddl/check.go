@@ -42,7 +42,26 @@ type checkOptions struct {
 	// evaluate, when set (by a flag another file adds), replaces
 	// batch.DefaultEvaluate.
 	evaluate batch.Evaluate
+	// prepare are run on the checker before any episode is read; a flag
+	// added by a checkExtension sets hooks there (Evaluate, Finish).
+	prepare []func(c *batch.Checker) error
 }
+
+// checkExtensions let other files add flags to check without editing
+// this one: each is called with the command and its options when the
+// command is built, registers its flags, and may append to opts.prepare.
+//
+//	func init() {
+//		checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
+//			var on bool
+//			cmd.Flags().BoolVar(&on, "transitions", false, "...")
+//			o.prepare = append(o.prepare, func(c *batch.Checker) error {
+//				if on { c.Evaluate = withTransitions }
+//				return nil
+//			})
+//		})
+//	}
+var checkExtensions []func(cmd *cobra.Command, opts *checkOptions)
 
 func newCheckCmd(g *globalOptions) *cobra.Command {
 	opts := &checkOptions{globalOptions: g}
@@ -123,6 +142,9 @@ interrupted.`,
 	opts.batchFlags.add(f, "episodes")
 	opts.readFlags.add(f)
 	_ = cmd.RegisterFlagCompletionFunc("activity", completeActivities(g, &opts.library))
+	for _, ext := range checkExtensions {
+		ext(cmd, opts)
+	}
 	return cmd
 }
 

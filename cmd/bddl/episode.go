@@ -30,6 +30,7 @@ benchmarks, print the format's JSON Schema.`,
   bddl episode schema > episode.schema.json`,
 	}
 	cmd.AddCommand(newEpisodeFromInitCmd(g), newEpisodeSynthCmd(g), newEpisodeSchemaCmd(g))
+	cmd.AddCommand(newEpisodeFromOmniGibsonCmd(g))
 	return asGroup(cmd)
 }
 

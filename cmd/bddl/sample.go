@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -141,7 +142,7 @@ func runSample(opts *sampleOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := sampleJobs(opts.globalOptions, args, parse)
+	jobs, err := sampleJobs(opts, args, parse)
 	if err != nil {
 		return err
 	}
@@ -250,12 +251,13 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 	return rec
 }
 
-// sampleJobs resolves the arguments: files and directories of
+// sampleJobs resolves the arguments: files, directories and globs of
 // definitions, else names of embedded examples.
-func sampleJobs(g *globalOptions, args []string, parse bddl.Options) ([]sampleJob, error) {
+func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampleJob, error) {
 	var jobs []sampleJob
+	var paths []string
 	for _, a := range args {
-		if _, err := os.Stat(a); err != nil {
+		if _, err := os.Stat(a); err != nil && !strings.ContainsAny(a, "*?[{") {
 			act, ok := activities.Examples().Find(a)
 			if !ok || act.Problem == nil {
 				return nil, misuse("%s: not a file or directory, nor an embedded example", a)
@@ -263,16 +265,19 @@ func sampleJobs(g *globalOptions, args []string, parse bddl.Options) ([]sampleJo
 			jobs = append(jobs, sampleJob{name: act.Name, problem: act.Problem})
 			continue
 		}
-		ins, err := g.expandDefinitions([]string{a})
+		paths = append(paths, a)
+	}
+	if len(paths) > 0 {
+		ins, err := opts.expandDefinitions(paths)
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range parseInputsWith(ins, nil, parse) {
+		for _, p := range parseInputsWith(ins, opts.in, parse) {
 			if p.err != nil {
 				return nil, misuse("%v", p.err)
 			}
 			if !p.diags.HasErrors() {
-				p.diags.WriteText(g.err) // what the reference passes over
+				p.diags.WriteText(opts.err) // what the reference passes over
 			}
 			if p.file == nil || p.file.Problem == nil {
 				continue // domain files
