@@ -34,8 +34,8 @@ func behavior1k(t testing.TB) *kb.Base {
 // ruleCoverage counts what TestEveryRule checked.
 type ruleCoverage struct {
 	rules, positives, negatives, neverFires, shadowed int
-	byFamily                                map[Family]int
-	byVariant                               map[Variant]int
+	byFamily                                          map[Family]int
+	byVariant                                         map[Variant]int
 }
 
 // checkEveryRule builds, for every rule of the base, the positive sample
