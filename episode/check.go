@@ -29,6 +29,11 @@ type CheckOptions struct {
 	Lenient bool
 	// Timing measures decoding and evaluation apart (Result.Stats).
 	Timing bool
+	// AfterStep, when set, is called with each step's state after the
+	// step is read and before anything is evaluated on it: transition
+	// rules change the state there (bddl check --transitions). It may
+	// append to the result's Firings.
+	AfterStep func(step int64, s *predicates.State, res *Result)
 }
 
 // Check evaluates a recording against a compiled activity: :init at the
@@ -118,6 +123,9 @@ func (c *checker) run(ctx context.Context) error {
 		}
 		if err != nil {
 			return err
+		}
+		if c.opts.AfterStep != nil {
+			c.opts.AfterStep(info.Step, c.s, c.res)
 		}
 		if c.res.Steps == 0 {
 			c.firstStep(info)

@@ -348,14 +348,14 @@ func (b *builder) plan() error {
 			b.heatParam, _ = b.base.ColdSource(hs)
 		}
 		b.heat = b.declare(hs, false)
-		b.steps = max(r.Timesteps, 1)
+		b.steps = max(r.Timesteps, 1) + 1 // a first step with the heat off
 		switch b.v {
 		case HeatOff:
 			err = b.notApplicable(b.heatParam.RequiresToggledOn)
 		case HeatOpen:
 			err = b.notApplicable(b.heatParam.RequiresClosed)
 		case TooFewSteps:
-			err = b.notApplicable(b.steps > 1)
+			err = b.notApplicable(b.steps > 2)
 			b.steps--
 		case ExtraInput:
 			err = b.notApplicable(len(r.Outputs) > 0 && b.base.IsSubstance(r.Outputs[0].Synset))
@@ -395,6 +395,7 @@ func (b *builder) plan() error {
 			return err
 		}
 		b.container = b.declare(p.heatableFillable, false)
+		b.steps = 2 // cold, then hot
 		err = b.notApplicable(b.v != WrongContainer && b.v != ExtraInput)
 	case Washer, Dryer:
 		if len(r.Machines) == 0 {
@@ -718,7 +719,7 @@ func (b *builder) state(k int) *predicates.State {
 		} else {
 			_ = s.SetAABB(h, box(ox-0.3, oy-0.3, 0.0, ox+0.7, oy+0.7, 0.9))
 		}
-		fact(pToggledOn, h, NoObject, b.v != HeatOff)
+		fact(pToggledOn, h, NoObject, k > 0 && b.v != HeatOff)
 		fact(pOpen, h, NoObject, b.v == HeatOpen)
 	case SubstanceCooking, SubstanceWaterCooking:
 		fact(pHot, cont, NoObject, trigger && b.v != NotHot)

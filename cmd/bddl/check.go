@@ -40,7 +40,8 @@ type checkOptions struct {
 
 	// evaluate, when set (by a flag another file adds), replaces
 	// batch.DefaultEvaluate.
-	evaluate batch.Evaluate
+	evaluate    batch.Evaluate
+	transitions bool // --transitions (transition_episode.go)
 }
 
 func newCheckCmd(g *globalOptions) *cobra.Command {
@@ -120,6 +121,7 @@ interrupted.`,
 	f.StringVar(&opts.plot, "plot", "", "draw each episode's timeline of goal conjuncts to FILE.svg or FILE.png")
 	f.BoolVar(&opts.stats, "stats", false, "report time spent decoding vs evaluating, and steps per second")
 	opts.batchFlags.add(f, "episodes")
+	addTransitionsFlag(f, opts)
 	return cmd
 }
 
@@ -156,6 +158,9 @@ func runCheck(opts *checkOptions) error {
 	base, err := opts.loadKB()
 	if err != nil {
 		return misuse("%v", err)
+	}
+	if opts.transitions {
+		opts.evaluate = transitionsEvaluate(base)
 	}
 	res := batch.NewResolver(base, compile)
 	if opts.library != "" {
