@@ -71,12 +71,12 @@ type Result struct {
 	// Conjuncts are the goal's top-level conjuncts as written; PerStep
 	// has the truth of the goal and of each conjunct at every step (with
 	// CheckOptions.PerStep).
-	Conjuncts []string    `json:"conjuncts,omitempty"`
+	Conjuncts []string `json:"conjuncts,omitempty"`
 	// Firings are the transition rules applied (CheckOptions.AfterStep,
 	// bddl check --transitions), with the step each fired at.
 	Firings []RuleFiring `json:"firings,omitempty"`
-	PerStep   []StepTruth `json:"per_step,omitempty"`
-	Stats     *Stats      `json:"stats,omitempty"`
+	PerStep []StepTruth  `json:"per_step,omitempty"`
+	Stats   *Stats       `json:"stats,omitempty"`
 }
 
 // RuleFiring is one transition rule that fired at a step: the rule and
