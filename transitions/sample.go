@@ -714,11 +714,17 @@ func (b *builder) state(k int) *predicates.State {
 		}
 	case HeatCook:
 		h := b.id(b.heat)
+		hb := box(ox-0.3, oy-0.3, 0.0, ox+0.7, oy+0.7, 0.9)
 		if b.heatParam.RequiresInside {
-			_ = s.SetAABB(h, box(ox-0.5, oy-0.5, 0.5, ox+1.5, oy+1.5, 1.6))
-		} else {
-			_ = s.SetAABB(h, box(ox-0.3, oy-0.3, 0.0, ox+0.7, oy+0.7, 0.9))
+			hb = box(ox-0.5, oy-0.5, 0.5, ox+1.5, oy+1.5, 1.6)
 		}
+		if k == 0 {
+			// The first step: the container not yet at the source (a
+			// source that needs no switch, a freezer, is always on).
+			hb.Min[0] += 10
+			hb.Max[0] += 10
+		}
+		_ = s.SetAABB(h, hb)
 		fact(pToggledOn, h, NoObject, k > 0 && b.v != HeatOff)
 		fact(pOpen, h, NoObject, b.v == HeatOpen)
 	case SubstanceCooking, SubstanceWaterCooking:

@@ -79,6 +79,15 @@ The exit status is 1 when no rule matches.`,
 	return cmd
 }
 
+// instanceSynset strips an instance number: apple.n.01_2 → apple.n.01.
+func instanceSynset(name string) string {
+	i := strings.LastIndexByte(name, '_')
+	if i < 0 || i == len(name)-1 || strings.Trim(name[i+1:], "0123456789") != "" {
+		return name
+	}
+	return name[:i]
+}
+
 func familyNames() string {
 	var out []string
 	for _, f := range transitions.Families {
@@ -160,7 +169,10 @@ func runTransitionList(opts *transitionOptions) error {
 	}
 	syn := kb.NoSynset
 	if opts.synset != "" {
-		id, ok := base.Lookup(strings.TrimSuffix(opts.synset, "_1"))
+		id, ok := base.Lookup(opts.synset)
+		if !ok {
+			id, ok = base.Lookup(instanceSynset(opts.synset))
+		}
 		if !ok {
 			return misuse("--synset: %s", base.UnknownSynsetMessage(opts.synset))
 		}
@@ -363,8 +375,15 @@ func runTransitionSample(opts *transitionOptions, name string) error {
 	case err != nil:
 		return err
 	}
+	shadowed := false
 	if variant == transitions.Positive && !res.Outcome.Fired() {
-		fmt.Fprintf(opts.err, "bddl: %s %s did not fire in its sample (an earlier recipe of the file may take the same inputs)\n", r.Family, r.Name)
+		// An earlier recipe of the file with the same inputs fires first;
+		// show this one alone, and say so.
+		fmt.Fprintf(opts.err, "bddl: %s %s does not fire in its sample: an earlier recipe of the file takes the same inputs; showing it alone\n", r.Family, r.Name)
+		shadowed = true
+		if res, err = transitions.Sample(base, r, transitions.SampleOptions{Seed: opts.seed, Alone: true}); err != nil {
+			return err
+		}
 	}
 	activity := res.Program.Problem().Name.Name
 	if opts.outDir != "" {
@@ -381,8 +400,13 @@ func runTransitionSample(opts *transitionOptions, name string) error {
 		return err
 	}
 	if opts.outDir == "" {
-		_, err := opts.streams.out.Write(buf.Bytes())
-		return err
+		if _, err := opts.streams.out.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		if shadowed {
+			return findings()
+		}
+		return nil
 	}
 	if err := os.MkdirAll(opts.outDir, 0o755); err != nil {
 		return misuse("-o %s: %v", opts.outDir, err)
@@ -397,6 +421,9 @@ func runTransitionSample(opts *transitionOptions, name string) error {
 		}
 	}
 	fmt.Fprintf(opts.err, "wrote %s and %s\n", def, ep)
+	if shadowed {
+		return findings()
+	}
 	return nil
 }
 
