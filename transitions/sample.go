@@ -237,6 +237,30 @@ func picksOf(base *kb.Base) *picks {
 		first(&p.mixingTool, base.Has(id, kb.MixingTool), id)
 		first(&p.item, base.Has(id, kb.Cloth), id)
 	}
+	// The container the rules name most (a pot, a cookie sheet) reads
+	// better in a sample than the alphabetically first fillable synset.
+	// Containers of recipes that make substances (pots) count most.
+	uses := map[kb.SynsetID]int{}
+	for _, r := range base.Rules() {
+		w := 1
+		if len(r.Outputs) > 0 && base.IsSubstance(r.Outputs[0].Synset) {
+			w = 1000
+		}
+		for _, c := range r.Containers {
+			if base.IsLeaf(c.Synset) && base.Has(c.Synset, kb.Fillable) && !base.Has(c.Synset, kb.Toggleable) {
+				uses[c.Synset] += w
+			}
+		}
+	}
+	best := 0
+	for _, id := range leaves {
+		if n := uses[id]; n > best {
+			p.fillable, best = id, n
+			if base.Has(id, kb.Heatable) {
+				p.heatableFillable = id
+			}
+		}
+	}
 	if p.item == kb.NoSynset {
 		for _, id := range leaves {
 			if base.Has(id, kb.RigidBody) && !base.Has(id, kb.Fillable) {
