@@ -230,6 +230,25 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool) *comp
 	if len(c.substCook) == 0 {
 		c.substCont = nil
 	}
+	if len(c.washers) > 0 && len(base.RulesOfKind(kb.RuleWasher)) > 0 {
+		// Substances the cleaning conditions do not list are always
+		// removed (B §4.2).
+		listed := map[ObjectID]bool{}
+		for _, w := range c.washRules {
+			for _, s := range w.solute {
+				listed[s] = true
+			}
+		}
+		var rest []ObjectID
+		for _, s := range c.substList {
+			if !listed[s] && c.syn[s] != kb.NoSynset {
+				rest = append(rest, s)
+			}
+		}
+		if len(rest) > 0 {
+			c.washRules = append(c.washRules, washRule{index: -1, solute: rest})
+		}
+	}
 	if len(c.washRules) == 0 {
 		c.washers = nil
 	}

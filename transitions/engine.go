@@ -30,7 +30,8 @@ type Firing struct {
 	Rule   string // the rule's name; "garbage" for the garbage fallback
 	Family Family
 	// RuleIndex is the rule's index in Rules(base), -1 for the garbage
-	// fallback and the washer's wetting.
+	// fallback, the washer's wetting and its removal of substances the
+	// cleaning conditions do not list ("washer-default").
 	RuleIndex int
 	// Container is the container, machine, washer or dryer, or for
 	// slicing, dicing and melting the object itself; Tool the slicer or

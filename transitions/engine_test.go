@@ -311,3 +311,35 @@ func TestDeterminism(t *testing.T) {
 		t.Fatal("no sample to run")
 	}
 }
+
+// TestWasherDefault: a substance the cleaning conditions do not list is
+// always removed; one listed as never is kept.
+func TestWasherDefault(t *testing.T) {
+	base := kb.Default()
+	src := `(define (problem wash-0) (:domain omnigibson)
+  (:objects washer.n.03_1 - washer.n.03 sock.n.01_1 - sock.n.01 rust.n.01_1 - rust.n.01 sludge.n.01_1 - sludge.n.01)
+  (:init (inside sock.n.01_1 washer.n.03_1) (covered sock.n.01_1 rust.n.01_1) (covered sock.n.01_1 sludge.n.01_1))
+  (:goal (not (covered sock.n.01_1 sludge.n.01_1))))`
+	prog := compileSrc(t, base, src)
+	eng, _ := Compile(prog, base)
+	washer, _ := prog.ObjectID("washer.n.03_1")
+	sock, _ := prog.ObjectID("sock.n.01_1")
+	rust, _ := prog.ObjectID("rust.n.01_1")
+	s := prog.InitState()
+	eng.Step(s)
+	_ = s.SetFact(pToggledOn, washer, NoObject, predicates.True)
+	out := eng.Step(s)
+	var rules []string
+	for _, f := range out.Firings {
+		rules = append(rules, f.Rule)
+	}
+	if fmt.Sprint(rules) != "[washer-default]" {
+		t.Errorf("firings %v, want the default removal", rules)
+	}
+	if prog.Eval(s) != predicates.True {
+		t.Error("the sock is still covered in sludge")
+	}
+	if prog.Atom(s, pCovered, sock, rust) != predicates.True {
+		t.Error("the washer removed rust, which it never removes")
+	}
+}

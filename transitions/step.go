@@ -704,6 +704,9 @@ func (e *Engine) washers() {
 				get := func() *plan {
 					if p == nil {
 						p = e.newPlan(Washer, wr.index, w)
+						if wr.index < 0 {
+							p.rule = "washer-default"
+						}
 					}
 					return p
 				}

@@ -135,7 +135,7 @@ func runSample(opts *sampleOptions, args []string) error {
 			return misuse("no scene %q in the knowledge base", opts.scene)
 		}
 	}
-	jobs, err := sampleJobs(args)
+	jobs, err := sampleJobs(opts.globalOptions, args)
 	if err != nil {
 		return err
 	}
@@ -246,7 +246,7 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 
 // sampleJobs resolves the arguments: files and directories of
 // definitions, else names of embedded examples.
-func sampleJobs(args []string) ([]sampleJob, error) {
+func sampleJobs(g *globalOptions, args []string) ([]sampleJob, error) {
 	var jobs []sampleJob
 	for _, a := range args {
 		if _, err := os.Stat(a); err != nil {
@@ -257,11 +257,11 @@ func sampleJobs(args []string) ([]sampleJob, error) {
 			jobs = append(jobs, sampleJob{name: act.Name, problem: act.Problem})
 			continue
 		}
-		files, err := collectFiles([]string{a})
+		ins, err := g.expandDefinitions([]string{a})
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range parseFiles(files) {
+		for _, p := range parseInputs(ins, nil) {
 			if p.err != nil {
 				return nil, misuse("%v", p.err)
 			}
