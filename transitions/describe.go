@@ -45,12 +45,29 @@ func counted(cs []kb.SynsetCount) string {
 	return strings.Join(parts, ", ")
 }
 
+// ExplainLine is one line of an explanation: a label (needs, and, fires,
+// makes, never) and its text.
+type ExplainLine struct {
+	Label string `json:"label"`
+	Text  string `json:"text"`
+}
+
 // Explain says in plain words what the rule needs, when it fires and what
-// it makes, as this package applies it.
+// it makes, as this package applies it: a title line, then the lines of
+// ExplainLines.
 func Explain(base *kb.Base, r Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", r.Family, r.Name)
-	line := func(label, text string) { fmt.Fprintf(&b, "  %-7s %s\n", label, text) }
+	for _, l := range ExplainLines(base, r) {
+		fmt.Fprintf(&b, "  %-7s %s\n", l.Label, l.Text)
+	}
+	return b.String()
+}
+
+// ExplainLines is Explain as labelled lines.
+func ExplainLines(base *kb.Base, r Rule) []ExplainLine {
+	var out []ExplainLine
+	line := func(label, text string) { out = append(out, ExplainLine{label, text}) }
 	states := func(ss []kb.StateLiteral) string {
 		if len(ss) == 0 {
 			return ""
@@ -129,7 +146,7 @@ func Explain(base *kb.Base, r Rule) string {
 		line("needs", "a load inside a "+names(r.Machines))
 		line("fires", "on the step the dryer is switched on while closed (off → on)")
 		line("makes", "the load no longer saturated with or covered in "+names(r.Inputs)+"; the drum empty of it")
-		return b.String()
+		return out
 	case Slicing, Dicing:
 		line("needs", counted(r.Inputs)+states(r.InputStates)+" touching an object with the slicer ability, while some slicer is active")
 		line("fires", "every step that holds; a slicer that cut is inactive until it has touched nothing sliceable for 0.5 s")
@@ -141,7 +158,7 @@ func Explain(base *kb.Base, r Rule) string {
 		if !r.Never {
 			line("makes", "the load no longer covered in "+names(r.Inputs)+"; the drum empty of it")
 		}
-		return b.String()
+		return out
 	}
 	where := "on top of the container"
 	switch r.Family {
@@ -157,5 +174,5 @@ func Explain(base *kb.Base, r Rule) string {
 		}
 	}
 	line("makes", counted(r.Outputs)+states(r.OutputStates)+", "+where+"; the inputs are used up")
-	return b.String()
+	return out
 }

@@ -220,7 +220,16 @@ need it: those that declare a future instance of one of its outputs (in the
 		RunE: func(_ *cobra.Command, args []string) error { return runTransitionExplain(opts, args[0]) },
 	}
 	cmd.Flags().StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory whose activities to search")
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object)")
 	return cmd
+}
+
+// explainRecord is transition explain's JSON output.
+type explainRecord struct {
+	Family   string                    `json:"family"`
+	Name     string                    `json:"name"`
+	Lines    []transitions.ExplainLine `json:"lines"`
+	NeededBy []string                  `json:"needed_by"`
 }
 
 func findRule(opts *transitionOptions, base *kb.Base, name string) (transitions.Rule, error) {
@@ -245,6 +254,9 @@ func findRule(opts *transitionOptions, base *kb.Base, name string) (transitions.
 }
 
 func runTransitionExplain(opts *transitionOptions, name string) error {
+	if err := checkFormat(opts.format); err != nil {
+		return err
+	}
 	base, err := opts.loadKB()
 	if err != nil {
 		return misuse("%v", err)
@@ -253,7 +265,6 @@ func runTransitionExplain(opts *transitionOptions, name string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(opts.streams.out, transitions.Explain(base, r))
 	lib := activities.Examples()
 	where := "the embedded examples"
 	if opts.library != "" {
@@ -263,6 +274,16 @@ func runTransitionExplain(opts *transitionOptions, name string) error {
 		where = opts.library
 	}
 	needed := activitiesNeeding(base, lib, r)
+	if opts.format == "json" {
+		rec := explainRecord{Family: string(r.Family), Name: r.Name, Lines: transitions.ExplainLines(base, r), NeededBy: needed}
+		if rec.NeededBy == nil {
+			rec.NeededBy = []string{}
+		}
+		enc := json.NewEncoder(opts.streams.out)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(rec)
+	}
+	fmt.Fprint(opts.streams.out, transitions.Explain(base, r))
 	if len(needed) == 0 {
 		fmt.Fprintf(opts.streams.out, "  needed  by no activity goal in %s\n", where)
 		return nil
