@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -131,4 +132,32 @@ func TestTransitionSample(t *testing.T) {
 	}
 	args = []string{"transition", "sample", "washer-rust.n.01"}
 	runBDDL(t, args...).wantCode(t, args, exitFindings)
+}
+
+// TestCheckTransitionsSlicing: a pose recording made with rules off in
+// which a knife touches an apple (a recorded contact) at step 2: the
+// halves exist on the board under --transitions, not without it, and not
+// when the knife never touches the apple.
+func TestCheckTransitionsSlicing(t *testing.T) {
+	ep := filepath.Join("testdata", "transitions", "slicing", "poses.jsonl")
+	runBDDL(t, "check", "--episode", ep).wantCode(t, []string{"check", ep}, exitFindings)
+	args := []string{"check", "--transitions", "--format", "json", "--episode", ep}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitOK)
+	res := jsonResults(t, r.stdout)
+	if len(res) != 1 || res[0]["first_success_step"] != 2.0 {
+		t.Errorf("results %v, want success at step 2", res)
+	}
+
+	// The same recording without the contact and with the knife away.
+	src := string(readFile(t, ep))
+	src = strings.Replace(src, `"aabb":[0.12,0.1,0.97,0.42,0.13,0.99],"contacts":["apple.n.01_1"]`, `"aabb":[0.6,0.1,0.97,0.9,0.13,0.99],"contacts":[]`, 1)
+	dir := t.TempDir()
+	for name, data := range map[string]string{"poses.jsonl": src, "problem0.bddl": string(readFile(t, filepath.Join("testdata", "transitions", "slicing", "problem0.bddl")))} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ep = filepath.Join(dir, "poses.jsonl")
+	runBDDL(t, "check", "--transitions", "--episode", ep).wantCode(t, []string{"check", "--transitions", ep}, exitFindings)
 }
