@@ -56,7 +56,11 @@ func transitionsEvaluate(base *kb.Base) batch.Evaluate {
 				res.Firings = append(res.Firings, firingRecord(t.Program, step, f))
 			}
 		}
-		return episode.Check(ctx, t.Program, t.Reader, opts)
+		res := episode.Check(ctx, t.Program, t.Reader, opts)
+		if eng.NumRules() == 0 {
+			res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
+		}
+		return res
 	}
 }
 
