@@ -125,3 +125,19 @@ func BenchmarkStep(b *testing.B) {
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
 	})
 }
+
+// BenchmarkCompile compiles the full BEHAVIOR-1K rule set for the median
+// activity with rules: the cost check --transitions pays once per
+// activity (and wildcard expansion).
+func BenchmarkCompile(b *testing.B) {
+	acts := corpusEngines(b)
+	withRules := slices.IndexFunc(acts, func(a benchActivity) bool { return a.eng.NumRules() > 0 })
+	act := acts[withRules:][len(acts[withRules:])/2]
+	base := behavior1k(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compile(act.prog, base); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -189,11 +189,25 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool) *comp
 	if base == nil {
 		return c
 	}
-	c.rules = Rules(base)
+	c.rules = rulesOf(base)
 	c.equipment()
+	// The synsets an instance can stand for: its own and its ancestors.
+	// A rule with an input outside this set cannot apply.
+	reach := map[kb.SynsetID]bool{}
+	for i := range c.n {
+		if s := c.syn[i]; s != kb.NoSynset && !reach[s] {
+			reach[s] = true
+			for _, a := range base.Ancestors(s) {
+				reach[a] = true
+			}
+		}
+	}
 	for i := range c.rules {
 		r := &c.rules[i]
 		if keep != nil && !keep(i) {
+			continue
+		}
+		if !inputsReachable(r, reach) {
 			continue
 		}
 		ok := false
@@ -258,6 +272,17 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool) *comp
 		c.garbageOut = output{syn: kb.NoSynset, name: garbageSystem, count: 1, subst: true}
 	}
 	return c
+}
+
+// inputsReachable reports whether every input of r is a synset some
+// instance of the activity can stand for.
+func inputsReachable(r *Rule, reach map[kb.SynsetID]bool) bool {
+	for _, in := range r.Inputs {
+		if !reach[in.Synset] {
+			return false
+		}
+	}
+	return true
 }
 
 // lookupSystem finds the synset of a particle system by category, else by

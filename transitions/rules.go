@@ -1,6 +1,9 @@
 package transitions
 
 import (
+	"slices"
+	"sync"
+
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -85,9 +88,24 @@ type Rule struct {
 // maps a synset to the clothes_dryer category. Washer and dryer rules get
 // the washer and dryer synsets as their machines.
 func Rules(base *kb.Base) []Rule {
+	return slices.Clone(rulesOf(base))
+}
+
+var rulesCache sync.Map // *kb.Base → []Rule
+
+// rulesOf is Rules, built once per knowledge base and shared: read only.
+func rulesOf(base *kb.Base) []Rule {
 	if base == nil {
 		return nil
 	}
+	if r, ok := rulesCache.Load(base); ok {
+		return r.([]Rule)
+	}
+	r, _ := rulesCache.LoadOrStore(base, buildRules(base))
+	return r.([]Rule)
+}
+
+func buildRules(base *kb.Base) []Rule {
 	washer, hasWasher := base.SynsetOfCategory(washerCategory)
 	var out []Rule
 	for _, r := range base.Rules() {
@@ -142,7 +160,7 @@ func FindRule(base *kb.Base, name string) (Rule, bool) {
 			break
 		}
 	}
-	for _, r := range Rules(base) {
+	for _, r := range rulesOf(base) {
 		if r.Name == name && (fam == "" || string(r.Family) == fam) {
 			return r, true
 		}

@@ -165,7 +165,7 @@ func Sample(base *kb.Base, rule Rule, opts SampleOptions) (*SampleResult, error)
 
 // index finds the rule's index in Rules(base), -1 if it is not there.
 func (r Rule) index(base *kb.Base) int {
-	for i, x := range Rules(base) {
+	for i, x := range rulesOf(base) {
 		if x.Family == r.Family && x.Name == r.Name {
 			return i
 		}
