@@ -97,6 +97,15 @@ func BenchmarkStep(b *testing.B) {
 			b.Logf("%s: %d objects, %d rules", c.act.name, c.act.prog.NumObjects(), eng.NumRules())
 		})
 	}
+	// The baseline for ratios on a loaded machine: evaluating the goal of
+	// the median activity with rules on the same state.
+	b.Run("eval-baseline", func(b *testing.B) {
+		act := ruled[len(ruled)/2]
+		b.ReportAllocs()
+		for b.Loop() {
+			act.prog.Eval(act.state)
+		}
+	})
 	b.Run("fires", func(b *testing.B) {
 		base := behavior1k(b)
 		var res *SampleResult
