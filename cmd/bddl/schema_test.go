@@ -57,6 +57,8 @@ func TestJSONLinesMatchSchemas(t *testing.T) {
 		{"transition", []string{"transition", "list", "--format", "json"}},
 		{"rule-explain", []string{"transition", "explain", "--format", "json", "sugar_cookies"}},
 		{"result", []string{"check", "--transitions", "--format", "json", "--episode", examplePath("making_a_smoothie", "rules-off.jsonl")}},
+		{"sample", []string{"sample", "--format", "json", "-n", "2", "-o", t.TempDir(), "tidying_the_living_room"}},
+		{"sample", []string{"sample", "--format", "json", "--scene", "Studio_0", "-o", t.TempDir(), "doing_the_laundry"}},
 	}
 	for _, tc := range tests {
 		s := compileSchema(t, tc.schema)

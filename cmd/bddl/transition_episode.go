@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/batch"
@@ -28,10 +27,20 @@ import (
 // ---------------------------------------------------------------------
 // bddl check --transitions
 
-// addTransitionsFlag registers --transitions on bddl check.
-func addTransitionsFlag(f *pflag.FlagSet, opts *checkOptions) {
-	f.BoolVar(&opts.transitions, "transitions", false,
-		"apply the knowledge base's transition rules after each recorded step, before evaluating (for recordings made with rules off)")
+// --transitions is added to check through checkExtensions: the
+// evaluation then applies the rules after each step.
+func init() {
+	checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
+		var on bool
+		cmd.Flags().BoolVar(&on, "transitions", false,
+			"apply the knowledge base's transition rules after each recorded step, before evaluating (for recordings made with rules off)")
+		o.prepare = append(o.prepare, func(c *batch.Checker) error {
+			if on {
+				c.Evaluate = transitionsEvaluate(c.Resolver.Base())
+			}
+			return nil
+		})
+	})
 }
 
 // transitionsEvaluate is the check evaluation that applies the rules:
@@ -49,14 +58,16 @@ func transitionsEvaluate(base *kb.Base) batch.Evaluate {
 		}
 		eng := proto.(*transitions.Engine).Fork()
 		eng.SetDT(t.Reader.Header().DT)
+		var firings []episode.RuleFiring
 		opts := t.Options
-		opts.AfterStep = func(step int64, s *predicates.State, res *episode.Result) {
-			out := eng.Step(s)
-			for _, f := range out.Firings {
-				res.Firings = append(res.Firings, firingRecord(t.Program, step, f))
+		opts.AfterStep = func(s *predicates.State, info episode.StepInfo) error {
+			for _, f := range eng.Step(s).Firings {
+				firings = append(firings, firingRecord(t.Program, info.Step, f))
 			}
+			return nil
 		}
 		res := episode.Check(ctx, t.Program, t.Reader, opts)
+		res.Firings = firings
 		if eng.NumRules() == 0 {
 			res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
 		}
