@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,4 +161,46 @@ func TestCheckTransitionsSlicing(t *testing.T) {
 	}
 	ep = filepath.Join(dir, "poses.jsonl")
 	runBDDL(t, "check", "--transitions", "--episode", ep).wantCode(t, []string{"check", "--transitions", ep}, exitFindings)
+}
+
+// TestCheckTransitionsDeterministic: the same episodes checked with rules
+// twice, on one worker and on several, give byte-identical results.
+func TestCheckTransitionsDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var eps []string
+	for i := 0; i < 6; i++ {
+		for name, src := range map[string]string{"smoothie": examplePath("making_a_smoothie", "rules-off.jsonl"),
+			"slicing": filepath.Join("testdata", "transitions", "slicing", "poses.jsonl")} {
+			sub := filepath.Join(dir, fmt.Sprintf("%s%d", name, i))
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			data := readFile(t, src)
+			if name == "slicing" {
+				if err := os.WriteFile(filepath.Join(sub, "problem0.bddl"), readFile(t, filepath.Join(filepath.Dir(src), "problem0.bddl")), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ep := filepath.Join(sub, "ep.jsonl")
+			if err := os.WriteFile(ep, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			eps = append(eps, ep)
+		}
+	}
+	run := func(jobs string) string {
+		args := append([]string{"check", "--transitions", "--format", "json", "--jobs", jobs}, eps...)
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, exitOK)
+		return r.stdout
+	}
+	first := run("1")
+	for _, jobs := range []string{"1", "4"} {
+		if got := run(jobs); got != first {
+			t.Fatalf("--jobs %s differs from the first run:\n%s\nvs\n%s", jobs, got, first)
+		}
+	}
+	if strings.Count(first, `"firings"`) != len(eps) {
+		t.Errorf("not every episode reports its firing:\n%s", first)
+	}
 }
