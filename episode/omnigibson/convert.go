@@ -86,7 +86,11 @@ type Converter struct {
 	modelID  []int            // per template object, a dense id of its model
 	nModels  int
 	boundTo  map[string]string // BDDL instance by simulator name
-	pool     sync.Pool         // *scratch
+	// roomTypes are the room types :init puts each instance in (a
+	// wildcard's under its prefix, "tree.n.01_"), to choose among the
+	// rooms of an object listed in several.
+	roomTypes map[string][]string
+	pool      sync.Pool // *scratch
 }
 
 // modelInfo is what the knowledge base and the dataset say of a scene
@@ -163,6 +167,13 @@ func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.B
 			return nil, fmt.Errorf("%s binds %s, which the definition %s does not declare", t.Path, b.Instance, defPath)
 		}
 		c.binding[k] = b.Name
+	}
+	c.roomTypes = map[string][]string{}
+	for _, f := range problem.Init {
+		if a, ok := f.(*bddl.Atom); ok && a.Pred.Key() == "inroom" && len(a.Args) == 2 {
+			k := strings.TrimSuffix(a.Args[0].Key(), "*")
+			c.roomTypes[k] = append(c.roomTypes[k], a.Args[1].Key())
+		}
 	}
 	c.boundTo = make(map[string]string, len(c.binding))
 	for k, name := range c.binding {
@@ -472,6 +483,26 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	return h, rep, nil
 }
 
+// room picks an object's room: of several, the first of a type :init
+// puts the instance in (the simulator's room state holds for any of an
+// object's rooms; the episode records one).
+func (c *Converter) room(k string, rooms []string) string {
+	if len(rooms) > 1 {
+		want := c.roomTypes[k]
+		if i := strings.LastIndexByte(k, '_'); i >= 0 {
+			want = append(want[:len(want):len(want)], c.roomTypes[k[:i+1]]...)
+		}
+		for _, r := range rooms {
+			for _, t := range want {
+				if kb.RoomType(r) == t {
+					return r
+				}
+			}
+		}
+	}
+	return rooms[0]
+}
+
 // instanceOf is the BDDL instance bound to a simulator name, "" if none.
 func (c *Converter) instanceOf(name string) string {
 	for k, n := range c.binding {
@@ -670,7 +701,7 @@ func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, 
 	}
 	if len(it.obj.InRooms) > 0 {
 		o.Set |= predicates.FieldRoom
-		o.Room = it.obj.InRooms[0]
+		o.Room = c.room(k, it.obj.InRooms)
 	}
 	if !math.IsNaN(st.Temperature) {
 		o.Set |= predicates.FieldTemperature
