@@ -28,6 +28,11 @@ func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (
 	c := &checkRun{opts: opts, todo: eps}
 	c.checker = &batch.Checker{Resolver: res, Options: opts.episodeOptions(), Negation: opts.negation,
 		Evaluate: opts.evaluate, Open: batch.OpenOptions{Stdin: opts.in}}
+	for _, prep := range opts.prepare {
+		if err := prep(c.checker); err != nil {
+			return nil, err
+		}
+	}
 	if opts.plot != "" {
 		c.plots = batch.PlotPaths(opts.plot, eps)
 	}
