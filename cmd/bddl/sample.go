@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,6 +29,7 @@ const (
 
 type sampleOptions struct {
 	*globalOptions
+	readFlags
 	scene  string
 	files  []string
 	seed   uint64
@@ -83,6 +85,7 @@ misuse.`,
 	f.BoolVar(&opts.svg, "svg", false, "also draw each configuration from above as SVG")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per configuration)")
 	f.IntVar(&opts.jobs, "jobs", runtime.NumCPU(), "configurations sampled in parallel")
+	opts.readFlags.add(f)
 	return cmd
 }
 
@@ -138,7 +141,11 @@ func runSample(opts *sampleOptions, args []string) error {
 			return misuse("no scene %q in the knowledge base", opts.scene)
 		}
 	}
-	jobs, err := sampleJobs(opts.globalOptions, args)
+	parse, err := opts.readFlags.options()
+	if err != nil {
+		return err
+	}
+	jobs, err := sampleJobs(opts, args, parse)
 	if err != nil {
 		return err
 	}
@@ -247,12 +254,13 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 	return rec
 }
 
-// sampleJobs resolves the arguments: files and directories of
+// sampleJobs resolves the arguments: files, directories and globs of
 // definitions, else names of embedded examples.
-func sampleJobs(g *globalOptions, args []string) ([]sampleJob, error) {
+func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampleJob, error) {
 	var jobs []sampleJob
+	var paths []string
 	for _, a := range args {
-		if _, err := os.Stat(a); err != nil {
+		if _, err := os.Stat(a); err != nil && !strings.ContainsAny(a, "*?[{") {
 			act, ok := activities.Examples().Find(a)
 			if !ok || act.Problem == nil {
 				return nil, misuse("%s: not a file or directory, nor an embedded example", a)
@@ -260,13 +268,19 @@ func sampleJobs(g *globalOptions, args []string) ([]sampleJob, error) {
 			jobs = append(jobs, sampleJob{name: act.Name, problem: act.Problem})
 			continue
 		}
-		ins, err := g.expandDefinitions([]string{a})
+		paths = append(paths, a)
+	}
+	if len(paths) > 0 {
+		ins, err := opts.expandDefinitions(paths)
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range parseInputs(ins, nil) {
+		for _, p := range parseInputsWith(ins, opts.in, parse) {
 			if p.err != nil {
 				return nil, misuse("%v", p.err)
+			}
+			if !p.diags.HasErrors() {
+				p.diags.WriteText(opts.err) // what the reference passes over
 			}
 			if p.file == nil || p.file.Problem == nil {
 				continue // domain files
