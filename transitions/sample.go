@@ -646,6 +646,7 @@ func (b *builder) goals() []string {
 	case Washer:
 		water, _ := b.base.SynsetOfCategory(waterSystem)
 		for _, n := range b.sysIn {
+			out = append(out, fmt.Sprintf("(not (contains %s %s))", b.container, n))
 			if b.synsetOfName(n) != water { // the washer wets its load again
 				out = append(out, fmt.Sprintf("(not (covered %s %s))", b.item, n))
 			}
@@ -863,6 +864,7 @@ func (b *builder) state(k int) *predicates.State {
 			item := b.id(b.item)
 			_ = s.SetAABB(item, box(ox+0.2, oy+0.2, 0.3, ox+0.4, oy+0.4, 0.4))
 			fact(pCovered, item, sub, present && b.v != MissingInput)
+			fact(pContains, cont, sub, present && b.v != MissingInput)
 		case Dryer:
 			item := b.id(b.item)
 			_ = s.SetAABB(item, box(ox+0.2, oy+0.2, 0.3, ox+0.4, oy+0.4, 0.4))
