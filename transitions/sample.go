@@ -85,8 +85,7 @@ type SampleResult struct {
 	Program    *predicates.Program
 	Steps      []*predicates.State
 	After      *predicates.State
-	// Outcome is the Step at the last state (a copy); Fired the Steps of
-	// earlier states fired nothing (always, for a well-formed sample).
+	// Outcome is what the engine's Step did at the last state (a copy).
 	Outcome Outcome
 	// Early are the firings of the steps before the last, which a
 	// well-formed sample has none of.
