@@ -1,6 +1,6 @@
 module github.com/openbddl/bddl
 
-go 1.24.0
+go 1.25
 
 require (
 	github.com/alecthomas/participle/v2 v2.1.4
@@ -23,6 +23,7 @@ require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
+	github.com/scigolib/hdf5 v0.14.1 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sys v0.37.0 // indirect
