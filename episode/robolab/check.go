@@ -64,14 +64,14 @@ func Check(ctx context.Context, prog *predicates.Program, r *Run, d Demo, opts O
 func Spoil(res *episode.Result, err error) {
 	msg := err.Error()
 	switch {
+	case res.Steps == 0:
+		res.Error, res.Reason = msg, msg
 	case res.Error != "":
 		res.Error = msg + "; " + res.Error
 		res.Reason = res.Error
-	case res.Steps > 0:
+	default:
 		res.Reason = fmt.Sprintf("%s; over the %d %s read: %s", msg, res.Steps, plural(res.Steps, "step", "steps"), res.Reason)
 		res.Error = msg
-	default:
-		res.Error, res.Reason = msg, msg
 	}
 	res.Success = false
 }

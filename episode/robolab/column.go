@@ -154,6 +154,15 @@ func (c *column) load(k int) (err error) {
 	startIdx[0], count[0] = uint64(start), uint64(n)
 	copy(count[1:], c.dims[1:])
 	v, err := c.ds.ReadSlice(startIdx, count)
+	if err != nil && c.chunkRows > 0 && n > c.chunkRows {
+		// A block of several chunks failed: read just the chunk of row
+		// k, so that the rows before an unreadable chunk (a file cut
+		// short) are still read.
+		start = k / c.chunkRows * c.chunkRows
+		n = min(c.chunkRows, c.rows-start)
+		startIdx[0], count[0] = uint64(start), uint64(n)
+		v, err = c.ds.ReadSlice(startIdx, count)
+	}
 	if err != nil {
 		return &Error{File: c.file, Path: c.path, Step: start, HasStep: true, Truncated: true,
 			Msg: "cannot read steps " + strconv.Itoa(start) + "–" + strconv.Itoa(start+n-1) + ": " + err.Error()}

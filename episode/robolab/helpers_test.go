@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/openbddl/bddl/bddl"
@@ -75,4 +76,13 @@ func copyFile(t testing.TB, src, dir string, n int) string {
 		t.Fatal(err)
 	}
 	return dst
+}
+
+// runtimeStats reads the bytes allocated so far.
+type runtimeStats struct{ total uint64 }
+
+func (s *runtimeStats) read() {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	s.total = m.TotalAlloc
 }

@@ -45,6 +45,8 @@ type Demo struct {
 	Name  string
 	EnvID int
 	group *hdf5.Group
+	// unfinished says why RoboLab never closed the demo; "" when it did.
+	unfinished string
 }
 
 var (
@@ -104,6 +106,7 @@ func Open(path string) (run *Run, err error) {
 	}
 	slices.SortFunc(r.demos, func(a, b Demo) int { return a.EnvID - b.EnvID })
 	r.readMeta(data)
+	r.findUnfinished(data)
 	return r, nil
 }
 
@@ -141,6 +144,35 @@ func (r *Run) Truncated() error {
 
 // EpisodeName names a demo's episode: "run_0.hdf5#demo_3".
 func (r *Run) EpisodeName(d Demo) string { return r.Path + "#" + d.Name }
+
+// findUnfinished marks the demos RoboLab never closed. It closes a demo
+// by setting its success attribute and adding its num_samples to data's
+// total; a run that died while recording leaves a file that is whole as
+// of its last flush, with the open demos in neither. Only when the total
+// falls short of the demos' steps is a demo without success taken as
+// unfinished (success may be missing for other reasons).
+func (r *Run) findUnfinished(data *hdf5.Group) {
+	total, ok := attrNumber(data, "total")
+	if !ok {
+		return
+	}
+	sum := 0.0
+	for _, d := range r.demos {
+		if n, ok := attrNumber(d.group, "num_samples"); ok {
+			sum += n
+		}
+	}
+	if sum <= total {
+		return
+	}
+	for i := range r.demos {
+		d := &r.demos[i]
+		if !hasAttr(d.group, "success") {
+			n, _ := attrNumber(d.group, "num_samples")
+			d.unfinished = fmt.Sprintf("RoboLab never finished %s (it has no success attribute, and data's total of %.0f steps leaves out its %.0f): the run stopped while recording", d.Name, total, n)
+		}
+	}
+}
 
 // readMeta finds the environment's name, the run index and dt.
 func (r *Run) readMeta(data *hdf5.Group) {
@@ -338,6 +370,25 @@ func attrString(g *hdf5.Group, name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// hasAttr reports whether a group has an attribute, whatever its type.
+func hasAttr(g *hdf5.Group, name string) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	attrs, err := g.Attributes()
+	if err != nil {
+		return false
+	}
+	for _, a := range attrs {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func attrValue(g *hdf5.Group, name string) (v any, ok bool) {

@@ -236,7 +236,7 @@ func (s *Stream) open(opts Options) error {
 		slices.Sort(unmapped)
 		if opts.Map == nil {
 			return &Error{File: file, Path: base + "states",
-				Msg: fmt.Sprintf("%s not %s of %s: give a --map file naming their BDDL instances", strings.Join(unmapped, ", "), plural(len(unmapped), "an instance", "instances"), opts.Activity)}
+				Msg: fmt.Sprintf("%s %s of %s: give a --map file naming their BDDL instances", strings.Join(unmapped, ", "), plural(len(unmapped), "is not an instance", "are not instances"), opts.Activity)}
 		}
 		s.warnings = append(s.warnings, fmt.Sprintf("ignored, neither in %s nor instances of %s: %s", opts.Map.File, opts.Activity, strings.Join(unmapped, ", ")))
 	}
@@ -326,6 +326,15 @@ func (s *Stream) produce() {
 
 // stop ends the stream: what was written is flushed, then EOF.
 func (s *Stream) stop(err *Error) {
+	if why := s.demo.unfinished; why != "" {
+		if err == nil {
+			err = &Error{File: s.run.Path, Path: "data/" + s.demo.Name, Truncated: true,
+				Msg: fmt.Sprintf("truncated: %s; its %d steps were read", why, s.steps)}
+		} else {
+			err.Msg = "truncated: " + why + "; " + err.Msg
+			err.Truncated = true
+		}
+	}
 	if t := s.run.truncated; t != nil {
 		if err == nil {
 			err = &Error{File: s.run.Path, Path: "data/" + s.demo.Name, Truncated: true,

@@ -24,6 +24,8 @@ the cabinet not open.
 
 import json
 import math
+import os
+import shutil
 
 import h5py
 import numpy as np
@@ -237,6 +239,8 @@ def main():
     def flat(g):
         g["bbox/bbox_mm/mug"][3] = 0
     write_demo(data.create_group("demo_6"), "success", 20, seed=7, image=False, mutate=flat)
+    for g in data.values():
+        end_demo(data, g, True)
     f.close()
 
     # latest.hdf5: the newest file format (superblock 3, new-style chunk
@@ -246,6 +250,17 @@ def main():
     data.attrs["env_args"] = json.dumps({"env_name": "AppleInBowlTask", "type": 2})
     write_demo(data.create_group("demo_0"), "success", 30, seed=9, image=False)
     f.close()
+
+    # crashed.hdf5: what a run that died while recording leaves: demo_0
+    # finished (success attribute, counted in data's total), demo_1 still
+    # open after two flushes (32 of its 48 steps), copied at that moment.
+    f, data = new_run("crashed.tmp.hdf5")
+    end_demo(data, write_demo(data.create_group("demo_0"), "success", 36, seed=11, image=False), True)
+    write_demo(data.create_group("demo_1"), "success", 32, seed=12, image=False)
+    f.flush()
+    shutil.copyfile("crashed.tmp.hdf5", "crashed.hdf5")
+    f.close()
+    os.remove("crashed.tmp.hdf5")
 
     results = [
         {"env_name": "AppleInBowlTask", "task_name": "AppleInBowlTask", "run_name": "AppleInBowlTask_0", "run": 0,
