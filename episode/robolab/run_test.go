@@ -101,7 +101,9 @@ func TestRunVerdicts(t *testing.T) {
 	}
 }
 
-func eqPtr[T comparable](a, b *T) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+func eqPtr[T comparable](a, b *T) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
 
 func deref[T any](p *T) any {
 	if p == nil {
