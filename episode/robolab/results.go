@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -79,8 +80,13 @@ func LoadResults(path string) (*Results, error) {
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	}
+	return ReadResults(f, path)
+}
+
+// ReadResults reads RoboLab results lines from r; name is used in errors.
+func ReadResults(r io.Reader, path string) (*Results, error) {
 	rs := &Results{File: path, byRun: map[runKey]*Verdict{}, byEp: map[epKey]*Verdict{}}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxResultLine)
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Bytes()
