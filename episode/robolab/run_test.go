@@ -291,7 +291,7 @@ func TestTruncated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stride := 1009
+	stride := 2003
 	if testing.Short() {
 		stride = 10007
 	}
@@ -427,5 +427,36 @@ func TestImagesNotRead(t *testing.T) {
 	}
 	if alloc := after.total - before.total; alloc > 64<<20 {
 		t.Errorf("checking allocated %d MB: the images were read", alloc>>20)
+	}
+}
+
+// TestCorrupted flips bytes of a run file: never a panic; an error names
+// the file.
+func TestCorrupted(t *testing.T) {
+	data, err := os.ReadFile("testdata/direct.hdf5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 150
+	if testing.Short() {
+		n = 30
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "run_0.hdf5")
+	seed := uint64(1)
+	for i := range n {
+		bad := append([]byte(nil), data...)
+		for range 1 + i%4 {
+			seed = seed*6364136223846793005 + 1442695040888963407
+			bad[int(seed>>33)%len(bad)] ^= byte(seed>>20) | 1
+		}
+		if err := os.WriteFile(p, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range checkFile(t, p, episode.CheckOptions{}) {
+			if r.Error != "" && !strings.HasPrefix(r.Error, p) {
+				t.Fatalf("flip %d: error %q does not name the file", i, r.Error)
+			}
+		}
 	}
 }

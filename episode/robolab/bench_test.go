@@ -1,0 +1,164 @@
+package robolab
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scigolib/hdf5"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+)
+
+// writeRun writes a RoboLab-layout run file of one demo with n rigid
+// objects moving at every step (float32 poses, int16 corners, chunks of
+// 500 steps, gzip), with the Go HDF5 writer.
+func writeRun(tb testing.TB, path string, n, steps int) {
+	tb.Helper()
+	fw, err := hdf5.CreateForWrite(path, hdf5.CreateTruncate)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	must := func(err error) {
+		tb.Helper()
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for _, g := range []string{"/data", "/data/demo_0", "/data/demo_0/states", "/data/demo_0/states/rigid_object", "/data/demo_0/bbox", "/data/demo_0/bbox/bbox_mm"} {
+		_, err := fw.CreateGroup(g)
+		must(err)
+	}
+	chunk := uint64(min(500, steps))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k := range n {
+		name := fmt.Sprintf("obj_%d", k)
+		_, err := fw.CreateGroup("/data/demo_0/states/rigid_object/" + name)
+		must(err)
+		pose := make([]float32, steps*7)
+		box := make([]int16, steps*24)
+		x, y, z := rng.Float64()*2, rng.Float64()*2, 0.8
+		half := 0.02 + rng.Float64()*0.08
+		for t := range steps {
+			x += rng.NormFloat64() * 0.001
+			y += rng.NormFloat64() * 0.001
+			copy(pose[t*7:], []float32{float32(x), float32(y), float32(z), 1, 0, 0, 0})
+			for c := range 8 {
+				dx, dy := []float64{-1, 1, 1, -1}[c%4], []float64{-1, -1, 1, 1}[c%4]
+				dz := float64(c/4*2 - 1)
+				box[t*24+c*3] = int16(math.Round((x + dx*half) * 1000))
+				box[t*24+c*3+1] = int16(math.Round((y + dy*half) * 1000))
+				box[t*24+c*3+2] = int16(math.Round((z + dz*half) * 1000))
+			}
+		}
+		ds, err := fw.CreateDataset("/data/demo_0/states/rigid_object/"+name+"/root_pose", hdf5.Float32, []uint64{uint64(steps), 7},
+			hdf5.WithChunkDims([]uint64{chunk, 7}), hdf5.WithGZIPCompression(4))
+		must(err)
+		must(ds.Write(pose))
+		ds, err = fw.CreateDataset("/data/demo_0/bbox/bbox_mm/"+name, hdf5.Int16, []uint64{uint64(steps), 8, 3},
+			hdf5.WithChunkDims([]uint64{chunk, 8, 3}), hdf5.WithGZIPCompression(4))
+		must(err)
+		must(ds.Write(box))
+	}
+	must(fw.Close())
+}
+
+// benchActivity has n apples to put on a table.
+func benchActivity(tb testing.TB, n int) (*predicates.Program, *Map) {
+	var objs, names strings.Builder
+	for k := range n {
+		fmt.Fprintf(&objs, " apple.n.01_%d", k+1)
+		fmt.Fprintf(&names, "  obj_%d: apple.n.01_%d\n", k, k+1)
+	}
+	src := fmt.Sprintf(`(define (problem bench-0) (:domain omnigibson)
+ (:objects%s - apple.n.01 table.n.02_1 - table.n.02 floor.n.01_1 - floor.n.01 agent.n.01_1 - agent.n.01)
+ (:init (ontop agent.n.01_1 floor.n.01_1) (inroom floor.n.01_1 kitchen) (inroom table.n.02_1 kitchen))
+ (:goal (forall (?a - apple.n.01) (ontop ?a ?table.n.02_1))))`, objs.String())
+	prob, diags := bddl.ParseProblem("bench.bddl", []byte(src))
+	if diags.HasErrors() {
+		tb.Fatal(diags)
+	}
+	prog, err := predicates.Compile(prob, kb.Default(), predicates.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := ParseMap("bench.yaml", []byte("names:\n"+names.String()+"static:\n  table.n.02_1: {aabb: [-1, -1, 0, 3, 3, 0.75]}\n"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return prog, m
+}
+
+const benchObjects, benchSteps = 20, 5000
+
+func benchRun(b *testing.B) (string, Options, *predicates.Program) {
+	path := filepath.Join(b.TempDir(), "run_0.hdf5")
+	writeRun(b, path, benchObjects, benchSteps)
+	prog, m := benchActivity(b, benchObjects)
+	return path, Options{Activity: "bench", Instances: InstancesOf(prog), Map: m}, prog
+}
+
+// BenchmarkRead20Objects reads a run file of 20 moving objects into a
+// predicates.State: HDF5 chunks → episode lines → state, no evaluation.
+func BenchmarkRead20Objects(b *testing.B) {
+	path, opts, prog := benchRun(b)
+	b.ReportAllocs()
+	steps := 0
+	for b.Loop() {
+		r, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, err := r.Stream(r.Demos()[0], opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rd, err := episode.NewReader(s, s.Name())
+		if err != nil {
+			b.Fatal(err)
+		}
+		st := prog.NewState()
+		if err := rd.Bind(st); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			_, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			steps++
+		}
+		if s.Err() != nil {
+			b.Fatal(s.Err())
+		}
+		r.Close()
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// BenchmarkCheck20Objects checks the same file: reading and evaluating
+// the goal at every step.
+func BenchmarkCheck20Objects(b *testing.B) {
+	path, opts, prog := benchRun(b)
+	b.ReportAllocs()
+	steps := 0
+	for b.Loop() {
+		res := CheckRun(context.Background(), prog, path, opts, episode.CheckOptions{}, nil)
+		if res[0].Error != "" {
+			b.Fatal(res[0].Error)
+		}
+		steps += res[0].Steps
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}
