@@ -2,6 +2,7 @@ package main
 
 import (
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -126,23 +127,26 @@ func (o *episodeWriteOptions) compileActivity() (*predicates.Program, string, er
 	if err != nil {
 		return nil, "", misuse("%v", err)
 	}
-	finder := &activityFinder{base: base}
+	res := batch.NewResolver(base, predicates.Options{})
 	if o.library != "" {
-		if finder.library, err = loadLibrary(o.library); err != nil {
-			return nil, "", err
+		if err := res.AddLibrary(o.library, noter(o.err)); err != nil {
+			return nil, "", misuse("--activities %v", err)
 		}
 	}
-	act, err := finder.find(o.activity, "")
+	if err := res.SetActivity(context.Background(), o.activity, o.in, noter(o.err)); err != nil {
+		return nil, "", misuse("%v", err)
+	}
+	act, err := res.Resolve("", batch.Episode{})
 	if err != nil {
 		return nil, "", misuse("%v", err)
 	}
-	prog, err := finder.program(act, nil)
+	prog, err := res.Program(act, nil)
 	if err != nil {
 		return nil, "", misuse("activity %s: %v", o.activity, err)
 	}
 	// A name found in a library is written as the name; a file as given.
-	ref := act.name
-	if strings.HasPrefix(act.key, "file:") {
+	ref := act.Name
+	if strings.HasPrefix(act.Key, "file:") {
 		ref = o.activity
 	}
 	return prog, ref, nil
@@ -171,14 +175,6 @@ func (o *episodeWriteOptions) output() (io.Writer, func() error, error) {
 		}
 		return err
 	}, nil
-}
-
-func loadLibrary(dir string) (*activities.Library, error) {
-	lib, err := activities.LoadDir(dir)
-	if err != nil {
-		return nil, misuse("--activities %s: %v", dir, err)
-	}
-	return lib, nil
 }
 
 func runEpisodeFromInit(opts *episodeWriteOptions) error {
