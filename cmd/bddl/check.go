@@ -41,6 +41,7 @@ type checkOptions struct {
 	// evaluate, when set (by a flag another file adds), replaces
 	// batch.DefaultEvaluate.
 	evaluate batch.Evaluate
+	robolab  roboLabCheck // --map, --robolab-results (robolab.go)
 }
 
 func newCheckCmd(g *globalOptions) *cobra.Command {
@@ -120,6 +121,7 @@ interrupted.`,
 	f.StringVar(&opts.plot, "plot", "", "draw each episode's timeline of goal conjuncts to FILE.svg or FILE.png")
 	f.BoolVar(&opts.stats, "stats", false, "report time spent decoding vs evaluating, and steps per second")
 	opts.batchFlags.add(f, "episodes")
+	opts.robolab.addFlags(f)
 	return cmd
 }
 
@@ -149,6 +151,9 @@ func runCheck(opts *checkOptions) error {
 			return misuse("no episodes besides the --out file")
 		}
 	}
+	if err := opts.robolab.setup(opts, inputs); err != nil {
+		return err
+	}
 	ctx, stop := opts.interruptible()
 	defer stop()
 	eps := batch.Select(opts.shard, batch.Episodes(ctx, inputs), batch.Episode.ShardKey)
@@ -158,6 +163,7 @@ func runCheck(opts *checkOptions) error {
 		return misuse("%v", err)
 	}
 	res := batch.NewResolver(base, compile)
+	opts.robolab.resolver = res
 	if opts.library != "" {
 		if err := res.AddLibrary(opts.library, note); err != nil {
 			return misuse("--activities %v", err)

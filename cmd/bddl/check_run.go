@@ -27,7 +27,7 @@ type checkRun struct {
 func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (*checkRun, error) {
 	c := &checkRun{opts: opts, todo: eps}
 	c.checker = &batch.Checker{Resolver: res, Options: opts.episodeOptions(), Negation: opts.negation,
-		Evaluate: opts.evaluate, Open: batch.OpenOptions{Stdin: opts.in}}
+		Evaluate: opts.evaluate, Open: batch.OpenOptions{Stdin: opts.in, Config: &opts.robolab}}
 	if opts.plot != "" {
 		c.plots = batch.PlotPaths(opts.plot, eps)
 	}
@@ -69,6 +69,7 @@ func (c *checkRun) close() {
 // --per-step asks for them; a plot that cannot be written is a
 // problem the run fails with.
 func (c *checkRun) finish(_ context.Context, t *batch.Task, o *batch.Outcome) {
+	c.opts.robolab.finish(t, o)
 	if c.plots != nil && o.Error == "" {
 		if err := o.PlotTimeline(c.plots[t.Episode.Key()]); err != nil {
 			o.Problems = append(o.Problems, "plot: "+err.Error())
@@ -176,6 +177,9 @@ func (c *checkRun) report(fresh []*batch.Outcome, interrupted bool) error {
 	}
 	if opts.format == "text" && !c.single {
 		if err := batch.WriteSummary(opts.stdout(), all, len(c.previous)); err != nil {
+			return err
+		}
+		if err := opts.robolab.report(opts.stdout(), opts.err, fresh); err != nil {
 			return err
 		}
 	}

@@ -76,6 +76,31 @@ func Spoil(res *episode.Result, err error) {
 	res.Success = false
 }
 
+// NewResult wraps the episode result of a demo with RoboLab's fields.
+func NewResult(r *Run, d Demo, er *episode.Result) *Result {
+	res := r.newResult(d)
+	res.Result = er
+	return res
+}
+
+// Extra are the fields a Result adds to its episode result, by JSON name.
+func (res *Result) Extra() map[string]any {
+	out := map[string]any{"env_name": res.EnvName, "env_id": res.EnvID, "run": res.Run, "dt": res.DT}
+	add := func(k string, v any, ok bool) {
+		if ok {
+			out[k] = v
+		}
+	}
+	add("robolab_success", res.RoboLabSuccess, res.RoboLabSuccess != nil)
+	add("robolab_success_step", res.RoboLabSuccessStep, res.RoboLabSuccessStep != nil)
+	add("robolab_score", res.RoboLabScore, res.RoboLabScore != nil)
+	add("robolab_reason", res.RoboLabReason, res.RoboLabReason != nil)
+	add("robolab_episode_step", res.RoboLabEpisodeStep, res.RoboLabEpisodeStep != nil)
+	add("robolab_episode", res.RoboLabEpisode, res.RoboLabEpisode != nil)
+	add("agreement", res.Agreement, res.Agreement != nil)
+	return out
+}
+
 func (r *Run) newResult(d Demo) *Result {
 	res := &Result{EnvName: r.EnvName, EnvID: d.EnvID}
 	if r.HasIndex {

@@ -19,15 +19,16 @@ func ConvertedName(r *Run, d Demo, gz bool) string {
 	return name
 }
 
-// Convert writes a demo as an episode file in dir and returns its path.
+// Convert writes a demo as an episode file in dir and returns its path
+// and number of steps.
 // The header declares the number of steps. A demo that cannot be read in
 // full is an error and writes nothing; an existing file is replaced
 // atomically, keeping its mode and owner.
-func Convert(r *Run, d Demo, opts Options, dir string, gz bool) (string, error) {
+func Convert(r *Run, d Demo, opts Options, dir string, gz bool) (string, int, error) {
 	opts.DeclareSteps = true
 	s, err := r.Stream(d, opts)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	path := filepath.Join(dir, ConvertedName(r, d, gz))
 	err = writeAtomic(path, func(w io.Writer) error {
@@ -47,9 +48,9 @@ func Convert(r *Run, d Demo, opts Options, dir string, gz bool) (string, error) 
 		return s.Err()
 	})
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	return path, nil
+	return path, s.Steps(), nil
 }
 
 // writeAtomic writes a file through a temporary file in its directory,

@@ -151,7 +151,7 @@ func TestConvert(t *testing.T) {
 	dir := t.TempDir()
 	direct := CheckRun(context.Background(), prog, "testdata/run_0.hdf5", opts, episode.CheckOptions{}, nil)
 	for i, d := range r.Demos() {
-		path, err := Convert(r, d, opts, dir, i%2 == 1)
+		path, steps, err := Convert(r, d, opts, dir, i%2 == 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +166,7 @@ func TestConvert(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rd.Header().Steps != direct[i].Steps {
+		if rd.Header().Steps != direct[i].Steps || steps != direct[i].Steps {
 			t.Errorf("%s declares %d steps, want %d", path, rd.Header().Steps, direct[i].Steps)
 		}
 		res := episode.Check(context.Background(), prog, rd, episode.CheckOptions{})
@@ -181,7 +181,7 @@ func TestConvert(t *testing.T) {
 	if err := os.Chmod(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Convert(r, r.Demos()[0], opts, dir, false); err != nil {
+	if _, _, err := Convert(r, r.Demos()[0], opts, dir, false); err != nil {
 		t.Fatal(err)
 	}
 	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
@@ -192,7 +192,7 @@ func TestConvert(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bad.Close()
-	if _, err := Convert(bad, bad.Demos()[0], opts, dir, false); err == nil || !strings.Contains(err.Error(), "step 7: position y is NaN") {
+	if _, _, err := Convert(bad, bad.Demos()[0], opts, dir, false); err == nil || !strings.Contains(err.Error(), "step 7: position y is NaN") {
 		t.Errorf("bad demo converted: %v", err)
 	}
 	entries, _ := os.ReadDir(dir)
