@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,9 +20,10 @@ import (
 )
 
 // writeRun writes a RoboLab-layout run file of one demo with n rigid
-// objects moving at every step (float32 poses, int16 corners, chunks of
-// 500 steps, gzip), with the Go HDF5 writer.
-func writeRun(tb testing.TB, path string, n, steps int) {
+// objects (float32 poses, int16 corners, chunks of 500 steps, gzip), with
+// the Go HDF5 writer. moving of them move at every step, the others stay
+// put (as most of a scene does).
+func writeRun(tb testing.TB, path string, n, moving, steps int) {
 	tb.Helper()
 	fw, err := hdf5.CreateForWrite(path, hdf5.CreateTruncate)
 	if err != nil {
@@ -48,8 +50,10 @@ func writeRun(tb testing.TB, path string, n, steps int) {
 		x, y, z := rng.Float64()*2, rng.Float64()*2, 0.8
 		half := 0.02 + rng.Float64()*0.08
 		for t := range steps {
-			x += rng.NormFloat64() * 0.001
-			y += rng.NormFloat64() * 0.001
+			if k < moving {
+				x += rng.NormFloat64() * 0.001
+				y += rng.NormFloat64() * 0.001
+			}
 			copy(pose[t*7:], []float32{float32(x), float32(y), float32(z), 1, 0, 0, 0})
 			for c := range 8 {
 				dx, dy := []float64{-1, 1, 1, -1}[c%4], []float64{-1, -1, 1, 1}[c%4]
@@ -99,62 +103,101 @@ func benchActivity(tb testing.TB, n int) (*predicates.Program, *Map) {
 
 const benchObjects, benchSteps = 20, 5000
 
-func benchRun(b *testing.B) (string, Options, *predicates.Program) {
-	path := filepath.Join(b.TempDir(), "run_0.hdf5")
-	writeRun(b, path, benchObjects, benchSteps)
+// benchRun writes the benchmark's run file, and the same demo converted
+// to a JSON Lines episode: the baseline, read by the episode package
+// alone.
+func benchRun(b *testing.B, moving int) (run, jsonl string, opts Options, prog *predicates.Program) {
+	dir := b.TempDir()
+	run = filepath.Join(dir, "run_0.hdf5")
+	writeRun(b, run, benchObjects, moving, benchSteps)
 	prog, m := benchActivity(b, benchObjects)
-	return path, Options{Activity: "bench", Instances: InstancesOf(prog), Map: m}, prog
-}
-
-// BenchmarkRead20Objects reads a run file of 20 moving objects into a
-// predicates.State: HDF5 chunks → episode lines → state, no evaluation.
-func BenchmarkRead20Objects(b *testing.B) {
-	path, opts, prog := benchRun(b)
-	b.ReportAllocs()
-	steps := 0
-	for b.Loop() {
-		r, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		s, err := r.Stream(r.Demos()[0], opts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rd, err := episode.NewReader(s, s.Name())
-		if err != nil {
-			b.Fatal(err)
-		}
-		st := prog.NewState()
-		if err := rd.Bind(st); err != nil {
-			b.Fatal(err)
-		}
-		for {
-			_, err := rd.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			steps++
-		}
-		if s.Err() != nil {
-			b.Fatal(s.Err())
-		}
-		r.Close()
+	opts = Options{Activity: "bench", Instances: InstancesOf(prog), Map: m}
+	r, err := Open(run)
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+	defer r.Close()
+	if jsonl, _, err = Convert(r, r.Demos()[0], opts, dir, false); err != nil {
+		b.Fatal(err)
+	}
+	return run, jsonl, opts, prog
 }
 
-// BenchmarkCheck20Objects checks the same file: reading and evaluating
-// the goal at every step.
+// openSource opens the demo as an episode reader: from the run file, or
+// from the converted episode file.
+func openSource(b *testing.B, source, run, jsonl string, opts Options) (*episode.Reader, func() error, func()) {
+	if source == "jsonl" {
+		f, err := os.Open(jsonl)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rd, err := episode.NewReader(f, jsonl)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return rd, func() error { return nil }, func() { f.Close() }
+	}
+	r, err := Open(run)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := r.Stream(r.Demos()[0], opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rd, err := episode.NewReader(s, s.Name())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rd, s.Err, func() { r.Close() }
+}
+
+// BenchmarkRead20Objects reads a demo of 20 objects (all moving at every
+// step, or one) into a predicates.State, without evaluating: from the
+// RoboLab run file (HDF5 chunks → episode lines → state) and, as the
+// baseline, from the same demo converted to a JSON Lines episode.
+func BenchmarkRead20Objects(b *testing.B) {
+	for _, moving := range []int{benchObjects, 1} {
+		run, jsonl, opts, prog := benchRun(b, moving)
+		for _, source := range []string{"hdf5", "jsonl"} {
+			b.Run(fmt.Sprintf("moving=%d/source=%s", moving, source), func(b *testing.B) {
+				b.ReportAllocs()
+				steps := 0
+				for b.Loop() {
+					rd, errOf, done := openSource(b, source, run, jsonl, opts)
+					st := prog.NewState()
+					if err := rd.Bind(st); err != nil {
+						b.Fatal(err)
+					}
+					for {
+						_, err := rd.Next()
+						if err == io.EOF {
+							break
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+						steps++
+					}
+					if err := errOf(); err != nil {
+						b.Fatal(err)
+					}
+					done()
+				}
+				b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+			})
+		}
+	}
+}
+
+// BenchmarkCheck20Objects checks the run file of 20 moving objects:
+// reading and evaluating the goal at every step.
 func BenchmarkCheck20Objects(b *testing.B) {
-	path, opts, prog := benchRun(b)
+	run, _, opts, prog := benchRun(b, benchObjects)
 	b.ReportAllocs()
 	steps := 0
 	for b.Loop() {
-		res := CheckRun(context.Background(), prog, path, opts, episode.CheckOptions{}, nil)
+		res := CheckRun(context.Background(), prog, run, opts, episode.CheckOptions{}, nil)
 		if res[0].Error != "" {
 			b.Fatal(res[0].Error)
 		}

@@ -10,7 +10,9 @@ import (
 
 // column reads a dataset of T rows a block of rows at a time: a whole
 // number of chunks, about blockBytes of values, so memory stays bounded
-// whatever T is and each chunk is decompressed once.
+// whatever T is and each chunk is decompressed once. A dataset of at most
+// wholeBytes of values is read at once instead: the library reads a whole
+// dataset about three times faster than a slice of it.
 type column struct {
 	file  string
 	path  string // in the file: data/demo_0/bbox/bbox_mm/apple
@@ -27,10 +29,18 @@ type column struct {
 	block []float64
 	start int // first row of block
 	n     int // rows in block
+	whole bool // read the dataset at once (until that fails)
 }
 
-// blockBytes is the size of the values a column keeps in memory.
-const blockBytes = 64 << 10
+// blockBytes is the size of the values a column keeps in memory when it
+// reads blocks; wholeBytes the most it reads at once, and streamBytes the
+// most all the columns of a stream read at once (so memory stays bounded
+// whatever the number of objects too).
+const (
+	blockBytes  = 64 << 10
+	wholeBytes  = 1 << 20
+	streamBytes = 32 << 20
+)
 
 // testReadHook, when set by a test, is called with the path of every
 // dataset opened or read.
@@ -112,8 +122,12 @@ func openColumn(file, path string, obj hdf5.Object, shape ...int) (c *column, er
 		per = max(1, per/chunkRows) * chunkRows
 	}
 	c.blockRows = per
+	c.whole = c.size() <= wholeBytes && c.missing == nil
 	return c, nil
 }
+
+// size is the bytes of the dataset's values as float64.
+func (c *column) size() int { return c.rows * c.width * 8 }
 
 // row returns the values of row k (valid until the next call).
 func (c *column) row(k int) ([]float64, error) {
@@ -130,6 +144,13 @@ func (c *column) row(k int) ([]float64, error) {
 func (c *column) load(k int) (err error) {
 	if k < 0 || k >= c.rows {
 		return c.fail(k, fmt.Sprintf("no such row (the dataset has %d)", c.rows))
+	}
+	if c.whole {
+		c.whole = false // once: on failure, blocks find the rows readable
+		if vals, ok := c.readWhole(); ok {
+			c.block, c.start, c.n = vals, 0, c.rows
+			return nil
+		}
 	}
 	start := k / c.blockRows * c.blockRows
 	n := min(c.blockRows, c.rows-start)
@@ -173,6 +194,23 @@ func (c *column) load(k int) (err error) {
 	}
 	c.block, c.start, c.n = vals, start, n
 	return nil
+}
+
+// readWhole reads the whole dataset; false when that fails.
+func (c *column) readWhole() (vals []float64, ok bool) {
+	if testReadHook != nil {
+		testReadHook(c.path)
+	}
+	defer func() {
+		if recover() != nil {
+			vals, ok = nil, false
+		}
+	}()
+	v, err := c.ds.Read()
+	if err != nil || len(v) != c.rows*c.width {
+		return nil, false
+	}
+	return v, true
 }
 
 func (c *column) fail(step int, msg string) *Error {

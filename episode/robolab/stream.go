@@ -265,6 +265,18 @@ func (s *Stream) open(opts Options) error {
 		}
 	}
 
+	// Small datasets are read whole, as long as the stream's budget lasts.
+	budget := streamBytes
+	for _, o := range s.objs {
+		for _, c := range []*column{o.pose, o.box, o.joints} {
+			if c != nil && c.whole {
+				if c.whole = c.size() <= budget; c.whole {
+					budget -= c.size()
+				}
+			}
+		}
+	}
+
 	s.header = episode.Header{Activity: opts.Activity, DT: s.run.DT, Objects: map[string]*episode.Object{}}
 	for name, o := range static {
 		s.header.Objects[name] = o
