@@ -27,8 +27,8 @@ type column struct {
 	missing   map[int]bool
 
 	block []float64
-	start int // first row of block
-	n     int // rows in block
+	start int  // first row of block
+	n     int  // rows in block
 	whole bool // read the dataset at once (until that fails)
 }
 
