@@ -202,6 +202,9 @@ func verdictText(success bool, step *int64) string {
 		}
 	} else {
 		b.WriteString("failure")
+		if step != nil { // the goal held, but not as the options require
+			fmt.Fprintf(&b, " (held at step %d)", *step)
+		}
 	}
 	return b.String()
 }

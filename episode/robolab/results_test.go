@@ -108,9 +108,10 @@ func TestWriteAgreement(t *testing.T) {
 	}
 	want := []string{
 		"RoboLab agreement over 4 episodes: 1 both succeed, 1 both fail, 1 only RoboLab, 1 only BDDL",
-		"testdata/run_0.hdf5#demo_0  success at step 22  success at step 25  both succeed",
-		"testdata/run_0.hdf5#demo_2  failure             success at step 25  only RoboLab",
-		"testdata/run_0.hdf5#demo_3  success at step 22  failure             only BDDL",
+		"testdata/run_0.hdf5#demo_0  success at step 22         success at step 25  both succeed",
+		"testdata/run_0.hdf5#demo_1  failure                    failure             both fail",
+		"testdata/run_0.hdf5#demo_2  failure (held at step 22)  success at step 25  only RoboLab",
+		"testdata/run_0.hdf5#demo_3  success at step 22         failure             only BDDL",
 	}
 	for _, w := range want {
 		if !strings.Contains(b.String(), w) {
