@@ -122,6 +122,7 @@ interrupted.`,
 	f.BoolVar(&opts.stats, "stats", false, "report time spent decoding vs evaluating, and steps per second")
 	opts.batchFlags.add(f, "episodes")
 	opts.robolab.addFlags(f)
+	_ = cmd.RegisterFlagCompletionFunc("activity", completeActivities(g, &opts.library))
 	return cmd
 }
 

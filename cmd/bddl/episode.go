@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"fmt"
@@ -29,7 +30,7 @@ benchmarks, print the format's JSON Schema.`,
   bddl episode schema > episode.schema.json`,
 	}
 	cmd.AddCommand(newEpisodeFromInitCmd(g), newEpisodeSynthCmd(g), newEpisodeSchemaCmd(g), newEpisodeConvertCmd(g))
-	return cmd
+	return asGroup(cmd)
 }
 
 type episodeWriteOptions struct {
@@ -56,7 +57,8 @@ else the embedded examples). FILE ending in .gz is gzip-compressed; without
 -o, or with -o -, the episode goes to stdout.`,
 		Example: `  bddl episode from-init tidying_the_living_room -o init.jsonl
   bddl episode from-init defs/baking_cookies/problem0.bddl -o init.jsonl.gz`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
 			return runEpisodeFromInit(opts)
@@ -79,7 +81,8 @@ float32 simulator prints them. It is input for 'bddl check --stats', not a
 simulation: the goal is rarely reached.`,
 		Example: `  bddl episode synth tidying_the_living_room --kind poses --steps 100000 -o poses.jsonl
   bddl check --stats --episode poses.jsonl`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
 			var kind episode.SynthKind
@@ -212,6 +215,11 @@ func runEpisodeSynth(opts *episodeWriteOptions, kind episode.SynthKind) error {
 	if err != nil {
 		return err
 	}
+	// A long synthesis shows its progress by steps (lines) on a terminal.
+	if p := batch.NewProgress(opts.err, int64(opts.steps), 10000, "writing steps"); p != nil {
+		w = &lineCounter{w: w, p: p}
+		defer p.Finish()
+	}
 	err = episode.Synthesize(w, prog, ref, kind, opts.steps, opts.seed)
 	if ferr := finish(); err == nil {
 		err = ferr
@@ -220,4 +228,18 @@ func runEpisodeSynth(opts *episodeWriteOptions, kind episode.SynthKind) error {
 		return fmt.Errorf("writing %s: %w", opts.out, err)
 	}
 	return nil
+}
+
+// lineCounter advances a progress bar by the lines written through it.
+type lineCounter struct {
+	w io.Writer
+	p *batch.Progress
+}
+
+func (c *lineCounter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	if lines := bytes.Count(b[:n], []byte{'\n'}); lines > 0 {
+		c.p.Add(lines)
+	}
+	return n, err
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/batch"
 )
 
 func init() { subcommands = append(subcommands, newExplainCmd) }
@@ -23,7 +24,8 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 		Use:   "explain [--format text|json] FILE",
 		Short: "Describe a problem's :init and :goal in plain words",
 		Long: `Render a problem's initial literals and its goal as English sentences,
-one :init literal and one top-level goal conjunct per line.`,
+one :init literal and one top-level goal conjunct per line. FILE may be "-"
+for standard input.`,
 		Example: `  bddl explain baking_sugar_cookies/problem0.bddl
   bddl explain --format json problem0.bddl`,
 		Args: cobra.ExactArgs(1),
@@ -47,7 +49,7 @@ func runExplain(opts *explainOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	r := parseOne(opts.path)
+	r := parseOne(batch.Input{Path: opts.path, Arg: opts.path}, opts.in)
 	if r.err != nil {
 		return misuse("%v", r.err)
 	}
@@ -74,7 +76,5 @@ func runExplain(opts *explainOptions) error {
 	for _, f := range goal {
 		e.Goal = append(e.Goal, bddl.Explain(f))
 	}
-	enc := json.NewEncoder(opts.out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(e)
+	return json.NewEncoder(opts.out).Encode(e) // one JSON line, as every --format json
 }

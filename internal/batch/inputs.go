@@ -126,38 +126,48 @@ func Expand(args []string, o ExpandOptions) ([]Input, error) {
 
 func isGlob(s string) bool { return strings.ContainsAny(s, "*?[{") }
 
+// expandGlob matches a doublestar pattern by walking the directory
+// before its first wildcard with fsutil.Walk, so links are followed
+// without looping and special files are skipped with a note.
 func expandGlob(pattern string, o ExpandOptions, add func(Input)) error {
-	if !doublestar.ValidatePathPattern(pattern) {
+	slash := filepath.ToSlash(pattern)
+	if !doublestar.ValidatePattern(slash) {
 		return fmt.Errorf("%s: not a valid glob pattern", pattern)
 	}
-	matches, err := doublestar.FilepathGlob(pattern)
-	if err != nil {
-		return fmt.Errorf("%s: %v", pattern, err)
-	}
-	base, _ := doublestar.SplitPattern(filepath.ToSlash(pattern))
+	base, _ := doublestar.SplitPattern(slash)
 	base = filepath.FromSlash(base)
-	sort.Strings(matches)
-	n := 0
-	for _, m := range matches {
-		info, err := os.Stat(m)
-		if err != nil || info.IsDir() {
-			continue
-		}
-		if !info.Mode().IsRegular() {
-			if o.Note != nil {
-				o.Note(fmt.Sprintf("skipping %s: %v", m, fsutil.NotRegular(m, info.Mode())))
-			}
-			continue
-		}
+	if info, err := os.Stat(base); err != nil || !info.IsDir() {
+		return fmt.Errorf("%s: no file matches (%s is not a directory)", pattern, base)
+	}
+	// Walk joins names to base as given; the pattern must be spelled so.
+	prefix := filepath.ToSlash(filepath.Clean(base))
+	_, rest := doublestar.SplitPattern(slash)
+	full := strings.TrimSuffix(prefix, "/") + "/" + rest
+	if prefix == "." {
+		full = rest
+	}
+	var matched []string
+	match := func(p string) bool {
+		ok, _ := doublestar.Match(full, filepath.ToSlash(p))
+		return ok
+	}
+	err := fsutil.Walk(base, fsutil.WalkOptions{MatchPath: match, Note: o.Note}, func(p string) error {
+		matched = append(matched, p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(matched) == 0 {
+		return fmt.Errorf("%s: no file matches", pattern)
+	}
+	sort.Strings(matched)
+	for _, m := range matched {
 		rel, err := filepath.Rel(base, m)
 		if err != nil {
 			rel = m
 		}
 		add(Input{Path: m, Arg: pattern, Root: base, Rel: filepath.ToSlash(rel)})
-		n++
-	}
-	if n == 0 {
-		return fmt.Errorf("%s: no file matches", pattern)
 	}
 	return nil
 }

@@ -12,6 +12,9 @@ type WalkOptions struct {
 	// Match selects the regular files to report by base name; nil
 	// reports every regular file.
 	Match func(name string) bool
+	// MatchPath, when set, selects by the whole path (root joined with
+	// the names met) instead of Match.
+	MatchPath func(path string) bool
 	// Note receives a line for each entry skipped: a FIFO, device or
 	// socket with a matching name, a broken link, a directory loop.
 	// nil drops them.
@@ -78,13 +81,13 @@ func (w *walker) dir(path string, ancestors []os.FileInfo) error {
 				return err
 			}
 		case mode.IsRegular():
-			if w.opts.Match == nil || w.opts.Match(e.Name()) {
+			if w.match(p, e.Name()) {
 				if err := w.fn(p); err != nil {
 					return err
 				}
 			}
 		default:
-			if w.opts.Match == nil || w.opts.Match(e.Name()) {
+			if w.match(p, e.Name()) {
 				w.note("skipping %s: %s", p, kind(mode))
 			}
 		}
@@ -117,4 +120,14 @@ func Within(root, path string) bool {
 	p, _ = filepath.Abs(p)
 	rel, err := filepath.Rel(r, p)
 	return err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != ".."+string(filepath.Separator))
+}
+
+func (w *walker) match(path, name string) bool {
+	switch {
+	case w.opts.MatchPath != nil:
+		return w.opts.MatchPath(path)
+	case w.opts.Match != nil:
+		return w.opts.Match(name)
+	}
+	return true
 }

@@ -20,8 +20,16 @@ var ErrReadOnly = errors.New("the file is read-only")
 // file with several hard links, or an owner this process cannot give
 // away) the file is rewritten in place instead. A file without write
 // permission is refused, as gofmt -w refuses it.
+//
+// A file that does not exist yet is created, with mode 0644 less the
+// umask, the same way.
 func WriteFileAtomic(path string, data []byte) error {
 	real, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := os.Lstat(path); errors.Is(lerr, fs.ErrNotExist) {
+			return createAtomic(path, data)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -73,4 +81,18 @@ func writeInPlace(path string, data []byte) error {
 		err = f.Truncate(int64(len(data)))
 	}
 	return errors.Join(err, f.Sync(), f.Close())
+}
+
+// createAtomic writes a new file through a temporary file and a rename.
+func createAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	// CreateTemp makes 0600; a results file is shared as os.Create's are.
+	if err := errors.Join(write(tmp, data), tmp.Chmod(0o644), tmp.Sync(), tmp.Close()); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
 }
