@@ -79,6 +79,14 @@ with min > max) stops it with an error naming file, line, step and field,
 and it is not a success. --lenient skips bad steps and counts them; an
 episode with skipped steps is not a success either.
 
+RoboLab run files (*.hdf5, *.h5) are read directly: every data/demo_<k> is
+an episode named run_0.hdf5#demo_3. --map FILE names the BDDL instance of
+each RoboLab object and gives the static objects (see the README); the
+activity is --activity or the map's activity:. Result lines add RoboLab's
+env_name, env_id, run and dt, and with its episode_results.jsonl (beside the
+run file or its directory, or --robolab-results FILE) its verdict and how
+ours agrees, summed up after the run.
+
 --out FILE appends one JSON line per episode (the fields are in the
 README) under an exclusive lock: a second run on the same FILE is refused.
 A run skips the episodes already in FILE (matched by absolute path) and
@@ -93,7 +101,8 @@ interrupted.`,
   bddl check --per-step --plot timeline.svg --episode run7.jsonl.gz
   bddl check --activities behavior1k/activity_definitions --episode 'runs/**/*.jsonl.gz' --out results.jsonl
   bddl check --shard 0/4 --episode runs/ --out results-0.jsonl     # one of 4 machines
-  bddl check --format json --hold 10 --negation strict --episode runs/`,
+  bddl check --format json --hold 10 --negation strict --episode runs/
+  bddl check --episode output/AppleInBowlTask/run_0.hdf5 --map names.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.episodes = append(opts.episodes, args...)
 			return runCheck(opts)
