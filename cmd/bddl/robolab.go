@@ -62,7 +62,8 @@ type roboLabCheck struct {
 type roboLabEpisode struct {
 	run    *robolab.Run
 	demo   robolab.Demo
-	stream *robolab.Stream
+	stream *robolab.Stream // nil when err
+	err    error           // why the demo could not be read at all
 }
 
 func (rl *roboLabCheck) addFlags(f *pflag.FlagSet) {
@@ -175,18 +176,23 @@ func openDemo(ctx context.Context, ep batch.Episode, o batch.OpenOptions) (*epis
 		run.Close()
 		return nil, nil, fmt.Errorf("%s: no data/%s", ep.Path, ep.Sub)
 	}
-	s, err := run.Stream(demo, robolab.Options{Activity: act.Name, Instances: robolab.InstancesOf(prog), Map: rl.m})
-	if err != nil {
-		run.Close()
-		return nil, nil, err
+	e := &roboLabEpisode{run: run, demo: demo}
+	var src io.Reader
+	if e.stream, e.err = run.Stream(demo, robolab.Options{Activity: act.Name, Instances: robolab.InstancesOf(prog), Map: rl.m}); e.err == nil {
+		src = e.stream
+	} else {
+		// A demo whose names or datasets are wrong has no steps; its
+		// result is the error, with the activity and RoboLab's fields.
+		header, _ := json.Marshal(map[string]any{"bddl_episode": episode.Version, "activity": act.Name})
+		src = strings.NewReader(string(header) + "\n")
 	}
-	r, err := episode.NewReader(s, ep.Name())
+	r, err := episode.NewReader(src, ep.Name())
 	if err != nil {
 		run.Close()
 		return nil, nil, err
 	}
 	rl.mu.Lock()
-	rl.open[ep.Key()] = &roboLabEpisode{run: run, demo: demo, stream: s}
+	rl.open[ep.Key()] = e
 	rl.mu.Unlock()
 	return r, run, nil
 }
@@ -206,9 +212,15 @@ func (rl *roboLabCheck) finish(t *batch.Task, o *batch.Outcome) {
 		return
 	}
 	res := robolab.NewResult(e.run, e.demo, o.Result)
-	res.Warnings = append(res.Warnings, e.stream.Warnings()...)
-	if err := e.stream.Err(); err != nil {
-		robolab.Spoil(res.Result, err)
+	switch {
+	case e.err != nil:
+		res.Warnings = nil // those of an empty stand-in
+		robolab.Spoil(res.Result, e.err)
+	default:
+		res.Warnings = append(res.Warnings, e.stream.Warnings()...)
+		if err := e.stream.Err(); err != nil {
+			robolab.Spoil(res.Result, err)
+		}
 	}
 	rs, err := rl.verdictsFor(e.run.Path)
 	if err != nil {
