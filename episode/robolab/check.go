@@ -107,8 +107,8 @@ func (r *Run) newResult(d Demo) *Result {
 		k := r.Index
 		res.Run = &k
 	}
-	if r.DT > 0 {
-		dt := r.DT
+	if d.DT > 0 {
+		dt := d.DT
 		res.DT = &dt
 	}
 	return res

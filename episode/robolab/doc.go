@@ -17,9 +17,9 @@
 // attribute, else the length of actions, else of the first dataset read;
 // every dataset read must have T rows.
 //
-// The run's seconds per step come from a "dt" attribute of data (or a
-// "dt" in its env_args), else from env_cfg.json beside the file (sim.dt ×
-// decimation, as RoboLab computes the dt of its results). The environment name comes from
+// The seconds per step come from a "dt" attribute of the demo, else of
+// data (or a "dt" in its env_args), else from env_cfg.json beside the file
+// (sim.dt × decimation, as RoboLab computes the dt of its results). The environment name comes from
 // data's env_args attribute, else the file's directory; the run index from
 // the file name.
 //

@@ -44,6 +44,9 @@ type Demo struct {
 	// RoboLab's env_id.
 	Name  string
 	EnvID int
+	// DT is the demo's seconds per step: its own dt attribute, else the
+	// run's.
+	DT    float64
 	group *hdf5.Group
 	// unfinished says why RoboLab never closed the demo; "" when it did.
 	unfinished string
@@ -107,6 +110,13 @@ func Open(path string) (run *Run, err error) {
 	slices.SortFunc(r.demos, func(a, b Demo) int { return a.EnvID - b.EnvID })
 	r.readMeta(data)
 	r.findUnfinished(data)
+	for i := range r.demos {
+		d := &r.demos[i]
+		d.DT = r.DT
+		if v, ok := attrNumber(d.group, "dt"); ok && validDT(v) {
+			d.DT = v
+		}
+	}
 	return r, nil
 }
 

@@ -374,6 +374,10 @@ func TestDT(t *testing.T) {
 	if r.DT != 0 || r.EnvName != "AppleInBowlTask" || r.HasIndex {
 		t.Errorf("without env_cfg.json: dt %v env %q index %v", r.DT, r.EnvName, r.HasIndex)
 	}
+	// demo_0 has its own dt attribute; demo_1 has none.
+	if d := r.Demos(); d[0].DT != 0.05 || d[1].DT != 0 {
+		t.Errorf("demo dt %v and %v, want 0.05 (its attribute) and 0 (unknown)", d[0].DT, d[1].DT)
+	}
 	r.Close()
 	if err := os.WriteFile(filepath.Join(dir, "env_cfg.json"), []byte(`{"sim": {"dt": 0.005}, "decimation": 4}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -384,6 +388,14 @@ func TestDT(t *testing.T) {
 	defer r.Close()
 	if math.Abs(r.DT-0.02) > 1e-15 || !strings.HasSuffix(r.DTSource, "env_cfg.json") {
 		t.Errorf("dt %v from %q, want 0.02 from env_cfg.json", r.DT, r.DTSource)
+	}
+	if d := r.Demos(); d[0].DT != 0.05 || d[1].DT != r.DT {
+		t.Errorf("demo dt %v and %v, want 0.05 (its own) and the run's", d[0].DT, d[1].DT)
+	}
+	// The result line and the episode's header carry the demo's dt.
+	res := CheckRun(context.Background(), program(t), p, options(t, program(t), testMap(t)), episode.CheckOptions{}, nil)
+	if res[0].DT == nil || *res[0].DT != 0.05 || res[1].DT == nil || *res[1].DT != r.DT {
+		t.Errorf("result dt %v, %v", deref(res[0].DT), deref(res[1].DT))
 	}
 }
 

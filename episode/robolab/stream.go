@@ -277,7 +277,7 @@ func (s *Stream) open(opts Options) error {
 		}
 	}
 
-	s.header = episode.Header{Activity: opts.Activity, DT: s.run.DT, Objects: map[string]*episode.Object{}}
+	s.header = episode.Header{Activity: opts.Activity, DT: s.demo.DT, Objects: map[string]*episode.Object{}}
 	for name, o := range static {
 		s.header.Objects[name] = o
 	}

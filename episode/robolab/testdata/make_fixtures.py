@@ -206,7 +206,10 @@ def main():
     f, data = new_run("direct.hdf5")
     names = {"apple": "apple.n.01_1", "bowl": "bowl.n.01_1", "mug": "mug.n.04_1",
              "robot": "robot", "cabinet": "cabinet.n.01_1"}
-    end_demo(data, write_demo(data.create_group("demo_0"), "success", 30, seed=7, names=names, image=False), True)
+    g = write_demo(data.create_group("demo_0"), "success", 30, seed=7, names=names, image=False)
+    g.attrs["dt"] = 0.05  # a demo's own seconds per step
+    end_demo(data, g, True)
+    end_demo(data, write_demo(data.create_group("demo_1"), "success", 30, seed=8, names=names, image=False), True)
     f.close()
 
     # Bad files, one fault per demo.
