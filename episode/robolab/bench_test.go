@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -204,4 +205,55 @@ func BenchmarkCheck20Objects(b *testing.B) {
 		steps += res[0].Steps
 	}
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// TestLongDemoBoundedMemory streams a demo of 200,000 steps (its corners
+// alone 38 MB as float64) and samples the live heap as it goes: it stays
+// far below the demo's size, as datasets that large are read by blocks.
+func TestLongDemoBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 200,000-step run file")
+	}
+	const steps = 200_000
+	path := filepath.Join(t.TempDir(), "run_0.hdf5")
+	writeRun(t, path, 1, 1, steps)
+	prog, m := benchActivity(t, 1)
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s, err := r.Stream(r.Demos()[0], Options{Activity: "bench", Instances: InstancesOf(prog), Map: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := episode.NewReader(s, s.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rd.Bind(prog.NewState()); err != nil {
+		t.Fatal(err)
+	}
+	var peak uint64
+	var ms runtime.MemStats
+	for n := 0; ; n++ {
+		_, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n%20000 == 0 {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+		}
+	}
+	if s.Err() != nil || rd.Steps() != steps {
+		t.Fatalf("%d steps, error %v", rd.Steps(), s.Err())
+	}
+	if peak > 24<<20 {
+		t.Errorf("live heap reached %d MB while streaming", peak>>20)
+	}
 }
