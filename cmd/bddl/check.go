@@ -161,7 +161,7 @@ func runCheck(opts *checkOptions) error {
 			return misuse("no episodes besides the --out file")
 		}
 	}
-	if err := opts.robolab.setup(opts, inputs); err != nil {
+	if inputs, err = opts.robolab.setup(opts, inputs); err != nil {
 		return err
 	}
 	ctx, stop := opts.interruptible()

@@ -73,8 +73,10 @@ func (rl *roboLabCheck) addFlags(f *pflag.FlagSet) {
 
 // setup loads the map and RoboLab's results, and fixes the activity of
 // run files: --activity, else the map's activity: (relative to the map
-// file), which then acts as --activity.
-func (rl *roboLabCheck) setup(opts *checkOptions, inputs []batch.Input) error {
+// file), which then acts as --activity. RoboLab's own results files found
+// in directories walked beside run files are not episodes: they are
+// dropped from the inputs.
+func (rl *roboLabCheck) setup(opts *checkOptions, inputs []batch.Input) ([]batch.Input, error) {
 	hdf5 := false
 	for _, in := range inputs {
 		if batch.FormatOf(in.Path) == roboLabFormat {
@@ -83,16 +85,25 @@ func (rl *roboLabCheck) setup(opts *checkOptions, inputs []batch.Input) error {
 	}
 	if !hdf5 {
 		if rl.mapPath != "" || rl.resultsPath != "" {
-			return misuse("--map and --robolab-results are for RoboLab run files (*.hdf5, *.h5); no episode is one")
+			return nil, misuse("--map and --robolab-results are for RoboLab run files (*.hdf5, *.h5); no episode is one")
 		}
-		return nil
+		return inputs, nil
 	}
+	kept := inputs[:0:0]
+	for _, in := range inputs {
+		if filepath.Base(in.Path) == robolab.ResultsFileName && in.Path != in.Arg {
+			fmt.Fprintf(opts.err, "bddl: note: %s is RoboLab's results file, not an episode: read for its verdicts\n", in.Path)
+			continue
+		}
+		kept = append(kept, in)
+	}
+	inputs = kept
 	rl.results = map[string]*robolab.Results{}
 	rl.open = map[string]*roboLabEpisode{}
 	if rl.mapPath != "" {
 		m, err := robolab.LoadMap(rl.mapPath)
 		if err != nil {
-			return misuse("--map %v", err)
+			return nil, misuse("--map %v", err)
 		}
 		rl.m = m
 		if opts.activity == "" {
@@ -100,25 +111,34 @@ func (rl *roboLabCheck) setup(opts *checkOptions, inputs []batch.Input) error {
 		}
 	}
 	if opts.activity == "" {
-		return misuse("RoboLab run files name no BDDL activity: give --activity, or activity: in the --map file")
+		return nil, misuse("RoboLab run files name no BDDL activity: give --activity, or activity: in the --map file")
 	}
 	rl.activity = opts.activity
 	if rl.resultsPath != "" {
 		rs, err := robolab.LoadResults(rl.resultsPath)
 		if err != nil {
-			return misuse("--robolab-results %v", err)
+			return nil, misuse("--robolab-results %v", err)
 		}
 		rl.results[""] = rs
 	}
-	return nil
+	return inputs, nil
 }
 
-// mapActivity is the activity a map names: a file relative to the map's
-// directory, or a name as it is.
+// mapActivity is the activity a map names: a file or activity directory
+// relative to the map's directory (name.bddl there too), else a name.
 func mapActivity(m *robolab.Map, mapPath string) string {
 	a := m.Activity
-	if a != "" && !filepath.IsAbs(a) && (strings.ContainsAny(a, `/\`) || strings.HasSuffix(a, ".bddl")) {
-		return filepath.Join(filepath.Dir(mapPath), a)
+	if a == "" || filepath.IsAbs(a) {
+		return a
+	}
+	dir := filepath.Dir(mapPath)
+	for _, cand := range []string{a, a + ".bddl"} {
+		if _, err := os.Stat(filepath.Join(dir, cand)); err == nil {
+			return filepath.Join(dir, cand)
+		}
+	}
+	if strings.ContainsAny(a, `/\`) || strings.HasSuffix(a, ".bddl") {
+		return filepath.Join(dir, a) // reported missing when read
 	}
 	return a
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openbddl/bddl/episode/robolab"
 )
 
 // The RoboLab fixtures of episode/robolab: a run file of four demos (see
@@ -150,5 +152,47 @@ func TestEpisodeConvert(t *testing.T) {
 		{"episode", "convert", roboLabPath("run_0.hdf5"), "-o", dir},
 	} {
 		runBDDL(t, args...).wantCode(t, args, 2)
+	}
+}
+
+// TestCheckRoboLabDirectory walks RoboLab's output directory: every run
+// file's demos are episodes, RoboLab's results file is not.
+func TestCheckRoboLabDirectory(t *testing.T) {
+	args := []string{"check", "--format", "json", "--map", roboLabPath("names.yaml"), "--episode", roboLabData}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	lines := jsonResults(t, r.stdout)
+	demos := map[string]int{}
+	for _, l := range lines {
+		name := l["episode"].(string)
+		if strings.Contains(name, "episode_results") {
+			t.Errorf("RoboLab's results file checked as an episode: %v", l)
+		}
+		demos[filepath.Base(strings.SplitN(name, "#", 2)[0])]++
+	}
+	want := map[string]int{"run_0.hdf5": 4, "bad.hdf5": 7, "crashed.hdf5": 2, "direct.hdf5": 2, "latest.hdf5": 1}
+	for f, n := range want {
+		if demos[f] != n {
+			t.Errorf("%s: %d results, want %d (%v)", f, demos[f], n, demos)
+		}
+	}
+	if !strings.Contains(r.stderr, "episode_results.jsonl is RoboLab's results file, not an episode") {
+		t.Errorf("stderr %q", r.stderr)
+	}
+}
+
+func TestMapActivity(t *testing.T) {
+	names := roboLabPath("names.yaml")
+	for _, tc := range []struct{ activity, want string }{
+		{"putting_the_apple_in_the_bowl.bddl", roboLabPath("putting_the_apple_in_the_bowl.bddl")},
+		{"putting_the_apple_in_the_bowl", roboLabPath("putting_the_apple_in_the_bowl.bddl")}, // .bddl beside the map
+		{"tidying_the_living_room", "tidying_the_living_room"},                               // a name
+		{"defs/missing.bddl", filepath.Join(roboLabData, "defs/missing.bddl")},
+		{"/abs/x.bddl", "/abs/x.bddl"},
+	} {
+		m := &robolab.Map{Activity: tc.activity}
+		if got := mapActivity(m, names); got != tc.want {
+			t.Errorf("activity: %s → %q, want %q", tc.activity, got, tc.want)
+		}
 	}
 }
