@@ -472,3 +472,16 @@ func TestCorrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestContiguous: datasets written without chunks (h5py's default) read
+// the same way.
+func TestContiguous(t *testing.T) {
+	rs := checkFile(t, "testdata/contiguous.hdf5", episode.CheckOptions{})
+	if len(rs) != 1 {
+		t.Fatalf("%d results", len(rs))
+	}
+	r := rs[0]
+	if r.Error != "" || !r.Success || r.Steps != 48 || !eqPtr(r.FirstSuccessStep, ptr[int64](22)) || r.HoldsAtEnd {
+		t.Errorf("contiguous demo: success %v steps %d first %v at end %v error %q", r.Success, r.Steps, deref(r.FirstSuccessStep), r.HoldsAtEnd, r.Error)
+	}
+}

@@ -93,14 +93,24 @@ def trajectory(kind, T):
 
 
 class Demo:
-    """Appends to a demo group as RoboLab's streaming handler does."""
+    """Appends to a demo group as RoboLab's streaming handler does (or,
+    contiguous, keeps the rows and writes each dataset once at the end)."""
 
-    def __init__(self, group):
+    def __init__(self, group, contiguous=False):
         self.group = group
         self.datasets = {}
+        self.contiguous = contiguous
+        self.rows = {}
+
+    def close(self):
+        for key, rows in self.rows.items():
+            self.group.create_dataset(key, data=np.concatenate(rows), track_times=False)
 
     def append(self, key, value):
         value = np.asarray(value)
+        if self.contiguous:
+            self.rows.setdefault(key, []).append(value)
+            return
         if key in self.datasets:
             ds = self.datasets[key]
             old = ds.shape[0]
@@ -112,14 +122,14 @@ class Demo:
             )
 
 
-def write_demo(g, kind, T, seed, *, bbox_dtype=np.int16, names=None, image=True, big_image=False, mutate=None):
+def write_demo(g, kind, T, seed, *, bbox_dtype=np.int16, names=None, image=True, big_image=False, mutate=None, contiguous=False):
     """Writes demo group g: T steps of the given kind, flushed every FLUSH steps."""
     names = names or {n: n for n in ("apple", "bowl", "mug", "robot", "cabinet")}
     rng = np.random.default_rng(seed)
     traj = trajectory(kind, T)
     g.attrs["num_samples"] = 0
     g.attrs["seed"] = seed
-    d = Demo(g)
+    d = Demo(g, contiguous)
     if big_image:
         # A full-size camera that is never written: logically T x 720 x 1280 x 3
         # bytes, nothing stored. A reader that touched it would allocate all of it.
@@ -169,8 +179,9 @@ def write_demo(g, kind, T, seed, *, bbox_dtype=np.int16, names=None, image=True,
             d.append(key, arr)
         if big_image and start == 0:
             g["obs/wrist_cam"][0, :8, :8] = rng.integers(0, 255, (8, 8, 3), dtype=np.uint8)
-        g.attrs["num_samples"] = d.datasets["actions"].shape[0]
+        g.attrs["num_samples"] = min(start + FLUSH, T)
         g.file.flush()
+    d.close()
     if mutate:
         mutate(g)
     return g
@@ -210,6 +221,12 @@ def main():
     g.attrs["dt"] = 0.05  # a demo's own seconds per step
     end_demo(data, g, True)
     end_demo(data, write_demo(data.create_group("demo_1"), "success", 30, seed=8, names=names, image=False), True)
+    f.close()
+
+    # contiguous.hdf5: the same layout, every dataset contiguous and
+    # uncompressed (h5py's default when no chunks are asked for).
+    f, data = new_run("contiguous.hdf5")
+    end_demo(data, write_demo(data.create_group("demo_0"), "undone", 48, seed=21, image=False, contiguous=True), True)
     f.close()
 
     # Bad files, one fault per demo.
