@@ -183,3 +183,41 @@ func BenchmarkSample(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n)/1e6, "ms/config")
 }
+
+// TestCorpusGoalSampling samples a goal state of every corpus activity:
+// each either holds by the evaluator or fails with a typed reason, never
+// an internal one.
+func TestCorpusGoalSampling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("samples the whole corpus")
+	}
+	c := corpusData(t)
+	s := sampler.New(c.base, predicates.Options{})
+	ok, n := 0, 0
+	kinds := map[sampler.Kind]int{}
+	for i, a := range c.lib.Activities {
+		if a.Problem == nil || !c.clean[i] {
+			continue
+		}
+		n++
+		scenes := slices.Clone(c.scenes[i])
+		sampler.ShuffleScenes(scenes, 0, a.Name)
+		scenes = scenes[:min(3, len(scenes))] // enough to meet every kind of failure, in a few seconds
+		res, err := s.Sample(sampler.Request{Activity: a.Name, Problem: a.Problem, Scenes: scenes, Goal: true})
+		if err != nil {
+			f := err.(*sampler.Failure)
+			kinds[f.Kind]++
+			for _, x := range append([]*sampler.Failure{f}, f.Tried...) {
+				if x.Kind == sampler.Internal {
+					t.Errorf("%s: %v", a.Name, x)
+				}
+			}
+			continue
+		}
+		if v := res.Program.Eval(res.State); v != predicates.True {
+			t.Errorf("%s: the goal is %s on its sampled goal state", a.Name, v)
+		}
+		ok++
+	}
+	t.Logf("goal states of %d of %d clean activities (%.1f%%); failures by type: %v", ok, n, 100*float64(ok)/float64(max(n, 1)), kinds)
+}

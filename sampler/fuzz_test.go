@@ -36,3 +36,4 @@ func FuzzParseTemplate(f *testing.F) {
 		}
 	})
 }
+

@@ -394,6 +394,12 @@ func (pl *plan) randomIn(rg region, size [3]float64, yaw float64) (predicates.Bo
 // literal between i and the objects already placed holds there.
 func (pl *plan) accept(i int, box predicates.Box, yaw float64, rg region) bool {
 	if rg.room != nil {
+		// An object is in the room its support is in: its centre over
+		// that room's floor.
+		c, f := box.Center(), rg.room.Floor
+		if c[0] < f.Min[0] || c[0] > f.Max[0] || c[1] < f.Min[1] || c[1] > f.Max[1] {
+			return false
+		}
 		if rg.floor {
 			for _, k := range rg.room.Keepout {
 				if overlaps(box, k) {

@@ -108,6 +108,9 @@ func (pl *plan) realize() *Failure {
 	if fail := pl.existence(); fail != nil {
 		return fail
 	}
+	if fail := pl.fixedRelations(); fail != nil {
+		return fail
+	}
 	if fail := pl.chooseModels(); fail != nil {
 		return fail
 	}
@@ -416,6 +419,27 @@ func (pl *plan) existence() *Failure {
 	for i := range pl.inst {
 		if !pl.inst[i].exists && pl.inst[i].bound != nil {
 			return &Failure{Kind: Contradiction, Objects: []string{pl.inst[i].name}, Message: pl.inst[i].name + " is both in a room and future"}
+		}
+	}
+	return nil
+}
+
+// fixedRelations checks the kinematic literals between two instances
+// bound to scene objects: scene objects stay where the scene has them, so
+// such a literal holds or the scene cannot host the activity.
+func (pl *plan) fixedRelations() *Failure {
+	for k := range pl.lits {
+		l := &pl.lits[k]
+		if l.b < 0 || !isKinematic(l.name) || l.name == "attached" || l.name == "onfloor" {
+			continue
+		}
+		a, b := &pl.inst[l.a], &pl.inst[l.b]
+		if a.bound == nil || b.bound == nil {
+			continue
+		}
+		if pl.geo.holds(l.name, a.box, b.box) == l.neg {
+			return failf(NoRoom, l, nil, "scene objects %s (%s) and %s (%s) do not stand so in this scene, and scene objects stay where they are",
+				a.name, a.bound.Name, b.name, b.bound.Name)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/kb"
@@ -111,6 +112,26 @@ func noOverlaps(t testing.TB, res *Result) {
 	}
 }
 
+// inRooms fails when a placed object's centre is not over the floor of
+// the room it is recorded in.
+func inRooms(t testing.TB, res *Result) {
+	t.Helper()
+	for _, o := range res.Objects {
+		if !o.Placed {
+			continue
+		}
+		r := res.scene.Room(o.Room)
+		if r == nil {
+			t.Errorf("%s is in no room of the scene (%q)", o.Name, o.Room)
+			continue
+		}
+		c := o.Box.Center()
+		if c[0] < r.Floor.Min[0] || c[0] > r.Floor.Max[0] || c[1] < r.Floor.Min[1] || c[1] > r.Floor.Max[1] {
+			t.Errorf("%s's centre %v is outside %s %v", o.Name, c, r.Name, r.Floor)
+		}
+	}
+}
+
 func TestEveryPredicateSampler(t *testing.T) {
 	s := New(kb.Default(), predicates.Options{})
 	cases := []struct {
@@ -160,6 +181,7 @@ func TestEveryPredicateSampler(t *testing.T) {
 					t.Fatalf("seed %d: :init is %s on the written episode: %v", seed, v, res.Program.ExplainInit(st).Reasons())
 				}
 				noOverlaps(t, res)
+				inRooms(t, res)
 			}
 		})
 	}
@@ -222,6 +244,7 @@ func TestFailures(t *testing.T) {
 	}{
 		{"no-room", "washer.n.03_1 - washer.n.03", []string{"(inroom washer.n.03_1 utility_room)"}, []string{"Studio_0"}, NoRoom, "", "no utility_room"},
 		{"no-room object", "washer.n.03_1 - washer.n.03", []string{"(inroom washer.n.03_1 kitchen)"}, []string{"Studio_0"}, NoRoom, "", "washer.n.03_1"},
+		{"no-room fixed", "", []string{"(inside countertop.n.01_1 floor.n.01_1)"}, []string{"Studio_0"}, NoRoom, "(inside countertop.n.01_1 floor.n.01_1)", "stay where they are"},
 		{"no-scene", "washer.n.03_1 - washer.n.03", []string{"(inroom washer.n.03_1 kitchen)"}, nil, NoScene, "", "none of 3 scenes"},
 		{"no-model", modelless(t) + "_1 - " + modelless(t), []string{"(ontop " + modelless(t) + "_1 countertop.n.01_1)"}, []string{"Studio_0"}, NoModel, "", "no object model of " + modelless(t)},
 		{"no-model container", "apple.n.01_1 - apple.n.01 mug.n.04_1 - mug.n.04", []string{"(ontop mug.n.04_1 countertop.n.01_1)", "(ontop apple.n.01_1 countertop.n.01_1)", "(filled apple.n.01_1 water.n.06_1)"}, []string{"Studio_0"}, NoModel, "(filled apple.n.01_1 water.n.06_1)", "container volume"},
@@ -466,5 +489,39 @@ func TestTemplateScene(t *testing.T) {
 	t.Logf("sampled %d of %d tasks in their own scenes", ok, len(tasks))
 	if ok < len(tasks)/2 {
 		t.Errorf("sampled only %d of %d tasks in their template scenes", ok, len(tasks))
+	}
+}
+
+// TestExamplesEverySeed: the embedded examples, :init and goal, over many
+// seeds, sample to states the evaluator accepts or fail with a typed
+// reason; never an internal failure.
+func TestExamplesEverySeed(t *testing.T) {
+	s := New(kb.Default(), predicates.Options{})
+	for _, a := range activities.Examples().Activities {
+		for seed := uint64(0); seed < 20; seed++ {
+			for _, goal := range []bool{false, true} {
+				res, err := s.Sample(Request{Activity: a.Name, Problem: a.Problem, Seed: seed, Goal: goal})
+				if err != nil {
+					f, ok := err.(*Failure)
+					if !ok {
+						t.Fatalf("%s: untyped failure %v", a.Name, err)
+					}
+					for _, x := range append([]*Failure{f}, f.Tried...) {
+						if x.Kind == Internal {
+							t.Errorf("%s seed %d goal %v: %v", a.Name, seed, goal, x)
+						}
+					}
+					continue
+				}
+				v := res.Program.EvalInit(res.State)
+				if goal {
+					v = res.Program.Eval(res.State)
+				}
+				if v != predicates.True {
+					t.Errorf("%s seed %d goal %v: %s", a.Name, seed, goal, v)
+				}
+				noOverlaps(t, res)
+			}
+		}
 	}
 }

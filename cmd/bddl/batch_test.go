@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
 )
 
@@ -373,5 +378,122 @@ func TestCheckSignalStopsBlockedRead(t *testing.T) {
 			cmd.Process.Kill()
 			t.Fatal("SIGINT twice did not stop a blocked run")
 		}
+	}
+}
+
+// TestCheckConcurrentWriters: while one run writes --out, a second run
+// on the same file is refused, and the first run's file stays whole.
+func TestCheckConcurrentWriters(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 4 {
+		path := filepath.Join(dir, "runs", fmt.Sprintf("ep%d.jsonl", i))
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		r := runBDDL(t, "episode", "synth", "tidying_the_living_room", "--kind", "poses", "--steps", "20000", "--seed", fmt.Sprint(i+1), "-o", path)
+		if r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	first, stderr := bddlProcess(t, "check", "--jobs", "1", "--out", out, "--episode", filepath.Join(dir, "runs"))
+	// Wait until the first run holds the lock.
+	locked := false
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline) && !locked; time.Sleep(20 * time.Millisecond) {
+		f, err := os.OpenFile(out, os.O_RDWR, 0)
+		if err != nil {
+			continue
+		}
+		locked = fsutil.Lock(f) != nil
+		f.Close()
+	}
+	if !locked {
+		first.Process.Kill()
+		t.Fatal("the first run never locked --out")
+	}
+	args := []string{"check", "--out", out, "--episode", filepath.Join(dir, "runs")}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitMisuse)
+	if !strings.Contains(r.stderr, "another run is writing") {
+		t.Errorf("second writer: %s", r.stderr)
+	}
+	first.Wait()
+	if code := first.ProcessState.ExitCode(); code != exitFindings && code != exitOK {
+		t.Fatalf("first run exited %d: %s", code, stderr)
+	}
+	if lines := resultLines(t, out); len(lines) != 4 {
+		t.Errorf("%d result lines, want 4", len(lines))
+	}
+}
+
+// TestCheckSmallFlags: --touch-tolerance 0 is a valid tolerance; a
+// misspelt activity gets a did-you-mean.
+func TestCheckSmallFlags(t *testing.T) {
+	ep := examplePath("tidying_the_living_room", "poses.jsonl")
+	args := []string{"check", "--touch-tolerance", "0", "--episode", ep}
+	if r := runBDDL(t, args...); r.code == exitMisuse {
+		t.Errorf("--touch-tolerance 0 refused: %s", r.stderr)
+	}
+	args = []string{"check", "--activity", "tidying_the_livng_room", "--episode", ep}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitMisuse)
+	if !strings.Contains(r.stderr, "did you mean tidying_the_living_room") {
+		t.Errorf("no suggestion: %s", r.stderr)
+	}
+}
+
+// TestCheckExtension: a flag another file adds through checkExtensions
+// reaches the checker.
+func TestCheckExtension(t *testing.T) {
+	saved := checkExtensions
+	defer func() { checkExtensions = saved }()
+	var called int
+	checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
+		var on bool
+		cmd.Flags().BoolVar(&on, "test-hook", false, "")
+		o.prepare = append(o.prepare, func(c *batch.Checker) error {
+			if on {
+				c.Evaluate = func(ctx context.Context, task *batch.Task) *episode.Result {
+					called++
+					return batch.DefaultEvaluate(ctx, task)
+				}
+			}
+			return nil
+		})
+	})
+	args := []string{"check", "--test-hook", "--episode", examplePath("tidying_the_living_room", "poses.jsonl")}
+	runBDDL(t, args...).wantCode(t, args, exitOK)
+	if called != 1 {
+		t.Errorf("the hook ran %d times", called)
+	}
+}
+
+// TestCheckSignalStopsStdin: SIGINT stops a run waiting for an episode
+// on standard input.
+func TestCheckSignalStopsStdin(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	cmd := exec.Command(os.Args[0], "check", "--episode", "-")
+	cmd.Env = append(os.Environ(), "BDDL_TEST_MAIN=1")
+	cmd.Stdin = pr
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted {
+			t.Errorf("exit %d, want %d\n%s", code, exitInterrupted, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("one SIGINT did not stop a run blocked on standard input")
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -22,6 +23,7 @@ const exitInterrupted = batch.ExitInterrupted
 type checkOptions struct {
 	*globalOptions
 	batchFlags
+	readFlags
 	activity   string
 	library    string // --activities: a BEHAVIOR-1K activity_definitions tree
 	episodes   []string
@@ -41,8 +43,31 @@ type checkOptions struct {
 	// evaluate, when set (by a flag another file adds), replaces
 	// batch.DefaultEvaluate.
 	evaluate batch.Evaluate
-	robolab  roboLabCheck // --map, --robolab-results (robolab.go)
+	// prepare are run on the checker before any episode is read; a flag
+	// added by a checkExtension sets hooks there (Evaluate, Finish).
+	prepare []func(c *batch.Checker) error
+	// inputs are run on the expanded inputs, before the activity is
+	// read: an extension may drop inputs or set options from them.
+	inputs []func(in []batch.Input) ([]batch.Input, error)
+	// summaries print after the text summary of a run.
+	summaries []func(out, errw io.Writer, fresh []*batch.Outcome) error
 }
+
+// checkExtensions let other files add flags to check without editing
+// this one: each is called with the command and its options when the
+// command is built, registers its flags, and may append to opts.prepare.
+//
+//	func init() {
+//		checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
+//			var on bool
+//			cmd.Flags().BoolVar(&on, "transitions", false, "...")
+//			o.prepare = append(o.prepare, func(c *batch.Checker) error {
+//				if on { c.Evaluate = withTransitions }
+//				return nil
+//			})
+//		})
+//	}
+var checkExtensions []func(cmd *cobra.Command, opts *checkOptions)
 
 func newCheckCmd(g *globalOptions) *cobra.Command {
 	opts := &checkOptions{globalOptions: g}
@@ -79,14 +104,6 @@ with min > max) stops it with an error naming file, line, step and field,
 and it is not a success. --lenient skips bad steps and counts them; an
 episode with skipped steps is not a success either.
 
-RoboLab run files (*.hdf5, *.h5) are read directly: every data/demo_<k> is
-an episode named run_0.hdf5#demo_3. --map FILE names the BDDL instance of
-each RoboLab object and gives the static objects (see the README); the
-activity is --activity or the map's activity:. Result lines add RoboLab's
-env_name, env_id, run and dt, and with its episode_results.jsonl (beside the
-run file or its directory, or --robolab-results FILE) its verdict and how
-ours agrees, summed up after the run.
-
 --out FILE appends one JSON line per episode (the fields are in the
 README) under an exclusive lock: a second run on the same FILE is refused.
 A run skips the episodes already in FILE (matched by absolute path) and
@@ -101,8 +118,7 @@ interrupted.`,
   bddl check --per-step --plot timeline.svg --episode run7.jsonl.gz
   bddl check --activities behavior1k/activity_definitions --episode 'runs/**/*.jsonl.gz' --out results.jsonl
   bddl check --shard 0/4 --episode runs/ --out results-0.jsonl     # one of 4 machines
-  bddl check --format json --hold 10 --negation strict --episode runs/
-  bddl check --episode output/AppleInBowlTask/run_0.hdf5 --map names.yaml`,
+  bddl check --format json --hold 10 --negation strict --episode runs/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.episodes = append(opts.episodes, args...)
 			return runCheck(opts)
@@ -130,8 +146,11 @@ interrupted.`,
 	f.StringVar(&opts.plot, "plot", "", "draw each episode's timeline of goal conjuncts to FILE.svg or FILE.png")
 	f.BoolVar(&opts.stats, "stats", false, "report time spent decoding vs evaluating, and steps per second")
 	opts.batchFlags.add(f, "episodes")
-	opts.robolab.addFlags(f)
+	opts.readFlags.add(f)
 	_ = cmd.RegisterFlagCompletionFunc("activity", completeActivities(g, &opts.library))
+	for _, ext := range checkExtensions {
+		ext(cmd, opts)
+	}
 	return cmd
 }
 
@@ -161,8 +180,10 @@ func runCheck(opts *checkOptions) error {
 			return misuse("no episodes besides the --out file")
 		}
 	}
-	if inputs, err = opts.robolab.setup(opts, inputs); err != nil {
-		return err
+	for _, hook := range opts.inputs {
+		if inputs, err = hook(inputs); err != nil {
+			return err
+		}
 	}
 	ctx, stop := opts.interruptible()
 	defer stop()
@@ -173,7 +194,11 @@ func runCheck(opts *checkOptions) error {
 		return misuse("%v", err)
 	}
 	res := batch.NewResolver(base, compile)
-	opts.robolab.resolver = res
+	parse, err := opts.readFlags.options()
+	if err != nil {
+		return err
+	}
+	res.SetParse(parse, warnText(opts.err))
 	if opts.library != "" {
 		if err := res.AddLibrary(opts.library, note); err != nil {
 			return misuse("--activities %v", err)

@@ -27,11 +27,24 @@ type checkRun struct {
 func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (*checkRun, error) {
 	c := &checkRun{opts: opts, todo: eps}
 	c.checker = &batch.Checker{Resolver: res, Options: opts.episodeOptions(), Negation: opts.negation,
-		Evaluate: opts.evaluate, Open: batch.OpenOptions{Stdin: opts.in, Config: &opts.robolab}}
+		Evaluate: opts.evaluate, Open: batch.OpenOptions{Stdin: opts.in}}
+	for _, prep := range opts.prepare {
+		if err := prep(c.checker); err != nil {
+			return nil, err
+		}
+	}
 	if opts.plot != "" {
 		c.plots = batch.PlotPaths(opts.plot, eps)
 	}
-	c.checker.Finish = c.finish
+	// A Finish an extension set in prepare runs first.
+	if ext := c.checker.Finish; ext != nil {
+		c.checker.Finish = func(ctx context.Context, t *batch.Task, o *batch.Outcome) {
+			ext(ctx, t, o)
+			c.finish(ctx, t, o)
+		}
+	} else {
+		c.checker.Finish = c.finish
+	}
 	if opts.out != "" {
 		rf, err := batch.OpenResults(opts.out, noter(opts.err))
 		if err != nil {
@@ -69,7 +82,6 @@ func (c *checkRun) close() {
 // --per-step asks for them; a plot that cannot be written is a
 // problem the run fails with.
 func (c *checkRun) finish(_ context.Context, t *batch.Task, o *batch.Outcome) {
-	c.opts.robolab.finish(t, o)
 	if c.plots != nil && o.Error == "" {
 		if err := o.PlotTimeline(c.plots[t.Episode.Key()]); err != nil {
 			o.Problems = append(o.Problems, "plot: "+err.Error())
@@ -179,8 +191,12 @@ func (c *checkRun) report(fresh []*batch.Outcome, interrupted bool) error {
 		if err := batch.WriteSummary(opts.stdout(), all, len(c.previous)); err != nil {
 			return err
 		}
-		if err := opts.robolab.report(opts.stdout(), opts.err, fresh); err != nil {
-			return err
+	}
+	if opts.format == "text" {
+		for _, summary := range opts.summaries {
+			if err := summary(opts.stdout(), opts.err, fresh); err != nil {
+				return err
+			}
 		}
 	}
 	if opts.stats {

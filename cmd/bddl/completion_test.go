@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -66,5 +67,28 @@ func TestVersion(t *testing.T) {
 		{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.time", Value: "2026-01-02T03:04:05Z"}, {Key: "vcs.modified", Value: "true"}}}
 	if got, want := versionOf(info), "v1.2.3 (revision 0123456789ab, 2026-01-02T03:04:05Z, modified, go1.26)"; got != want {
 		t.Errorf("versionOf = %q, want %q", got, want)
+	}
+}
+
+// TestPalette: colour only for a terminal, never with NO_COLOR; output
+// to a pipe or file is plain.
+func TestPalette(t *testing.T) {
+	var buf strings.Builder
+	if p := paletteFor(&buf); p.on || p.red("x") != "x" {
+		t.Error("colour on a non-terminal")
+	}
+	if got := (palette{on: true}).red("x"); got != "\x1b[31mx\x1b[0m" {
+		t.Errorf("red = %q", got)
+	}
+	t.Setenv("NO_COLOR", "1")
+	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+		defer tty.Close()
+		if paletteFor(tty).on {
+			t.Error("colour with NO_COLOR set")
+		}
+	}
+	r := runBDDL(t, "check", "--episode", examplePath("tidying_the_living_room", "poses.jsonl"), "--episode", examplePath("cleaning_shoes", "success.jsonl"))
+	if strings.Contains(r.stdout, "\x1b[") {
+		t.Errorf("escape codes in piped output:\n%q", r.stdout)
 	}
 }

@@ -30,11 +30,13 @@ benchmarks, print the format's JSON Schema.`,
   bddl episode schema > episode.schema.json`,
 	}
 	cmd.AddCommand(newEpisodeFromInitCmd(g), newEpisodeSynthCmd(g), newEpisodeSchemaCmd(g), newEpisodeConvertCmd(g))
+	cmd.AddCommand(newEpisodeFromOmniGibsonCmd(g))
 	return asGroup(cmd)
 }
 
 type episodeWriteOptions struct {
 	*globalOptions
+	readFlags
 	out      string
 	library  string
 	kind     string
@@ -66,6 +68,7 @@ else the embedded examples). FILE ending in .gz is gzip-compressed; without
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "-", "the file to write (.gz: compressed; -: stdout)")
 	cmd.Flags().StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find the activity by name in")
+	opts.readFlags.add(cmd.Flags())
 	return cmd
 }
 
@@ -102,6 +105,7 @@ simulation: the goal is rarely reached.`,
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "-", "the file to write (.gz: compressed; -: stdout)")
 	cmd.Flags().StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find the activity by name in")
+	opts.readFlags.add(cmd.Flags())
 	cmd.Flags().StringVar(&opts.kind, "kind", "symbolic", "symbolic or poses")
 	cmd.Flags().IntVar(&opts.steps, "steps", 1000, "number of steps")
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed")
@@ -131,6 +135,11 @@ func (o *episodeWriteOptions) compileActivity() (*predicates.Program, string, er
 		return nil, "", misuse("%v", err)
 	}
 	res := batch.NewResolver(base, predicates.Options{})
+	parse, err := o.readFlags.options()
+	if err != nil {
+		return nil, "", err
+	}
+	res.SetParse(parse, warnText(o.err))
 	if o.library != "" {
 		if err := res.AddLibrary(o.library, noter(o.err)); err != nil {
 			return nil, "", misuse("--activities %v", err)

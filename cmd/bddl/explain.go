@@ -14,6 +14,7 @@ func init() { subcommands = append(subcommands, newExplainCmd) }
 
 type explainOptions struct {
 	*globalOptions
+	readFlags
 	format string
 	path   string
 }
@@ -35,6 +36,7 @@ for standard input.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	opts.readFlags.add(cmd.Flags())
 	return cmd
 }
 
@@ -49,12 +51,16 @@ func runExplain(opts *explainOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	r := parseOne(batch.Input{Path: opts.path, Arg: opts.path}, opts.in)
+	parse, err := opts.readFlags.options()
+	if err != nil {
+		return err
+	}
+	r := parseOneWith(batch.Input{Path: opts.path, Arg: opts.path}, opts.in, parse)
 	if r.err != nil {
 		return misuse("%v", r.err)
 	}
+	r.diags.WriteText(opts.err)
 	if r.diags.HasErrors() {
-		r.diags.WriteText(opts.err)
 		return findings()
 	}
 	p := r.file.Problem

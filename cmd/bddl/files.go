@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/batch"
@@ -32,8 +33,15 @@ func readDefinition(in batch.Input, stdin io.Reader) ([]byte, error) {
 	if in.Path == in.Arg {
 		return fsutil.ReadArg(in.Path, stdin, fsutil.DefinitionLimit)
 	}
-	return fsutil.ReadFile(in.Path, fsutil.DefinitionLimit)
+	// The walk took only regular files (and links to them): one open,
+	// read and close, without stats, as the I/O floor does.
+	buf := readBuffers.Get().(*[]byte)
+	defer readBuffers.Put(buf)
+	return fsutil.ReadWalked(in.Path, 0, fsutil.DefinitionLimit, buf)
 }
+
+// readBuffers are scratch buffers for ReadWalked, one per worker at a time.
+var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // parsed is one file's parse result.
 type parsed struct {
@@ -60,11 +68,14 @@ func parseInputs(ins []batch.Input, stdin io.Reader) []parsed {
 	return out
 }
 
-func parseOne(in batch.Input, stdin io.Reader) parsed {
+func parseOne(in batch.Input, stdin io.Reader) parsed { return parseOneWith(in, stdin, bddl.Options{}) }
+
+// parseOneWith reads and parses one file under a reading policy.
+func parseOneWith(in batch.Input, stdin io.Reader, opts bddl.Options) parsed {
 	src, err := readDefinition(in, stdin)
 	if err != nil {
 		return parsed{path: in.Path, err: err}
 	}
-	f, diags := bddl.ParseFile(in.Path, src)
+	f, diags := opts.ParseFile(in.Path, src)
 	return parsed{path: in.Path, file: f, diags: diags}
 }

@@ -28,7 +28,52 @@ var roboLabFormat = &batch.Format{
 	Open:     openDemo,
 }
 
-func init() { batch.RegisterFormat(roboLabFormat) }
+func init() {
+	batch.RegisterFormat(roboLabFormat)
+	checkExtensions = append(checkExtensions, roboLabCheckExtension)
+}
+
+// roboLabCheckExtension adds check's RoboLab flags and hooks: the map and
+// activity before the run, the demos' streams opened with them, their
+// results completed, and the agreement with RoboLab's verdicts after.
+func roboLabCheckExtension(cmd *cobra.Command, o *checkOptions) {
+	rl := &roboLabCheck{}
+	rl.addFlags(cmd.Flags())
+	cmd.Long = insertParagraph(cmd.Long, "--out FILE", `RoboLab run files (*.hdf5, *.h5) are read directly: every data/demo_<k> is
+an episode named run_0.hdf5#demo_3. --map FILE names the BDDL instance of
+each RoboLab object and gives the static objects (see the README); the
+activity is --activity or the map's activity:. Result lines add RoboLab's
+env_name, env_id, run and dt, and with its episode_results.jsonl (beside the
+run file or its directory, or --robolab-results FILE) its verdict and how
+ours agrees, summed up after the run.`)
+	cmd.Example += "\n  bddl check --episode output/AppleInBowlTask/run_0.hdf5 --map names.yaml"
+	o.inputs = append(o.inputs, func(in []batch.Input) ([]batch.Input, error) { return rl.setup(o, in) })
+	o.prepare = append(o.prepare, func(c *batch.Checker) error {
+		if rl.open == nil {
+			return nil // no run file among the episodes
+		}
+		rl.resolver = c.Resolver
+		c.Open.Config = rl
+		prev := c.Finish
+		c.Finish = func(ctx context.Context, t *batch.Task, out *batch.Outcome) {
+			if prev != nil {
+				prev(ctx, t, out)
+			}
+			rl.finish(t, out)
+		}
+		return nil
+	})
+	o.summaries = append(o.summaries, rl.report)
+}
+
+// insertParagraph puts a paragraph of help text before the one starting
+// with at (at the end when there is none).
+func insertParagraph(text, at, para string) string {
+	if i := strings.Index(text, "\n\n"+at); i >= 0 {
+		return text[:i+2] + para + "\n\n" + text[i+2:]
+	}
+	return text + "\n\n" + para
+}
 
 func listDemos(_ context.Context, path string) ([]string, error) {
 	r, err := robolab.Open(path)

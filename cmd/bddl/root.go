@@ -58,8 +58,8 @@ func newRootCmd(s streams) *cobra.Command {
 		Short: "Parse, validate and evaluate BDDL activity definitions",
 		Long: `bddl is a task definition engine for BDDL, the Behavior Domain Definition
 Language of BEHAVIOR-1K: it parses and formats activity definitions, explains
-them in plain words, validates them against a knowledge base, and checks goal
-success on recorded episodes.
+them in plain words, validates them against a knowledge base, checks goal
+success on recorded episodes, and samples verified initial scenes.
 
 Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 		Example: `  bddl parse activities/           # report syntax problems in every *.bddl file
@@ -67,7 +67,8 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
   bddl explain problem0.bddl       # the :init and :goal in plain words
   bddl validate activities/        # every problem of the definitions, with fixes
   bddl kb show apple.n.01          # what the knowledge base knows of a synset
-  bddl check --activity baking_a_tray_of_cookies --episode episodes/   # goal success on recordings`,
+  bddl check --activity baking_a_tray_of_cookies --episode episodes/   # goal success on recordings
+  bddl sample cleaning_shoes -o samples/ --svg     # a verified initial scene, as an episode`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version(),

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -135,7 +136,7 @@ func runSample(opts *sampleOptions, args []string) error {
 			return misuse("no scene %q in the knowledge base", opts.scene)
 		}
 	}
-	jobs, err := sampleJobs(opts.globalOptions, args)
+	jobs, err := sampleJobs(opts, args)
 	if err != nil {
 		return err
 	}
@@ -244,12 +245,13 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 	return rec
 }
 
-// sampleJobs resolves the arguments: files and directories of
+// sampleJobs resolves the arguments: files, directories and globs of
 // definitions, else names of embedded examples.
-func sampleJobs(g *globalOptions, args []string) ([]sampleJob, error) {
+func sampleJobs(opts *sampleOptions, args []string) ([]sampleJob, error) {
 	var jobs []sampleJob
+	var paths []string
 	for _, a := range args {
-		if _, err := os.Stat(a); err != nil {
+		if _, err := os.Stat(a); err != nil && !strings.ContainsAny(a, "*?[{") {
 			act, ok := activities.Examples().Find(a)
 			if !ok || act.Problem == nil {
 				return nil, misuse("%s: not a file or directory, nor an embedded example", a)
@@ -257,11 +259,14 @@ func sampleJobs(g *globalOptions, args []string) ([]sampleJob, error) {
 			jobs = append(jobs, sampleJob{name: act.Name, problem: act.Problem})
 			continue
 		}
-		ins, err := g.expandDefinitions([]string{a})
+		paths = append(paths, a)
+	}
+	if len(paths) > 0 {
+		ins, err := opts.expandDefinitions(paths)
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range parseInputs(ins, nil) {
+		for _, p := range parseInputs(ins, opts.in) {
 			if p.err != nil {
 				return nil, misuse("%v", p.err)
 			}

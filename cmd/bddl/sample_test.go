@@ -73,12 +73,12 @@ func TestSampleJobsDeterminism(t *testing.T) {
 	for _, c := range []struct {
 		dir, jobs string
 	}{{a, "1"}, {b, "3"}} {
-		if out, errs, code := execSample(t, "sample", "tidying_the_living_room", "storing_groceries_and_leftovers", "-n", "5", "--seed", "42", "-o", c.dir, "--jobs", c.jobs); code != 0 {
+		if out, errs, code := execSample(t, "sample", "tidying_the_living_room", "storing_groceries_and_leftovers", "-n", "5", "--seed", "42", "-o", c.dir, "--jobs", c.jobs, "--svg"); code != 0 {
 			t.Fatalf("exit %d: %s%s", code, out, errs)
 		}
 	}
 	ta, tb := readTree(t, a), readTree(t, b)
-	if len(ta) != 10 || len(ta) != len(tb) {
+	if len(ta) != 20 || len(ta) != len(tb) {
 		t.Fatalf("%d and %d files", len(ta), len(tb))
 	}
 	for k, v := range ta {
@@ -110,5 +110,23 @@ func TestSampleMisuseAndFailure(t *testing.T) {
 	reason, _ := recs[0]["reason"].(map[string]any)
 	if reason["kind"] != "no-room" || !strings.Contains(reason["message"].(string), "utility_room") {
 		t.Errorf("reason %v", reason)
+	}
+}
+
+// TestSampleGoalThenCheck: a sampled goal state is a success to check.
+func TestSampleGoalThenCheck(t *testing.T) {
+	dir := t.TempDir()
+	if out, errs, code := execSample(t, "sample", "--goal", "cleaning_shoes", "tidying_the_living_room", "-o", dir); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	out, errs, code := execSample(t, "check", "--format", "json", "--episode", dir)
+	recs := jsonResults(t, out)
+	if code != 0 || len(recs) != 2 {
+		t.Fatalf("check exit %d, %d records: %s%s", code, len(recs), out, errs)
+	}
+	for _, r := range recs {
+		if r["success"] != true {
+			t.Errorf("goal state not a success: %v", r)
+		}
 	}
 }

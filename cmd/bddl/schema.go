@@ -29,6 +29,7 @@ var schemaNames = map[string]string{
 	"explain": "explain --format json",
 	"synset":  "kb show, kb search, kb tree with --format json",
 	"episode": "the episode files check reads (also: bddl episode schema)",
+	"sample":  "sample --format json",
 }
 
 func schemaFor(name string) ([]byte, error) {

@@ -54,6 +54,8 @@ func TestJSONLinesMatchSchemas(t *testing.T) {
 		{"synset", []string{"kb", "show", "--format", "json", "apple.n.01", "oven.n.01"}},
 		{"synset", []string{"kb", "search", "--format", "json", "apple"}},
 		{"synset", []string{"kb", "tree", "--format", "json", "food.n.02"}},
+		{"sample", []string{"sample", "--format", "json", "-n", "2", "-o", t.TempDir(), "tidying_the_living_room"}},
+		{"sample", []string{"sample", "--format", "json", "--scene", "Studio_0", "-o", t.TempDir(), "doing_the_laundry"}},
 	}
 	for _, tc := range tests {
 		s := compileSchema(t, tc.schema)

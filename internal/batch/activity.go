@@ -47,9 +47,38 @@ type Resolver struct {
 	fixedRef  string
 	fixedTree bool
 
+	parse  bddl.Options           // how definitions are read: SetParse
+	warn   func(bddl.Diagnostics) // prints a definition's warnings
+	warned map[string]bool        // definitions whose warnings were printed
+
 	mu       sync.Mutex
 	found    map[string]*Activity
 	programs map[string]*compiled
+}
+
+// SetParse sets how definitions are read (consuming commands read as the
+// reference does, bddl.Reference) and where a definition's warnings go,
+// printed once per definition when it is first used. Call it before
+// adding libraries or fixing the activity.
+func (r *Resolver) SetParse(opts bddl.Options, warn func(bddl.Diagnostics)) {
+	r.parse, r.warn = opts, warn
+}
+
+// warnOnce prints the warnings of a definition the first time it is used.
+func (r *Resolver) warnOnce(key string, diags bddl.Diagnostics) {
+	if r.warn == nil || len(diags) == 0 {
+		return
+	}
+	r.mu.Lock()
+	if r.warned == nil {
+		r.warned = map[string]bool{}
+	}
+	first := !r.warned[key]
+	r.warned[key] = true
+	r.mu.Unlock()
+	if first {
+		r.warn(diags)
+	}
 }
 
 type compiled struct {
@@ -69,7 +98,7 @@ func (r *Resolver) Base() *kb.Base { return r.base }
 // AddLibrary loads an activity_definitions tree (--activities) to find
 // activities by name in.
 func (r *Resolver) AddLibrary(dir string, note func(string)) error {
-	lib, err := LoadLibrary(dir, note)
+	lib, err := LoadLibraryWith(dir, note, r.parse)
 	if err != nil {
 		return err
 	}
@@ -93,14 +122,14 @@ func (r *Resolver) SetActivity(ctx context.Context, ref string, stdin io.Reader,
 		if err != nil {
 			return err
 		}
-		act, err := parseActivity(ref, src)
+		act, err := r.parseActivity(ref, src)
 		if err != nil {
 			return err
 		}
 		r.fixed = act
 		return nil
 	case err == nil:
-		lib, err := LoadLibrary(ref, note)
+		lib, err := LoadLibraryWith(ref, note, r.parse)
 		if err != nil {
 			return err
 		}
@@ -112,7 +141,7 @@ func (r *Resolver) SetActivity(ctx context.Context, ref string, stdin io.Reader,
 		}
 		r.fixedTree = len(names) > 1
 		if !r.fixedTree {
-			_, err := fromLibrary(lib.Activities[0])
+			_, err := r.fromLibrary(lib.Activities[0])
 			return err
 		}
 		return nil
@@ -128,26 +157,28 @@ func (r *Resolver) SetActivity(ctx context.Context, ref string, stdin io.Reader,
 // Fixed reports whether --activity fixed the activity.
 func (r *Resolver) Fixed() bool { return r.fixed != nil || r.fixedLib != nil }
 
-func parseActivity(path string, src []byte) (*Activity, error) {
-	prob, diags := bddl.ParseProblem(path, src)
+func (r *Resolver) parseActivity(path string, src []byte) (*Activity, error) {
+	prob, diags := r.parse.ParseProblem(path, src)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	name := prob.Name.Name
 	abs, _ := filepath.Abs(path)
+	r.warnOnce("file:"+abs, diags)
 	if act, _, ok := activities.ActivityPath(abs); ok {
 		name = act
 	}
 	return &Activity{Name: name, Key: "file:" + abs, Problem: prob}, nil
 }
 
-func fromLibrary(a *activities.Activity) (*Activity, error) {
+func (r *Resolver) fromLibrary(a *activities.Activity) (*Activity, error) {
 	if a.Problem == nil || a.Diagnostics.HasErrors() {
 		if len(a.Diagnostics) == 0 {
 			return nil, fmt.Errorf("%s: no problem definition in the file", a.Path)
 		}
 		return nil, a.Diagnostics
 	}
+	r.warnOnce("lib:"+a.Path, a.Diagnostics)
 	return &Activity{Name: a.Name, Key: "lib:" + a.Path, Problem: a.Problem}, nil
 }
 
@@ -210,17 +241,17 @@ func (r *Resolver) byPath(ref string, ep Episode, root string) (*Activity, error
 				}
 				return nil, fmt.Errorf("activity %q: the path is outside the episode's directory and the activity libraries, so it is not read; give --activity or --activities", ref)
 			case info.IsDir():
-				lib, err := LoadLibrary(cand, nil)
+				lib, err := LoadLibraryWith(cand, nil, r.parse)
 				if err != nil {
 					return nil, err
 				}
-				return fromLibrary(lib.Activities[0])
+				return r.fromLibrary(lib.Activities[0])
 			default:
 				src, err := fsutil.ReadFile(cand, fsutil.DefinitionLimit)
 				if err != nil {
 					return nil, err
 				}
-				return parseActivity(cand, src)
+				return r.parseActivity(cand, src)
 			}
 		}
 	}
@@ -233,15 +264,15 @@ func (r *Resolver) inFixed(ref string) (*Activity, error) {
 	if !r.fixedTree {
 		// One activity: the instance the episode names, else the lowest.
 		if a, ok := findIn(lib, ref); ok {
-			return fromLibrary(a)
+			return r.fromLibrary(a)
 		}
-		return fromLibrary(lib.Activities[0])
+		return r.fromLibrary(lib.Activities[0])
 	}
 	if ref == "" {
 		return nil, fmt.Errorf("the episode's header names no activity to find in --activity %s", r.fixedRef)
 	}
 	if a, ok := findIn(lib, ref); ok {
-		return fromLibrary(a)
+		return r.fromLibrary(a)
 	}
 	return nil, fmt.Errorf("activity %q (named by the episode) not found in --activity %s%s", ref, r.fixedRef, suggest(ref, lib))
 }
@@ -251,7 +282,7 @@ func (r *Resolver) byName(ref string) (*Activity, error) {
 	libs := append(append([]*activities.Library(nil), r.libs...), activities.Examples())
 	for _, lib := range libs {
 		if a, ok := findIn(lib, ref); ok {
-			return fromLibrary(a)
+			return r.fromLibrary(a)
 		}
 	}
 	where := "the embedded examples"

@@ -11,6 +11,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
 )
 
 // tree writes files (path → content) under a new directory.
@@ -327,5 +331,38 @@ func TestSecondSignalExits(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the second signal did not exit")
+	}
+}
+
+// TestEvaluateHook: a Checker's Evaluate hook sees each task and can
+// change the state before the goal is evaluated (as --transitions will).
+func TestEvaluateHook(t *testing.T) {
+	ep := filepath.Join("..", "..", "activities", "examples", "tidying_the_living_room", "episodes", "poses.jsonl")
+	ins, err := Expand([]string{ep}, episodeOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := kb.Default()
+	steps := 0
+	c := &Checker{Resolver: NewResolver(base, predicates.Options{}), Options: episode.CheckOptions{Hold: 1},
+		Evaluate: func(ctx context.Context, task *Task) *episode.Result {
+			opts := task.Options
+			opts.AfterStep = func(s *predicates.State, _ episode.StepInfo) error {
+				steps++
+				return nil
+			}
+			return episode.Check(ctx, task.Program, task.Reader, opts)
+		}}
+	o := c.Check(context.Background(), Episodes(context.Background(), ins)[0])
+	if o.Error != "" || steps != o.Steps || steps == 0 {
+		t.Errorf("hook saw %d steps of %d: %s", steps, o.Steps, o.Error)
+	}
+	c.Evaluate = func(ctx context.Context, task *Task) *episode.Result {
+		opts := task.Options
+		opts.AfterStep = func(*predicates.State, episode.StepInfo) error { return fmt.Errorf("rule engine failed") }
+		return episode.Check(ctx, task.Program, task.Reader, opts)
+	}
+	if o := c.Check(context.Background(), Episodes(context.Background(), ins)[0]); !strings.Contains(o.Error, "rule engine failed") || o.Success {
+		t.Errorf("a failing hook: %+v", o.Result)
 	}
 }

@@ -46,10 +46,21 @@
 // A Checker opens, resolves, compiles and evaluates one Episode into an
 // *Outcome: an episode.Result plus Extra fields written flat into the
 // same JSON line. The per-episode evaluation is a hook, Checker.Evaluate
-// (default DefaultEvaluate, i.e. episode.Check): `check --transitions`
-// supplies one that applies rule outcomes after each step, receiving the
-// Task (reader, program, activity, options). Checker.Finish post-processes
-// an outcome (plots, extra fields) before it is recorded.
+// (default DefaultEvaluate, i.e. episode.Check), receiving the Task
+// (reader, program, activity, options). `check --transitions` supplies one
+// that makes a rule engine for the task and checks with
+// episode.CheckOptions.AfterStep, which is called with the state after
+// each step is applied and before the goal is evaluated:
+//
+//	c.Evaluate = func(ctx context.Context, t *batch.Task) *episode.Result {
+//		eng := transitions.New(t.Program, t.Resolver.Base()) // per episode
+//		opts := t.Options
+//		opts.AfterStep = func(s *predicates.State, _ episode.StepInfo) error { return eng.Apply(s) }
+//		return episode.Check(ctx, t.Program, t.Reader, opts)
+//	}
+//
+// Checker.Finish post-processes an outcome (plots, extra fields) before it
+// is recorded.
 //
 // # Running
 //

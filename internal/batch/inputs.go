@@ -44,8 +44,10 @@ func PathKey(p string) string {
 		return p
 	}
 	file, sub, hasSub := strings.Cut(p, "#")
-	if _, err := os.Stat(p); err == nil {
-		file, sub, hasSub = p, "", false // a '#' in a real file name
+	if hasSub {
+		if _, err := os.Stat(p); err == nil {
+			file, sub, hasSub = p, "", false // a '#' in a real file name
+		}
 	}
 	abs, err := filepath.Abs(file)
 	if err != nil {

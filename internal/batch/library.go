@@ -27,6 +27,11 @@ func isProblemFile(name string) bool {
 // fsutil.DefinitionLimit. A definition's syntax errors stay in its
 // Diagnostics; a tree without definitions is an error.
 func LoadLibrary(dir string, note func(string)) (*activities.Library, error) {
+	return LoadLibraryWith(dir, note, bddl.Options{})
+}
+
+// LoadLibraryWith is LoadLibrary reading each definition under opts.
+func LoadLibraryWith(dir string, note func(string), opts bddl.Options) (*activities.Library, error) {
 	var paths []string
 	err := fsutil.Walk(dir, fsutil.WalkOptions{Match: isProblemFile, Note: note}, func(p string) error {
 		paths = append(paths, p)
@@ -47,7 +52,7 @@ func LoadLibrary(dir string, note func(string)) (*activities.Library, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				acts[i], errs[i] = loadActivity(paths[i])
+				acts[i], errs[i] = loadActivity(paths[i], opts)
 			}
 		}()
 	}
@@ -67,12 +72,12 @@ func LoadLibrary(dir string, note func(string)) (*activities.Library, error) {
 	return &activities.Library{Activities: acts}, nil
 }
 
-func loadActivity(path string) (*activities.Activity, error) {
+func loadActivity(path string, opts bddl.Options) (*activities.Activity, error) {
 	src, err := fsutil.ReadFile(path, fsutil.DefinitionLimit)
 	if err != nil {
 		return nil, err
 	}
-	f, diags := bddl.ParseFile(path, src)
+	f, diags := opts.ParseFile(path, src)
 	// The activity is named by the directory the path names, as given,
 	// even when a link leads elsewhere.
 	abs, _ := filepath.Abs(path)

@@ -88,6 +88,7 @@ func Run[T, R any](ctx context.Context, p Pool, items []T, work func(ctx context
 			if state[printed] == 1 && h.Ordered != nil && firstErr == nil {
 				p.Progress.Clear()
 				fail(h.Ordered(printed, results[printed]))
+				p.Progress.Redraw()
 			}
 			var zero R
 			results[printed] = zero // let it be collected

@@ -30,13 +30,17 @@ func NewProgress(w io.Writer, total int64, min int64, desc string) *Progress {
 	if !IsTerminal(w) || total < max(min, 1) {
 		return nil
 	}
-	return &Progress{bar: progressbar.NewOptions64(total,
+	// Items finish seconds apart and the bar is redrawn after each line
+	// printed: no throttle.
+	p := &Progress{bar: progressbar.NewOptions64(total,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(),
+		progressbar.OptionShowElapsedTimeOnFinish(),
 		progressbar.OptionClearOnFinish(),
-		progressbar.OptionThrottle(100*time.Millisecond),
 	)}
+	_ = p.bar.RenderBlank()
+	return p
 }
 
 // NewBytesProgress returns a bar counting bytes on w, or nil when w is
@@ -72,6 +76,16 @@ func (p *Progress) Clear() {
 	}
 	p.mu.Lock()
 	_ = p.bar.Clear()
+	p.mu.Unlock()
+}
+
+// Redraw draws the bar again after Clear and a printed line.
+func (p *Progress) Redraw() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	_ = p.bar.RenderBlank()
 	p.mu.Unlock()
 }
 

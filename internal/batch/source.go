@@ -178,7 +178,9 @@ func openJSONLines(ctx context.Context, ep Episode, o OpenOptions) (*episode.Rea
 		if o.Stdin == nil {
 			return nil, nil, fmt.Errorf("-: no standard input")
 		}
-		src = o.Stdin
+		// A read of standard input cannot be interrupted: read it through
+		// a pipe that the cancellation closes.
+		src = cancelable(ctx, o.Stdin)
 	} else {
 		f, err := fsutil.OpenRegular(ep.Path)
 		if err != nil {
@@ -228,4 +230,16 @@ func FileSize(path string) int64 {
 		return info.Size()
 	}
 	return 0
+}
+
+// cancelable returns a reader of r whose reads fail with ctx's error once
+// ctx is done, even while a read of r is blocked.
+func cancelable(ctx context.Context, r io.Reader) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, r)
+		pw.CloseWithError(err)
+	}()
+	context.AfterFunc(ctx, func() { pw.CloseWithError(ctx.Err()) })
+	return pr
 }
