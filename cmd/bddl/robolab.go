@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -245,6 +246,17 @@ func openDemo(ctx context.Context, ep batch.Episode, o batch.OpenOptions) (*epis
 	var src io.Reader
 	if e.stream, e.err = run.Stream(demo, robolab.Options{Activity: act.Name, Instances: robolab.InstancesOf(prog), Map: rl.m}); e.err == nil {
 		src = e.stream
+		if o.Count != nil {
+			// A progress bar by bytes: the demo's share of the file, as
+			// its steps are read.
+			share, counted := batch.FileSize(ep.Path)/int64(len(run.Demos())), int64(0)
+			e.stream.Progress = func(done, steps int) {
+				if n := share * int64(done) / int64(steps); n > counted {
+					o.Count(int(n - counted))
+					counted = n
+				}
+			}
+		}
 	} else {
 		// A demo whose names or datasets are wrong has no steps; its
 		// result is the error, with the activity and RoboLab's fields.
@@ -322,7 +334,20 @@ func (rl *roboLabCheck) report(w, errw io.Writer, fresh []*batch.Outcome) error 
 		}
 	}
 	if len(ordered) == 0 {
-		fmt.Fprintln(errw, "bddl: note: no RoboLab verdict for these episodes: no episode_results.jsonl beside the run files or in their parent directory (give --robolab-results FILE)")
+		var files []string
+		rl.mu.Lock()
+		for _, rs := range rl.results {
+			if rs != nil {
+				files = append(files, rs.File)
+			}
+		}
+		rl.mu.Unlock()
+		if len(files) == 0 {
+			fmt.Fprintln(errw, "bddl: note: no RoboLab verdict for these episodes: no episode_results.jsonl beside the run files or in their parent directory (give --robolab-results FILE)")
+		} else {
+			sort.Strings(files)
+			fmt.Fprintf(errw, "bddl: note: no RoboLab verdict for these episodes: %s %s no line of the same env_name, run and env_id\n", strings.Join(files, ", "), plural(len(files), "has", "have"))
+		}
 		return nil
 	}
 	return robolab.WriteAgreement(w, ordered)

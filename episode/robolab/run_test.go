@@ -485,3 +485,29 @@ func TestContiguous(t *testing.T) {
 		t.Errorf("contiguous demo: success %v steps %d first %v at end %v error %q", r.Success, r.Steps, deref(r.FirstSuccessStep), r.HoldsAtEnd, r.Error)
 	}
 }
+
+func TestStreamProgress(t *testing.T) {
+	prog := program(t)
+	r, err := Open("testdata/run_0.hdf5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s, err := r.Stream(r.Demos()[1], options(t, prog, testMap(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, last := 0, 0
+	s.Progress = func(done, steps int) {
+		if done != last+1 || steps != 48 {
+			t.Errorf("progress %d of %d after %d", done, steps, last)
+		}
+		calls, last = calls+1, done
+	}
+	if _, err := io.Copy(io.Discard, s); err != nil || s.Err() != nil {
+		t.Fatal(err, s.Err())
+	}
+	if calls != 48 {
+		t.Errorf("%d progress calls, want one per step (48)", calls)
+	}
+}

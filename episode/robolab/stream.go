@@ -59,6 +59,10 @@ type Stream struct {
 	done     bool
 	err      *Error
 	warnings []string
+
+	// Progress, when set, is told of each step produced (from 1 to
+	// Steps), for a progress bar.
+	Progress func(done, steps int)
 }
 
 // recorded is one RoboLab object used as an instance.
@@ -330,6 +334,9 @@ func (s *Stream) produce() {
 			return
 		}
 		s.next++
+		if s.Progress != nil {
+			s.Progress(s.next, s.steps)
+		}
 	}
 	if s.next >= s.steps {
 		s.stop(nil)
