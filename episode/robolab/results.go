@@ -35,6 +35,7 @@ type Results struct {
 	File  string
 	byRun map[runKey]*Verdict
 	byEp  map[epKey]*Verdict
+	envs  map[string]bool
 }
 
 type runKey struct {
@@ -85,7 +86,7 @@ func LoadResults(path string) (*Results, error) {
 
 // ReadResults reads RoboLab results lines from r; name is used in errors.
 func ReadResults(r io.Reader, path string) (*Results, error) {
-	rs := &Results{File: path, byRun: map[runKey]*Verdict{}, byEp: map[epKey]*Verdict{}}
+	rs := &Results{File: path, byRun: map[runKey]*Verdict{}, byEp: map[epKey]*Verdict{}, envs: map[string]bool{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxResultLine)
 	for line := 1; sc.Scan(); line++ {
@@ -100,6 +101,7 @@ func ReadResults(r io.Reader, path string) (*Results, error) {
 		if v.EnvName == "" || v.Success == nil {
 			return nil, fmt.Errorf("%s:%d: not a RoboLab result line: env_name and success are required", path, line)
 		}
+		rs.envs[v.EnvName] = true
 		run := v.Run
 		if run == nil {
 			if m := runNameIndex.FindStringSubmatch(v.RunName); m != nil {
@@ -140,18 +142,24 @@ func trimSpace(b []byte) []byte {
 
 // Find returns RoboLab's verdict on a demo of a run: the line of the same
 // env_name, run and env_id, else the line of its global episode number
-// (run × number of environments + env_id). Nil when there is none.
+// (run × number of environments + env_id). When the file's env_name is
+// not in the results and they hold a single environment, that one is
+// taken. Nil when there is none.
 func (rs *Results) Find(r *Run, d Demo) *Verdict {
-	if rs == nil {
+	if rs == nil || !r.HasIndex {
 		return nil
 	}
-	if r.HasIndex {
-		if v := rs.byRun[runKey{r.EnvName, r.Index, d.EnvID}]; v != nil {
-			return v
+	env := r.EnvName
+	if !rs.envs[env] && len(rs.envs) == 1 {
+		for e := range rs.envs {
+			env = e
 		}
-		if v := rs.byEp[epKey{r.EnvName, r.Index*len(r.demos) + d.EnvID}]; v != nil && (v.EnvID == nil || *v.EnvID == d.EnvID) {
-			return v
-		}
+	}
+	if v := rs.byRun[runKey{env, r.Index, d.EnvID}]; v != nil {
+		return v
+	}
+	if v := rs.byEp[epKey{env, r.Index*len(r.demos) + d.EnvID}]; v != nil && (v.EnvID == nil || *v.EnvID == d.EnvID) {
+		return v
 	}
 	return nil
 }

@@ -74,6 +74,18 @@ func TestResultsMatching(t *testing.T) {
 	if v := rs.Find(r, d[2]); v != nil {
 		t.Errorf("demo_2 matched another env's line: %+v", v)
 	}
+	// A single environment in the results stands for a file whose
+	// env_name differs (its env_args unset, its directory renamed).
+	single, err := ReadResults(strings.NewReader(`{"env_name": "Renamed", "run": 0, "env_id": 2, "success": true, "episode_step": 9}`+"\n"), "r.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := single.Find(r, d[2]); v == nil || *v.EpisodeStep != 9 {
+		t.Errorf("single environment: %+v", v)
+	}
+	if v := rs.Find(r, d[2]); v != nil {
+		t.Errorf("two environments in the results, none the file's: matched %+v", v)
+	}
 	var none *Results
 	if none.Find(r, d[0]) != nil {
 		t.Error("nil results found a verdict")
