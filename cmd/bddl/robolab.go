@@ -146,20 +146,25 @@ func (rl *roboLabCheck) setup(opts *checkOptions, inputs []batch.Input) ([]batch
 	inputs = kept
 	rl.results = map[string]*robolab.Results{}
 	rl.open = map[string]*roboLabEpisode{}
+	rl.activity = opts.activity
 	if rl.mapPath != "" {
 		m, err := robolab.LoadMap(rl.mapPath)
 		if err != nil {
 			return nil, misuse("--map %v", err)
 		}
 		rl.m = m
-		if opts.activity == "" {
+		switch {
+		case opts.activity == "":
 			opts.activity = mapActivity(m, rl.mapPath)
+			rl.activity = opts.activity
+		case m.Activity != "":
+			// --activity a tree of activities: the map names which.
+			rl.activity = m.Activity
 		}
 	}
 	if opts.activity == "" {
 		return nil, misuse("RoboLab run files name no BDDL activity: give --activity, or activity: in the --map file")
 	}
-	rl.activity = opts.activity
 	if rl.resultsPath != "" {
 		rs, err := robolab.LoadResults(rl.resultsPath)
 		if err != nil {

@@ -196,3 +196,32 @@ func TestMapActivity(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRoboLabActivityTree: with --activity a tree of activities, the
+// map's activity: names which one the run files are checked against.
+func TestCheckRoboLabActivityTree(t *testing.T) {
+	tree := t.TempDir()
+	for name, src := range map[string]string{
+		"putting_the_apple_in_the_bowl": roboLabPath("putting_the_apple_in_the_bowl.bddl"),
+		"cleaning_shoes":                filepath.Join(examples, "cleaning_shoes", "problem0.bddl"),
+	} {
+		if err := os.MkdirAll(filepath.Join(tree, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tree, name, "problem0.bddl"), readFile(t, src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := strings.Replace(string(readFile(t, roboLabPath("names.yaml"))), "activity: putting_the_apple_in_the_bowl.bddl", "activity: putting_the_apple_in_the_bowl", 1)
+	m := filepath.Join(t.TempDir(), "names.yaml")
+	if err := os.WriteFile(m, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", "--format", "json", "--activity", tree, "--map", m, "--episode", roboLabPath("run_0.hdf5")}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	lines := jsonResults(t, r.stdout)
+	if len(lines) != 4 || lines[0]["success"] != true || lines[0]["activity"] != "putting_the_apple_in_the_bowl" {
+		t.Errorf("lines %v\nstderr %s", lines, r.stderr)
+	}
+}
