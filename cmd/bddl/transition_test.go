@@ -66,6 +66,23 @@ func TestApplyRules(t *testing.T) {
 	}
 	args = []string{"episode", "apply-rules", out}
 	runBDDL(t, args...).wantCode(t, args, exitMisuse)
+	// A bad line is a finding naming the line; OUT is not written.
+	dir := t.TempDir()
+	badEp := filepath.Join(dir, "bad.jsonl")
+	src := strings.Replace(string(readFile(t, examplePath("making_a_smoothie", "rules-off.jsonl"))), `{"step":3,`, `{"step":3,"objects":{"nosuch.n.01_1":{}},`, 1)
+	if err := os.WriteFile(badEp, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badOut := filepath.Join(dir, "out.jsonl")
+	args = []string{"episode", "apply-rules", badEp, "-o", badOut}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, exitFindings)
+	if !strings.Contains(r.stderr, "bad.jsonl:5: step 3") {
+		t.Errorf("the error does not name the line: %s", r.stderr)
+	}
+	if _, err := os.Stat(badOut); err == nil {
+		t.Error("OUT was written for a bad recording")
+	}
 }
 
 func TestTransitionList(t *testing.T) {
