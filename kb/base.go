@@ -35,10 +35,13 @@ type Base struct {
 	loadErrs DataErrors // data errors of the load, kept for Check
 	findings []Finding  // non-fatal findings of the load
 
-	// The world: scenes, categories, object models. Loaded on first use.
-	worldOnce sync.Once
-	worldLoad func() (*world, problems)
+	// The world: categories, scenes, object models, each tier loaded on
+	// first use by worldLoad into worldData (see Base.tier).
+	worldOnce [numWorldTiers]sync.Once
+	worldInit sync.Once
+	worldLoad func(worldTier, *world, *problems)
 	worldData *world
+	worldMu   sync.Mutex // guards worldProb while tiers load
 	worldProb problems
 
 	// extraChecks runs source-specific consistency checks for Check.

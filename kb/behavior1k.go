@@ -50,7 +50,8 @@ func LoadBehavior1K(dir string) (*Base, error) {
 	imp.compareCSV()
 
 	b := imp.bd.finish(verifyPropagation, Origin{Format: "behavior1k", Path: dir})
-	b.worldLoad = func() (*world, problems) { return loadB1KWorld(dir, b) }
+	cats := imp.hierCats
+	b.worldLoad = func(t worldTier, w *world, p *problems) { loadB1KTier(dir, b, cats, t, w, p) }
 	b.extraChecks = func(b *Base) []Finding { return b1kChecks(dir, b) }
 	return b, imp.bd.errs.Err()
 }
@@ -80,10 +81,22 @@ type b1kImporter struct {
 	csvLine    map[SynsetID]int
 	csvColumns []Property
 	stack      []SynsetID // children collected while scanning the hierarchy
+
+	// hierCats are the categories and particle systems the hierarchy
+	// attaches to synsets, in post-order as the categories tier applies
+	// them; collected here so that tier need not scan the hierarchy again.
+	hierCats []hierCategory
+}
+
+// hierCategory is one category (or particle system) of a hierarchy node.
+type hierCategory struct {
+	id     SynsetID
+	name   string
+	system bool
 }
 
 func (imp *b1kImporter) read(name string, required bool) []byte {
-	data, err := os.ReadFile(filepath.Join(imp.dir, name))
+	data, err := readRegular(filepath.Join(imp.dir, name), maxDataFile)
 	if err != nil {
 		if required || !errors.Is(err, fs.ErrNotExist) {
 			imp.bd.errorf(Location{File: name}, "missing-file", "cannot read: %v", err)
@@ -131,9 +144,19 @@ func (imp *b1kImporter) hierarchyNode(s *jsonScanner, depth int) SynsetID {
 	}
 	id := NoSynset
 	start := len(imp.stack)
+	var cats []hierCategory
 	first := true
 	for s.more(&first, '}') {
 		switch k := s.key(); string(k) {
+		case "categories", "substances":
+			system := string(k) == "substances"
+			if !s.open('[') {
+				break
+			}
+			lf := true
+			for s.more(&lf, ']') {
+				cats = append(cats, hierCategory{name: string(s.str()), system: system})
+			}
 		case "name":
 			name := s.str()
 			if len(name) == 0 {
@@ -163,6 +186,10 @@ func (imp *b1kImporter) hierarchyNode(s *jsonScanner, depth int) SynsetID {
 	if id != NoSynset {
 		for _, c := range imp.stack[start:] {
 			imp.bd.addParent(c, id)
+		}
+		for _, c := range cats {
+			c.id = id
+			imp.hierCats = append(imp.hierCats, c)
 		}
 	}
 	imp.stack = imp.stack[:start]

@@ -25,11 +25,9 @@ func LoadYAML(name string, data []byte) (*Base, error) {
 		w = loadYAMLDoc(root, src, bd)
 	}
 	b := bd.finish(computePropagation, Origin{Format: "yaml", Path: name})
-	if w != nil {
-		// Scene data is small in YAML: it is built during the load and
-		// handed over as already "loaded".
-		b.worldLoad = func() (*world, problems) { return w, problems{} }
-	}
+	// Scene data is small in YAML: it is built during the load and
+	// handed over as already loaded.
+	b.worldData = w
 	return b, b.loadErrs.Err()
 }
 
