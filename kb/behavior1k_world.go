@@ -41,13 +41,16 @@ func loadB1KTier(dir string, b *Base, cats []hierCategory, t worldTier, w *world
 			worldCategories(data, b, w, p)
 		}
 	case tierScenes:
-		if data := read(fileScenes); data != nil {
-			worldScenes(data, w, p)
-		}
+		cachedTier(dir, "scenes", fileScenes, read, p,
+			func(payload []byte) bool { return decodeScenes(payload, w) },
+			func(data []byte) { worldScenes(data, w, p) },
+			func() []byte { return encodeScenes(w.scenes) })
 	case tierModels:
-		if data := read(fileInventory); data != nil {
-			worldInventory(data, w, p)
-		}
+		var order []Model
+		cachedTier(dir, "models", fileInventory, read, p,
+			func(payload []byte) bool { return decodeModelsIndex(payload, w) },
+			func(data []byte) { order = worldInventory(data, w, p) },
+			func() []byte { return encodeModels(order, w.hasAttachments) })
 	}
 }
 
@@ -118,7 +121,7 @@ func worldCategories(data []byte, b *Base, w *world, p *problems) {
 // streams the file without building a value tree, and names are slices of
 // one copy of the file, so the 3 MB inventory costs one pass and a few
 // allocations per model.
-func worldInventory(data []byte, w *world, p *problems) {
+func worldInventory(data []byte, w *world, p *problems) []Model {
 	text := string(data)
 	s := &jsonScanner{data: data}
 	// str returns the next string as a slice of text when it has no
@@ -169,7 +172,7 @@ func worldInventory(data []byte, w *world, p *problems) {
 	sizes := map[string][3]float64{}
 	if !s.open('{') {
 		s.report(p, fileInventory)
-		return
+		return nil
 	}
 	first := true
 	for s.more(&first, '}') {
@@ -259,7 +262,7 @@ func worldInventory(data []byte, w *world, p *problems) {
 	s.end()
 	s.report(p, fileInventory)
 	if s.failed {
-		return
+		return nil
 	}
 	for i := range models {
 		m := &models[i]
@@ -270,6 +273,7 @@ func worldInventory(data []byte, w *world, p *problems) {
 		}
 		w.addModel(*m)
 	}
+	return models
 }
 
 // worldScenes reads combined_room_object_list.json: {"scenes": {scene:

@@ -76,6 +76,10 @@ type world struct {
 	modelIdx   map[string]Model      // by full name and by id
 
 	hasAttachments bool // some model has attachment links
+
+	// lazy, when not nil, holds the models of a cached model entry, which
+	// fill models and modelIdx on demand (cachetiers.go).
+	lazy *lazyModels
 }
 
 func newWorld() *world {
@@ -201,6 +205,7 @@ func (b *Base) world() *world {
 	for t := range numWorldTiers {
 		b.tier(t)
 	}
+	b.worldData.allModels()
 	return b.worldData
 }
 
@@ -283,7 +288,7 @@ func dedupSorted(s []string) []string {
 }
 
 // Models returns the object models of a category, sorted by name.
-func (b *Base) Models(category string) []Model { return b.tier(tierModels).models[category] }
+func (b *Base) Models(category string) []Model { return b.tier(tierModels).category(category) }
 
 // ModelsOf returns the models of every category in id's subtree.
 func (b *Base) ModelsOf(id SynsetID) []Model {
@@ -296,7 +301,9 @@ func (b *Base) ModelsOf(id SynsetID) []Model {
 
 // ModelByName returns a model by its full name ("apple-agveuv") or id.
 func (b *Base) ModelByName(name string) (Model, bool) {
-	m, ok := b.tier(tierModels).modelIdx[name]
+	w := b.tier(tierModels)
+	w.allModels()
+	m, ok := w.modelIdx[name]
 	return m, ok
 }
 
