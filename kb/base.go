@@ -1,8 +1,8 @@
 package kb
 
 import (
-	"slices"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
