@@ -27,15 +27,21 @@ func TestNonFiniteNumbers(t *testing.T) {
 			_, err := LoadYAML("kb.yaml", []byte("synsets:\n  entity.n.01: {}\nmodels:\n  box-abc: {size: [1, .inf, 1]}\n"))
 			return err
 		}, 4, "not finite"},
-		{"json NaN", fileParams, func() error { return loadTinyWith(t, fileParams, `"cook_temperature": 61.5`, `"cook_temperature": NaN`) }, 4, "NaN is not finite"},
+		{"json NaN", fileParams, func() error {
+			return loadTinyWith(t, fileParams, `"cook_temperature": 61.5`, `"cook_temperature": NaN`)
+		}, 4, "NaN is not finite"},
 		{"json -Infinity", fileParams, func() error {
 			return loadTinyWith(t, fileParams, `"cook_temperature": 61.5`, `"cook_temperature": -Infinity`)
 		}, 4, "-Infinity is not finite"},
-		{"json overflow", fileParams, func() error { return loadTinyWith(t, fileParams, `"cook_temperature": 61.5`, `"cook_temperature": 1e999`) }, 4, `"1e999" is out of range`},
+		{"json overflow", fileParams, func() error {
+			return loadTinyWith(t, fileParams, `"cook_temperature": 61.5`, `"cook_temperature": 1e999`)
+		}, 4, `"1e999" is out of range`},
 		{"json rule", "heat_cook.json", func() error {
 			return loadTinyWith(t, dirRules+"/heat_cook.json", `"timesteps": 5`, `"timesteps": Infinity`)
 		}, 4, "Infinity is not finite"},
-		{"csv flag", fileSynsets, func() error { return loadTinyWith(t, fileSynsets, "apple.n.01,fruit.n.01,0,0,1,0", "apple.n.01,fruit.n.01,0,0,nan,0") }, 2, `found "nan"`},
+		{"csv flag", fileSynsets, func() error {
+			return loadTinyWith(t, fileSynsets, "apple.n.01,fruit.n.01,0,0,1,0", "apple.n.01,fruit.n.01,0,0,nan,0")
+		}, 2, `found "nan"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.load()
