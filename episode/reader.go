@@ -32,7 +32,7 @@ type Reader struct {
 	// error of a line over it, returned by every later read.
 	maxLine int
 	fatal   error
-	bytes  int64  // bytes of decompressed input read
+	bytes   int64 // bytes of decompressed input read
 
 	hl         headerLine
 	headerText []byte
