@@ -49,7 +49,9 @@ func LoadBehavior1K(dir string) (*Base, error) {
 		return b, b.loadErrs.Err()
 	}
 	set := b1kSources(dir)
-	key, keyed := cacheKey(set, (&streamHasher{dir: dir}).hash)
+	hasher := newHasher(dir, cdir)
+	key, keyed := cacheKey(set, hasher.hash)
+	hasher.memo.save()
 	if keyed {
 		if b, hier := loadCached(cdir, key); b != nil {
 			b.attachB1K(dir, hier)

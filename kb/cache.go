@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"hash"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 )
 
 // A BEHAVIOR-1K knowledge base takes tens of milliseconds of CPU and
@@ -37,6 +40,10 @@ const CacheEnvVar = "BDDL_KB_CACHE"
 const cacheKeep = 16
 
 var cacheMagic = []byte("bddl-kb-cache\x00")
+
+// castagnoli is the CRC of an entry's payload: it catches a damaged entry
+// (the key already names the content) at memory speed.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // cacheDir returns the cache directory, or "" when caching is off or no
 // cache directory is known.
@@ -149,33 +156,71 @@ func executableID() string {
 }
 
 // streamHasher hashes files from disk through one small buffer, without
-// reading them whole.
+// reading them whole, or takes their digest from the memo when their
+// identity proves them unchanged (digestmemo.go).
 type streamHasher struct {
-	dir string
-	buf []byte
+	dir  string
+	buf  []byte
+	memo *digestMemo // nil: always hash
 }
 
 func (s *streamHasher) hash(name string) (sum []byte, present, ok bool) {
-	f, err := os.Open(filepath.Join(s.dir, name))
+	path := filepath.Join(s.dir, name)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	info, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, true
 	}
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxDataFile {
+		return nil, false, false
+	}
+	if s.memo != nil {
+		if sum, ok := s.memo.lookup(path, info); ok {
+			return sum, true, true
+		}
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, false, false
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() || info.Size() > maxDataFile {
+	// The identity remembered is the one of the file as opened and read.
+	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
 		return nil, false, false
 	}
 	if s.buf == nil {
 		s.buf = make([]byte, 128<<10)
 	}
+	hashedAt := time.Now()
 	h := sha256.New()
 	if _, err := io.CopyBuffer(h, io.LimitReader(f, maxDataFile+1), s.buf); err != nil {
 		return nil, false, false
 	}
-	return h.Sum(nil), true, true
+	sum = h.Sum(nil)
+	if s.memo != nil {
+		s.memo.remember(path, info, sum, hashedAt)
+	}
+	return sum, true, true
+}
+
+// memos holds the digest memo of each cache directory, read once per
+// process.
+var memos sync.Map // dir → *digestMemo
+
+func memoOf(dir string) *digestMemo {
+	if m, ok := memos.Load(dir); ok {
+		return m.(*digestMemo)
+	}
+	m, _ := memos.LoadOrStore(dir, loadDigestMemo(dir))
+	return m.(*digestMemo)
+}
+
+// newHasher returns a hasher for the knowledge base in dir using the
+// digest memo of the cache directory cdir.
+func newHasher(dir, cdir string) *streamHasher {
+	return &streamHasher{dir: dir, memo: memoOf(cdir)}
 }
 
 func cachePath(dir string, key [32]byte) string {
@@ -185,11 +230,11 @@ func cachePath(dir string, key [32]byte) string {
 // loadEntry returns the payload stored under key, or nil on a miss (no
 // entry, or a damaged one).
 func loadEntry(dir string, key [32]byte) []byte {
-	data, err := readRegular(cachePath(dir, key), maxDataFile)
+	data, err := mapEntry(cachePath(dir, key))
 	if err != nil {
 		return nil
 	}
-	head := len(cacheMagic) + 1 + 32 + 32
+	head := len(cacheMagic) + 1 + 32 + 4
 	if len(data) < head || !bytes.Equal(data[:len(cacheMagic)], cacheMagic) || data[len(cacheMagic)] != cacheFormat {
 		return nil
 	}
@@ -197,8 +242,8 @@ func loadEntry(dir string, key [32]byte) []byte {
 	if !bytes.Equal(rest[:32], key[:]) {
 		return nil
 	}
-	payload := rest[64:]
-	if sum := sha256.Sum256(payload); !bytes.Equal(sum[:], rest[32:64]) {
+	payload := rest[36:]
+	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(rest[32:36]) {
 		return nil
 	}
 	return payload
@@ -228,12 +273,11 @@ func storeEntry(dir string, key [32]byte, payload []byte) {
 	if err != nil {
 		return
 	}
-	sum := sha256.Sum256(payload)
 	var head []byte
 	head = append(head, cacheMagic...)
 	head = append(head, cacheFormat)
 	head = append(head, key[:]...)
-	head = append(head, sum[:]...)
+	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(payload, castagnoli))
 	_, err1 := f.Write(head)
 	_, err2 := f.Write(payload)
 	err3 := f.Close()

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -296,4 +297,61 @@ func FuzzDecodeBase(f *testing.F) {
 			t.Fatal("ok without a Base")
 		}
 	})
+}
+
+// TestDigestMemo: a file's digest is taken from the memo while its
+// identity is unchanged, and any write (here one that keeps the size) is
+// seen at once. The racy window is lowered to 0 and the test waits out the
+// clock's granularity instead.
+func TestDigestMemo(t *testing.T) {
+	if _, _, ok := fileIdentity(mustStat(t, ".")); !ok {
+		t.Skip("no change times on this platform: files are always hashed")
+	}
+	saved := memoRacyWindow
+	memoRacyWindow = 0
+	defer func() { memoRacyWindow = saved }()
+	dir := writeFiles(t, tinyB1K)
+	cache := t.TempDir()
+	settle := func() { time.Sleep(50 * time.Millisecond) }
+	settle()
+	if _, err := loadWithCache(t, cache, dir); err != nil {
+		t.Fatal(err)
+	}
+	memos.Delete(cache) // read the memo from disk, as a new process would
+	m := memoOf(cache)
+	if len(m.entries) == 0 {
+		t.Fatal("no digest remembered")
+	}
+	b, err := loadWithCache(t, cache, dir)
+	if err != nil || m.hits == 0 {
+		t.Fatalf("second load: %v, %d memo hits, want some", err, m.hits)
+	}
+	settle()
+	if err := replaceIn(filepath.Join(dir, fileParams), `"cook_temperature": 61.5`, `"cook_temperature": 62.5`); err != nil {
+		t.Fatal(err)
+	}
+	b, err = loadWithCache(t, cache, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Thresholds(b.ID("apple.n.01")).Cook; got != 62.5 {
+		t.Errorf("cook temperature %v after a same-size edit, want 62.5: a stale digest was used", got)
+	}
+	// Damaged memo lines are ignored.
+	if err := os.WriteFile(filepath.Join(cache, memoFile), []byte("zz\tbad\n\t\t\nnot a line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	memos.Delete(cache)
+	if b, err = loadWithCache(t, cache, dir); err != nil || b.Thresholds(b.ID("apple.n.01")).Cook != 62.5 {
+		t.Errorf("load with a damaged memo: %v", err)
+	}
+}
+
+func mustStat(t *testing.T, path string) os.FileInfo {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
 }

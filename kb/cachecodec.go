@@ -17,7 +17,7 @@ import (
 
 // cacheFormat changes whenever the encoding or the meaning of an encoded
 // field changes.
-const cacheFormat = 1
+const cacheFormat = 2
 
 type cacheEncoder struct{ buf []byte }
 

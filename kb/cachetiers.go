@@ -15,8 +15,9 @@ import (
 // so that errors and warnings always come from the source.
 
 // tierKey computes the key of a one-file tier and the file's hash.
-func tierKey(dir, kind, file string) (key [32]byte, sum []byte, ok bool) {
-	sh := &streamHasher{dir: dir}
+func tierKey(dir, cdir, kind, file string) (key [32]byte, sum []byte, ok bool) {
+	sh := newHasher(dir, cdir)
+	defer sh.memo.save()
 	key, ok = cacheKey(sourceSet{kind: kind, files: []string{file}}, func(name string) ([]byte, bool, bool) {
 		s, present, ok := sh.hash(name)
 		sum = s
@@ -35,7 +36,7 @@ func cachedTier(dir, kind, file string, read func(string) []byte, p *problems,
 	var sum []byte
 	keyed := false
 	if cdir != "" {
-		if key, sum, keyed = tierKey(dir, kind, file); keyed {
+		if key, sum, keyed = tierKey(dir, cdir, kind, file); keyed {
 			if payload := loadEntry(cdir, key); payload != nil && decode(payload) {
 				return
 			}
