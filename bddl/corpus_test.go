@@ -37,7 +37,16 @@ func TestCorpus(t *testing.T) {
 			if f.Problem == nil && f.Domain == nil {
 				t.Fatalf("ParseFile(%q) built no problem or domain; diagnostics:\n%s", rel, brief(diags))
 			}
+			// Read as consuming commands read, every corpus file loads: the
+			// reference loads them all.
+			_, refDiags := Options{Mode: Reference}.ParseFile(path, src)
+			if refDiags.HasErrors() {
+				t.Errorf("Reference-mode read of %q has errors:\n%s", rel, brief(refDiags))
+			}
 			if bad, ok := corpusKnownBad[rel]; ok {
+				if len(refDiags) != 1 || refDiags[0].Severity != Warning || refDiags[0].Code != bad.code {
+					t.Errorf("Reference-mode read of %q: %s, want one %s warning", rel, brief(refDiags), bad.code)
+				}
 				if len(diags) != 1 || diags[0].Code != bad.code || diags[0].Subject.Start.String() != bad.pos {
 					t.Fatalf("ParseFile(%q) diagnostics:\n%swant exactly one %s at %s", rel, brief(diags), bad.code, bad.pos)
 				}

@@ -61,6 +61,11 @@ type Diagnostic struct {
 	// byCount marks a parenthesis error found only where the count of
 	// parentheses ran out; the layout may place its cause better.
 	byCount bool
+	// reference says what the Python reference does about a defect it
+	// loads anyway ("skips it"); a Reference-mode parse turns such an
+	// error into a warning that says so. Empty for defects the reference
+	// also refuses.
+	reference string
 }
 
 // Filename is the name of the diagnostic's file, or "" if it has none.

@@ -34,20 +34,17 @@ func (d *Diagnostic) Text() string {
 		if line != nil {
 			num := fmt.Sprintf("%5d", d.Subject.Start.Line)
 			pad := strings.Repeat(" ", len(num))
-			text := strings.ReplaceAll(string(line), "\t", " ")
-			if !utf8.ValidString(text) {
-				text = strings.ToValidUTF8(text, "\uFFFD")
-			}
-			fmt.Fprintf(&b, "%s | %s\n", num, text)
-			// Columns count bytes; the caret line counts characters so it
-			// lines up under text with multi-byte characters.
+			fmt.Fprintf(&b, "%s | %s\n", num, displayText(line))
+			// Columns count bytes; the caret line counts what the text
+			// shows, so it lines up under multi-byte characters and
+			// escaped control bytes.
 			start := min(max(0, int(d.Subject.Start.Col)-1), len(line))
 			end := len(line)
 			if d.Subject.End.Line == d.Subject.Start.Line {
 				end = min(max(start, int(d.Subject.End.Col)-1), len(line))
 			}
-			width := max(1, utf8.RuneCount(line[start:end]))
-			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", utf8.RuneCount(line[:start])), strings.Repeat("^", width))
+			width := max(1, displayWidth(line[start:end]))
+			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", displayWidth(line[:start])), strings.Repeat("^", width))
 			if d.Detail != "" {
 				fmt.Fprintf(&b, "%s = %s\n", pad, d.Detail)
 			}
@@ -58,6 +55,51 @@ func (d *Diagnostic) Text() string {
 		fmt.Fprintf(&b, "      = %s\n", d.Detail)
 	}
 	return b.String()
+}
+
+// displayText is a source line as a terminal may show it: a tab becomes a
+// space, and control characters (ESC, BEL, NUL, DEL, C1) are escaped as
+// \xHH or \u00HH, so a file cannot move the cursor, ring the bell or
+// change colours; invalid UTF-8 becomes U+FFFD.
+func displayText(line []byte) string {
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRune(line[i:])
+		switch {
+		case r == '\t':
+			b.WriteByte(' ')
+		case r == utf8.RuneError && n == 1:
+			b.WriteRune(utf8.RuneError)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case r >= 0x80 && r < 0xa0:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.Write(line[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// displayWidth is the number of characters displayText shows for text.
+func displayWidth(text []byte) int {
+	w := 0
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRune(text[i:])
+		switch {
+		case r == '\t', r == utf8.RuneError && n == 1:
+			w++
+		case r < 0x20 || r == 0x7f:
+			w += 4
+		case r >= 0x80 && r < 0xa0:
+			w += 6
+		default:
+			w++
+		}
+		i += n
+	}
+	return w
 }
 
 // DiagnosticRecord is the JSON form of a diagnostic: one flat record that

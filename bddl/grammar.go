@@ -1,6 +1,7 @@
 package bddl
 
 import (
+	"fmt"
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -37,6 +38,18 @@ type gBody struct {
 	closed   bool // the ')' of (define ...) was found
 	end      Pos  // just after that ')', or the end of input
 	arena    arena
+	spare    []gSection // storage for sections, when the parser provides it
+	ndiags   int        // diagnostics recorded so far
+	discard  Diagnostic // handed out once the budget is spent
+}
+
+// newSection returns storage for the next section.
+func (b *gBody) newSection() *gSection {
+	if len(b.spare) < cap(b.spare) {
+		b.spare = b.spare[:len(b.spare)+1]
+		return &b.spare[len(b.spare)-1]
+	}
+	return &gSection{}
 }
 
 // gSection is one "(:keyword ...)" section, or stray tokens outside any
@@ -51,20 +64,48 @@ type gSection struct {
 	diags    Diagnostics
 	comments []Comment
 	stray    bool // not a section: an error was recorded and tokens skipped
+	body     *gBody
+	// goalBroken is set when the first element of a (:goal ...) is not a
+	// formula; goalFirstDiags counts the diagnostics up to its end, so
+	// later ones are about what the reference never reads.
+	goalBroken     bool
+	goalFirstDiags int
 }
 
-func (s *gSection) errorf(r Range, code, summary, detail string) {
-	s.diags = append(s.diags, &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r})
+func (s *gSection) errorf(r Range, code, summary, detail string) *Diagnostic {
+	if b := s.body; b != nil {
+		// Past a budget well above what is shown, diagnostics are not
+		// kept, so no input makes a parse hold one per byte; a marker
+		// says the report stops here.
+		b.ndiags++
+		switch {
+		case b.ndiags > maxRecorded:
+			b.discard = Diagnostic{}
+			return &b.discard
+		case b.ndiags == maxRecorded:
+			summary = fmt.Sprintf("too many errors; stopped reporting after %d", maxRecorded)
+			code, detail = codeTooManyErrors, "fix these first; later errors are often consequences of earlier ones"
+		}
+	}
+	d := &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r}
+	s.diags = append(s.diags, d)
+	return d
 }
+
+// maxRecorded is how many diagnostics a parse records before it stops;
+// finish shows at most maxErrors of them, one per line.
+const maxRecorded = 10 * maxErrors
 
 // countErrorf reports a parenthesis error that shows only where the count of
 // parentheses runs out; ParseFile may replace it with one the layout places.
-func (s *gSection) countErrorf(r Range, code, summary, detail string) {
-	s.errorf(r, code, summary, detail)
-	s.diags[len(s.diags)-1].byCount = true
+func (s *gSection) countErrorf(r Range, code, summary, detail string) *Diagnostic {
+	d := s.errorf(r, code, summary, detail)
+	d.byCount = true
+	return d
 }
 
-// Parse parses the body token.
+// Parse parses the body token; participle calls it when the grammar of
+// record parses a whole file (in tests), with its own scanner over the body.
 func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
 	if t.Type != tokBody {
@@ -75,48 +116,7 @@ func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 	sc := &scanner{filename: t.Pos.Filename, src: t.Value, end: len(t.Value), base: t.Pos.Offset,
 		line: t.Pos.Line, lineOff: 1 - t.Pos.Column, comments: &comments}
 	p := &sectionParser{sc: sc, arena: &b.arena}
-	for {
-		t := p.peek()
-		if t.typ == tokEOF {
-			if !b.closed {
-				b.end = t.pos()
-			}
-			break
-		}
-		if b.sections == nil {
-			b.sections = make([]*gSection, 0, 4)
-		}
-		s := &gSection{}
-		p.sec, p.unwinding = s, false
-		switch {
-		case t.typ == tokRParen && !b.closed:
-			p.next()
-			b.closed = true
-			b.end = Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}
-			continue
-		case t.typ == tokRParen:
-			p.next()
-			s.stray = true
-			s.countErrorf(t.rng(), codeExtraParen, "extra ')' after the end of the definition",
-				"delete this ')': the (define ...) form is already closed")
-		case p.atSection():
-			p.section()
-			if b.closed {
-				s.countErrorf(s.keyword.Range, codeOutsideDefine, "section "+s.keyword.Name+" is outside (define ...)",
-					"an extra ')' earlier in the file closed (define ...) too soon; delete it")
-			}
-		case t.typ == tokLParen:
-			s.stray = true
-			s.countErrorf(t.rng(), codeUnexpectedToken, "expected a section such as (:init ...) here",
-				"an extra ')' before this point may have closed the enclosing section too soon")
-			p.skipElement()
-		default:
-			s.stray = true
-			p.badToken(t, "a section such as (:goal ...)")
-			p.next()
-		}
-		b.sections = append(b.sections, s)
-	}
+	p.body(b)
 	// Comments of the whole body are kept with the first section so that
 	// lowering finds them in one place.
 	if len(comments) > 0 {

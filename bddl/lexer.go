@@ -87,9 +87,20 @@ type scanner struct {
 
 // newScanner scans b without copying it: token values, and so the names in
 // the AST, point into b, which the caller must not modify afterwards.
+//
+// A UTF-8 byte-order mark at the start, which some editors write, is
+// skipped: columns on the first line count from after it, as an editor
+// shows them.
 func newScanner(filename string, b []byte) *scanner {
-	return &scanner{filename: filename, src: unsafe.String(unsafe.SliceData(b), len(b)), end: len(b), line: 1, header: true, comments: new([]Comment)}
+	s := &scanner{filename: filename, src: unsafe.String(unsafe.SliceData(b), len(b)), end: len(b), line: 1, header: true, comments: new([]Comment)}
+	if len(s.src) >= 3 && s.src[:3] == bom {
+		s.off, s.lineOff = 3, 3
+	}
+	return s
 }
+
+// bom is the UTF-8 byte-order mark.
+const bom = "\xEF\xBB\xBF"
 
 // Next implements participle's lexer.Lexer.
 func (s *scanner) Next() (lexer.Token, error) {
@@ -248,19 +259,4 @@ func (s *scanner) invalidLen(i int) int {
 		j = i + 1
 	}
 	return j - i
-}
-
-func posOf(p lexer.Position) Pos {
-	return Pos{Offset: int32(p.Offset), Line: int32(p.Line), Col: int32(p.Column)}
-}
-
-// tokRange is the source range of a participle token.
-func tokRange(t *lexer.Token) Range {
-	start, n := posOf(t.Pos), int32(len(t.Value))
-	return Range{Start: start, End: Pos{Offset: start.Offset + n, Line: start.Line, Col: start.Col + n}}
-}
-
-// fromLexer converts a participle token to the scanner's own form.
-func fromLexer(t *lexer.Token) token {
-	return token{typ: t.Type, val: t.Value, off: int32(t.Pos.Offset), line: int32(t.Pos.Line), col: int32(t.Pos.Column)}
 }

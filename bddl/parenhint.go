@@ -3,6 +3,7 @@ package bddl
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 )
 
 // A missing or extra ')' in a multi-line form is found by the parser only
@@ -36,6 +37,7 @@ type hintFrame struct {
 // It returns the repairs and whether they make every ')' line up with its
 // '(' and the whole file balanced; callers trust the hints only then.
 func parenHints(src []byte) ([]parenHint, bool) {
+	text := unsafe.String(unsafe.SliceData(src), len(src)) // heads share src's memory
 	var (
 		hints []parenHint
 		stack []*hintFrame
@@ -85,11 +87,19 @@ func parenHints(src []byte) ([]parenHint, bool) {
 			for j < len(src) && j-i <= 40 && !isHintDelim(src[j]) {
 				j++
 			}
-			stack = append(stack, &hintFrame{open: pos, head: string(src[i+1 : j])})
+			// Deeper than any formula may nest: the parser reports that,
+			// and no layout reading would be trusted.
+			if len(stack) > maxDepth+8 {
+				return nil, false
+			}
+			stack = append(stack, &hintFrame{open: pos, head: text[i+1 : j]})
 		case ')':
 			own := ownLine(i)
 			if len(stack) == 0 {
 				hints = append(hints, parenHint{extra: true, at: Range{Start: pos, End: pos.advance(1)}})
+				if len(hints) > 4*maxErrors { // far too many repairs to trust
+					return nil, false
+				}
 				continue
 			}
 			top := stack[len(stack)-1]

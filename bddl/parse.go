@@ -1,14 +1,11 @@
 package bddl
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // File is a parsed BDDL file: a problem or a domain.
@@ -25,39 +22,68 @@ type File struct {
 // The tree's names share memory with src, which must not be modified
 // afterwards.
 func ParseFile(filename string, src []byte) (*File, Diagnostics) {
+	return parseFile(filename, src, Options{})
+}
+
+func parseFile(filename string, src []byte, opts Options) (*File, Diagnostics) {
 	source := NewSource(filename, src)
 	file := &File{Source: source}
-	sc := newScanner(filename, src)
-	lex, err := lexer.Upgrade(sc)
-	if err != nil { // the scanner never fails; keep the guard for safety
-		return file, Diagnostics{{Severity: Error, Code: codeUnexpectedToken, Summary: err.Error(), Source: source}}
-	}
-	if lex.Peek().EOF() {
-		return file, finish(source, Diagnostics{{
+	st := getParseState(filename, src)
+	defer putParseState(st)
+	sc, p, b := &st.sc, &st.p, &st.b
+	p.mode = opts.Mode
+	if p.peekType() == tokEOF {
+		return file, opts.finish(source, Diagnostics{{
 			Severity: Error, Code: codeEmptyFile, Summary: "the file has no definition",
 			Detail:  "a BDDL file holds (define (problem NAME) ...) or (define (domain NAME) ...)",
 			Subject: Range{Start: Pos{Line: 1, Col: 1}, End: Pos{Line: 1, Col: 1}},
 		}})
 	}
-	g, err := fileParser.ParseFromLexer(lex)
+	h, d := p.header()
+	if d != nil {
+		return file, opts.finish(source, placeParenErrors(src, Diagnostics{d}))
+	}
+	p.body(b)
 	var diags Diagnostics
-	if err != nil {
-		diags = append(diags, headerError(err, lex))
-	}
-	if g != nil && g.Name != nil {
-		lowerFile(file, g, *sc.comments, &diags)
-	}
-	return file, finish(source, placeParenErrors(src, diags))
+	lowerFile(file, h, b, *sc.comments, &diags, opts)
+	return file, opts.finish(source, placeParenErrors(src, diags))
+}
+
+// parseState is the parser's scratch memory, reused from file to file so
+// that a parse allocates little beyond the tree it returns.
+type parseState struct {
+	sc       scanner
+	p        sectionParser
+	b        gBody
+	sections [6]gSection
+}
+
+var parseStates = sync.Pool{New: func() any { return new(parseState) }}
+
+func getParseState(filename string, src []byte) *parseState {
+	st := parseStates.Get().(*parseState)
+	st.sc = *newScanner(filename, src)
+	st.sc.header = false
+	st.b = gBody{sections: st.b.sections[:0], spare: st.sections[:0]}
+	st.b.arena.size(src)
+	st.p = sectionParser{sc: &st.sc, arena: &st.b.arena, scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
+	return st
+}
+
+// putParseState drops every reference into the finished tree, so the pool
+// keeps no tree alive, and returns the state to the pool.
+func putParseState(st *parseState) {
+	clear(st.sections[:])
+	clear(st.b.sections)
+	st.b = gBody{sections: st.b.sections[:0]}
+	st.sc = scanner{}
+	st.p = sectionParser{scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
+	parseStates.Put(st)
 }
 
 // ParseProblem parses a problem file.
 func ParseProblem(filename string, src []byte) (*Problem, Diagnostics) {
-	f, diags := ParseFile(filename, src)
-	if f.Domain != nil {
-		diags = append(diags, &Diagnostic{Severity: Error, Code: codeUnexpectedToken, Source: f.Source,
-			Summary: "expected a problem file, found domain " + f.Domain.Name.Name, Subject: f.Domain.Name.Range})
-	}
-	return f.Problem, diags
+	return Options{}.ParseProblem(filename, src)
 }
 
 // ParseDomain parses a domain file.
@@ -70,41 +96,16 @@ func ParseDomain(filename string, src []byte) (*Domain, Diagnostics) {
 	return f.Domain, diags
 }
 
-// headerError turns participle's error, raised only for the file's header,
-// into a diagnostic that says what a definition looks like. Participle's own
-// message names the grammar's Go types, so it is not shown.
-func headerError(err error, lex *lexer.PeekingLexer) *Diagnostic {
-	d := &Diagnostic{Severity: Error, Code: codeUnexpectedToken,
-		Summary: "malformed definition header",
-		Detail:  "a definition starts with (define (problem NAME) or (define (domain NAME)"}
-	var perr participle.Error
-	if !errors.As(err, &perr) {
-		return d
-	}
-	pos := perr.Position()
-	d.Subject = Range{Start: posOf(pos), End: posOf(pos)}
-	t := lex.Peek()
-	if t.Pos.Offset != pos.Offset {
-		return d
-	}
-	d.Subject = tokRange(t)
-	switch tok := fromLexer(t); {
-	case t.Type == tokInvalid && !utf8.ValidString(t.Value):
-		d.Code, d.Summary = codeInvalidUTF8, "invalid UTF-8 bytes"
-		d.Detail = "BDDL files are UTF-8 text; remove or re-encode these bytes"
-	case t.Type == tokInvalid:
-		d.Code, d.Summary = codeInvalidChar, fmt.Sprintf("unexpected character %q", t.Value)
-	case t.Type == tokBody:
-		d.Subject = Range{Start: d.Subject.Start, End: d.Subject.Start}
-		d.Summary = "unexpected text after the definition's header"
-	default:
-		d.Summary = "unexpected " + describe(tok) + " in the definition's header"
-	}
-	return d
+// finish applies the options' reading policy, attaches the source, orders
+// the diagnostics, keeps one error per line (later ones on a line are
+// nearly always consequences) and caps them.
+func (o Options) finish(src *Source, diags Diagnostics) Diagnostics {
+	o.demote(diags)
+	diags = finish(src, diags)
+	o.escalate(diags)
+	return diags
 }
 
-// finish attaches the source, orders the diagnostics, keeps one error per
-// line (later ones on a line are nearly always consequences) and caps them.
 func finish(src *Source, diags Diagnostics) Diagnostics {
 	for _, d := range diags {
 		if d.Source == nil {
@@ -129,19 +130,17 @@ func finish(src *Source, diags Diagnostics) Diagnostics {
 	return out
 }
 
-func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
-	open := posOf(g.Pos)
-	defineOpen := Range{Start: open, End: Pos{Offset: open.Offset + 1, Line: open.Line, Col: open.Col + 1}}
-	rng := Range{Start: posOf(g.Pos), End: posOf(g.EndPos)}
+func lowerFile(file *File, h header, body *gBody, comments []Comment, diags *Diagnostics, opts Options) {
+	defineOpen := h.open.rng()
+	rng := Range{Start: h.open.pos(), End: h.end}
 	closed := false
-	if g.Body != nil {
-		rng.End, closed = g.Body.end, g.Body.closed
+	if body != nil {
+		rng.End, closed = body.end, body.closed
 	}
-	nameTok := lexer.Token{Value: g.Name.Value, Pos: g.Name.Pos}
-	name := Ident{Name: g.Name.Value, Range: tokRange(&nameTok)}
+	name := Ident{Name: h.name.val, Range: h.name.rng()}
 	var sections []*gSection
-	if g.Body != nil {
-		sections = g.Body.sections
+	if body != nil {
+		sections = body.sections
 	}
 	unclosed := false
 	for _, s := range sections {
@@ -157,10 +156,13 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 			Summary: "(define is not closed before the end of the file",
 			Detail:  "add the missing ')'; every '(' needs a matching ')'"})
 	}
-	errorf := func(r Range, code, summary, detail string) {
-		*diags = append(*diags, &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r})
+	errorf := func(r Range, code, summary, detail string) *Diagnostic {
+		d := &Diagnostic{Severity: Error, Code: code, Summary: summary, Detail: detail, Subject: r}
+		*diags = append(*diags, d)
+		return d
 	}
 	kept := make([]*gSection, 0, len(sections))
+	var again []*gSection // second and later sections of a kind
 	seen := func(key string) *gSection {
 		for _, k := range kept {
 			if k.keyword.Key() == key {
@@ -174,28 +176,40 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 			continue
 		}
 		if first := seen(s.keyword.Key()); first != nil {
-			errorf(s.keyword.Range, codeDuplicateSection, "duplicate section "+s.keyword.Name,
+			d := errorf(s.keyword.Range, codeDuplicateSection, "duplicate section "+s.keyword.Name,
 				fmt.Sprintf("merge it into the %s section at %s", s.keyword.Name, first.keyword.Range.Start))
+			if h.kind == "problem" {
+				d.reference = duplicateSectionReference(s.keyword.Key())
+			}
+			again = append(again, s)
 			continue
 		}
 		kept = append(kept, s)
 	}
+	reference := opts.Mode == Reference
 	var allowed, required []string
-	switch Fold(g.Kind) {
+	switch h.kind {
 	case "problem":
 		p := &Problem{Range: rng, Name: name, Comments: comments, Source: file.Source}
 		allowed, required = problemSections, problemSections
+		p.Sections = make([]Section, 0, len(kept))
 		for _, s := range kept {
 			sec := Section{Keyword: s.keyword, Range: s.rng}
 			switch s.keyword.Key() {
 			case ":domain":
 				p.Sections = append(p.Sections, sec)
 				if len(s.names) != 1 {
-					errorf(s.rng, codeOperandCount, fmt.Sprintf("(:domain ...) names one domain, found %d", len(s.names)),
+					d := errorf(s.rng, codeOperandCount, fmt.Sprintf("(:domain ...) names one domain, found %d", len(s.names)),
 						"write (:domain omnigibson)")
+					if len(s.names) > 1 {
+						d.reference = "the reference reads the last"
+					}
 				}
 				if len(s.names) > 0 {
 					p.Domain = s.names[0]
+					if reference {
+						p.Domain = s.names[len(s.names)-1]
+					}
 				}
 			case ":objects":
 				p.Sections = append(p.Sections, sec)
@@ -205,19 +219,15 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 				p.Init = s.forms
 			case ":goal":
 				p.Sections = append(p.Sections, sec)
-				switch {
-				case len(s.forms) == 1:
-					p.Goal = s.forms[0]
-				case len(s.forms) > 1:
-					errorf(s.rng, codeOperandCount, fmt.Sprintf("(:goal ...) holds one formula, found %d", len(s.forms)),
-						"wrap the formulas in (and ...)")
-					and := &And{Xs: s.forms}
-					and.Range = s.rng
-					p.Goal = and
-				case !hasErrorIn(*diags, s.rng):
+				p.Goal = lowerGoal(s, opts, errorf)
+				if p.Goal == nil && !s.goalBroken && !hasErrorIn(*diags, s.rng) {
 					errorf(s.rng, codeOperandCount, "(:goal) is empty", "write the goal formula, e.g. (:goal (and ...))")
 				}
 			}
+		}
+		if reference {
+			mergeAgain(p, again, opts, errorf)
+			dedupeInstances(p, errorf)
 		}
 		p.numberNodes()
 		file.Problem = p
@@ -239,19 +249,35 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 	}
 	for _, s := range kept {
 		if !slices.Contains(allowed, s.keyword.Key()) && knownSection(s.keyword.Key()) {
-			errorf(s.keyword.Range, codeMisplacedSection, fmt.Sprintf("section %s does not belong in a %s file", s.keyword.Name, Fold(g.Kind)),
-				fmt.Sprintf("a %s file has the sections %v", Fold(g.Kind), allowed))
+			d := errorf(s.keyword.Range, codeMisplacedSection, fmt.Sprintf("section %s does not belong in a %s file", s.keyword.Name, h.kind),
+				fmt.Sprintf("a %s file has the sections %v", h.kind, allowed))
+			d.reference = "the reference ignores it"
 		}
 	}
-	// One diagnostic names every missing section: they all point at the
-	// name, and only one error per line is kept.
-	var missing []string
+	missingSections(h.kind, name, required, seen, reference, errorf)
+}
+
+// missingSections names the sections a file lacks. One diagnostic names
+// them all, as they all point at the name and only one error per line is
+// kept; in Reference mode, those the reference does without (a problem's
+// :domain and :objects) get a warning of their own.
+func missingSections(kind string, name Ident, required []string, seen func(string) *gSection, reference bool,
+	errorf func(r Range, code, summary, detail string) *Diagnostic) {
+	var optional, needed []string
 	for _, key := range required {
-		if seen(key) == nil {
-			missing = append(missing, key)
+		if seen(key) != nil {
+			continue
+		}
+		if kind == "problem" && (key == ":domain" || key == ":objects") {
+			optional = append(optional, key)
+		} else {
+			needed = append(needed, key)
 		}
 	}
-	if len(missing) > 0 {
+	report := func(missing []string, note string) {
+		if len(missing) == 0 {
+			return
+		}
 		list := strings.Join(missing, ", ")
 		if n := len(missing); n > 1 {
 			list = strings.Join(missing[:n-1], ", ") + " and " + missing[n-1]
@@ -260,8 +286,162 @@ func lowerFile(file *File, g *gFile, comments []Comment, diags *Diagnostics) {
 		if len(missing) > 1 {
 			noun = "sections"
 		}
-		errorf(name.Range, codeMissingSection, fmt.Sprintf("%s %s has no %s %s", Fold(g.Kind), name.Name, list, noun),
+		d := errorf(name.Range, codeMissingSection, fmt.Sprintf("%s %s has no %s %s", kind, name.Name, list, noun),
 			fmt.Sprintf("add (%s ...)", strings.Join(missing, " ...) (")))
+		d.reference = note
+	}
+	without := "the reference loads it without it"
+	if len(optional) > 1 {
+		without = "the reference loads it without them"
+	}
+	if reference && len(needed) > 0 {
+		report(needed, "")
+		report(optional, without)
+		return
+	}
+	note := ""
+	if len(needed) == 0 {
+		note = without
+	}
+	report(append(needed, optional...), note)
+}
+
+// duplicateSectionReference says what the reference does with a second
+// section of a problem: it reads the sections last to first, so the first
+// :init and :domain win, :objects merge and the goals of both are
+// evaluated.
+func duplicateSectionReference(key string) string {
+	switch key {
+	case ":init":
+		return "the reference reads only the first (:init ...)"
+	case ":domain":
+		return "the reference checks each against the domain"
+	case ":objects":
+		return "the reference merges the sections"
+	case ":goal":
+		return "the reference evaluates the goals of both sections"
+	}
+	return ""
+}
+
+// lowerGoal returns the goal of a (:goal ...) section. The reference reads
+// only its first formula, so each further one is reported where it is
+// written, and whatever follows the first formula is never read by the
+// reference: its findings, but for parentheses, which the reference
+// counts, are ones it passes over.
+func lowerGoal(s *gSection, opts Options, errorf func(r Range, code, summary, detail string) *Diagnostic) Formula {
+	if s.goalBroken || len(s.forms) == 0 {
+		return nil
+	}
+	for _, d := range s.diags[s.goalFirstDiags:] {
+		if d.Code != codeUnclosedParen && d.Code != codeExtraParen && d.Code != codeInvalidUTF8 {
+			d.reference = "the reference never reads past the first goal formula"
+		}
+	}
+	if len(s.forms) == 1 {
+		return s.forms[0]
+	}
+	note := "only the first is evaluated, as in the official scores (--goal-formulas all evaluates them all)"
+	if opts.Goal == AllGoalFormulas {
+		note = "their conjunction is evaluated, as --goal-formulas all asks"
+	}
+	for _, f := range s.forms[1:] {
+		r := f.Info().Range
+		d := errorf(r, codeGoalFormulas, fmt.Sprintf("%s at %s is ignored by the reference, which reads only the first goal formula",
+			shortFormula(f), r.Start), "wrap them in (and ...)")
+		d.reference = note
+	}
+	if opts.Mode == Reference && opts.Goal == FirstGoalFormula {
+		return s.forms[0]
+	}
+	and := &And{Xs: s.forms}
+	and.Range = s.rng
+	return and
+}
+
+// shortFormula is a formula's text for a message, cut to one short line.
+func shortFormula(f Formula) string {
+	const max = 60
+	text := String(f)
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		text = text[:i] + " …"
+	}
+	if len(text) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + " …"
+	}
+	return text
+}
+
+// mergeAgain reads second sections as the reference does, in Reference
+// mode: :objects merge, the goals' conjuncts are all evaluated, a second
+// :init or :domain is ignored.
+func mergeAgain(p *Problem, again []*gSection, opts Options, errorf func(r Range, code, summary, detail string) *Diagnostic) {
+	var goals []Formula
+	for _, s := range again {
+		switch s.keyword.Key() {
+		case ":objects":
+			p.Objects = append(slices.Clip(p.Objects), s.objects...)
+		case ":goal":
+			if g := lowerGoal(s, opts, errorf); g != nil {
+				goals = append(goals, g)
+			}
+		}
+	}
+	if len(goals) == 0 || p.Goal == nil {
+		return
+	}
+	// The reference reads the sections last to first and lists each
+	// goal's top-level conjuncts: so do we.
+	var xs []Formula
+	for i := len(goals) - 1; i >= 0; i-- {
+		xs = append(xs, conjuncts(goals[i])...)
+	}
+	xs = append(xs, conjuncts(p.Goal)...)
+	and := &And{Xs: xs}
+	and.Range = p.Goal.Info().Range
+	p.Goal = and
+}
+
+func conjuncts(f Formula) []Formula {
+	if and, ok := f.(*And); ok {
+		return and.Xs
+	}
+	return []Formula{f}
+}
+
+// dedupeInstances holds an instance declared twice once, as the
+// reference's scope does, and reports what the reference makes of type
+// lines that repeat a type: it keeps only the last.
+func dedupeInstances(p *Problem, errorf func(r Range, code, summary, detail string) *Diagnostic) {
+	first := map[string]Range{}
+	lines := map[string]*ObjectDecl{}
+	for _, d := range p.Objects {
+		if prev, ok := lines[d.Type.Key()]; ok {
+			e := errorf(d.Type.Range, codeReferenceTypes, fmt.Sprintf("a second :objects line for %s", d.Type.Name),
+				fmt.Sprintf("merge it with the line at %s", prev.Range.Start))
+			e.reference = "the reference keeps only the last line of a type and loses the instances of the others; both are held here"
+		}
+		lines[d.Type.Key()] = d
+		kept := d.Instances[:0:0]
+		dup := false
+		for _, inst := range d.Instances {
+			if r, ok := first[inst.Key()]; ok {
+				e := errorf(inst.Range, codeDuplicateDecl, fmt.Sprintf("instance %s is declared twice", inst.Name),
+					fmt.Sprintf("remove it here; it is first declared at %s", r.Start))
+				e.reference = "the reference holds it once, and so does this load"
+				dup = true
+				continue
+			}
+			first[inst.Key()] = inst.Range
+			kept = append(kept, inst)
+		}
+		if dup {
+			d.Instances = kept
+		}
 	}
 }
 

@@ -21,12 +21,14 @@ type sectionParser struct {
 	// before the next section: enclosing lists then close silently, so one
 	// missing ')' gives one diagnostic.
 	unwinding bool
-	scope     []string  // folded names of the variables bound here
-	stack     []Formula // operands being gathered, see operands
+	scope     []string      // folded names of the variables bound here
+	stack     []Formula     // operands being gathered, see operands
+	decls     []*ObjectDecl // declarations of :objects being gathered
+	mode      Mode
 }
 
-func (p *sectionParser) errorf(r Range, code, summary, detail string) {
-	p.sec.errorf(r, code, summary, detail)
+func (p *sectionParser) errorf(r Range, code, summary, detail string) *Diagnostic {
+	return p.sec.errorf(r, code, summary, detail)
 }
 
 func (p *sectionParser) peek() token {
@@ -104,16 +106,16 @@ func describe(t token) string {
 
 // badToken reports a token that does not belong here, naming invalid
 // characters and bytes precisely.
-func (p *sectionParser) badToken(t token, expected string) {
+func (p *sectionParser) badToken(t token, expected string) *Diagnostic {
 	switch {
 	case t.typ == tokInvalid && !utf8.ValidString(t.val):
-		p.errorf(t.rng(), codeInvalidUTF8, "invalid UTF-8 bytes",
+		return p.errorf(t.rng(), codeInvalidUTF8, "invalid UTF-8 bytes",
 			"BDDL files are UTF-8 text; remove or re-encode these bytes")
 	case t.typ == tokInvalid:
-		p.errorf(t.rng(), codeInvalidChar, fmt.Sprintf("unexpected character %s", strconv.Quote(t.val)),
+		return p.errorf(t.rng(), codeInvalidChar, fmt.Sprintf("unexpected character %s", strconv.Quote(t.val)),
 			"delete it: BDDL names use letters, digits and _ . - * only")
 	default:
-		p.errorf(t.rng(), codeUnexpectedToken, fmt.Sprintf("unexpected %s; expected %s", describe(t), expected), "")
+		return p.errorf(t.rng(), codeUnexpectedToken, fmt.Sprintf("unexpected %s; expected %s", describe(t), expected), "")
 	}
 }
 
@@ -178,8 +180,10 @@ func (p *sectionParser) section() {
 	switch Fold(kw.val) {
 	case ":objects":
 		p.objects()
-	case ":init", ":goal":
+	case ":init":
 		s.forms = p.operands(0)
+	case ":goal":
+		p.goal()
 	case ":domain":
 		for !p.atListEnd() {
 			t := p.next()
@@ -201,8 +205,12 @@ func (p *sectionParser) section() {
 	case ":predicates":
 		p.predicateDecls()
 	default:
-		p.errorf(s.keyword.Range, codeUnknownSection, fmt.Sprintf("unknown section %s", kw.val),
-			"problems have :domain, :objects, :init and :goal; domains have :requirements and :predicates")
+		fix := "problems have :domain, :objects, :init and :goal; domains have :requirements and :predicates"
+		if known := closeSection(Fold(kw.val)); known != "" {
+			fix = "did you mean " + known + "? " + fix
+		}
+		d := p.errorf(s.keyword.Range, codeUnknownSection, fmt.Sprintf("unknown section %s", kw.val), fix)
+		d.reference = "the reference ignores it"
 		for !p.atListEnd() {
 			p.skipElement()
 		}
@@ -221,8 +229,15 @@ func (p *sectionParser) objects() {
 		if len(pending) > 1 {
 			names += fmt.Sprintf(" and %d more", len(pending)-1)
 		}
-		p.errorf(Range{Start: pending[0].Range.Start, End: pending[len(pending)-1].Range.End}, codeMissingType,
+		r := Range{Start: pending[0].Range.Start, End: pending[len(pending)-1].Range.End}
+		d := p.errorf(r, codeMissingType,
 			"instances without a type: "+names, "add '- SYNSET' after them, e.g. apple.n.01_1 - apple.n.01")
+		d.reference = "the reference gives them the type object"
+		if p.mode == Reference {
+			decl := p.arena.decl()
+			*decl = ObjectDecl{Instances: p.arena.idents(pending), Type: Ident{Name: "object", Range: Range{Start: r.End, End: r.End}}, Range: r}
+			p.decls = append(p.decls, decl)
+		}
 		pending = nil
 	}
 	for !p.atListEnd() {
@@ -241,10 +256,20 @@ func (p *sectionParser) objects() {
 				pending = pending[:0]
 				continue
 			}
+			// A '-' that ends its line, before a line that starts with
+			// "NAME -", lacks its type: the name after it starts the next
+			// declaration. Say so at the '-', where a person looks.
+			if typ.line > t.line && p.peek2().typ == tokDash {
+				p.errorf(t.rng(), codeMissingType, "'-' at the end of the line is not followed by a type",
+					"write the synset after '-', e.g. apple.n.01_1 - apple.n.01")
+				pending = pending[:0]
+				continue
+			}
 			p.next()
 			if len(pending) == 0 {
-				p.errorf(t.rng(), codeBareDash, "'-' has no instances before it",
+				d := p.errorf(t.rng(), codeBareDash, "'-' has no instances before it",
 					"list the instances before '-', e.g. apple.n.01_1 apple.n.01_2 - apple.n.01")
+				d.reference = "the reference declares no instance here"
 				continue
 			}
 			d := p.arena.decl()
@@ -253,7 +278,7 @@ func (p *sectionParser) objects() {
 				Type:      Ident{Name: typ.val, Range: typ.rng()},
 				Range:     Range{Start: pending[0].Range.Start, End: typ.rng().End},
 			}
-			p.sec.objects = append(p.sec.objects, d)
+			p.decls = append(p.decls, d)
 			pending = pending[:0]
 		default:
 			p.badToken(t, "an instance name or '-'")
@@ -261,6 +286,11 @@ func (p *sectionParser) objects() {
 		}
 	}
 	flush()
+	if len(p.decls) > 0 {
+		p.sec.objects = append(p.sec.objects, p.decls...)
+	}
+	clear(p.decls)
+	p.decls = p.decls[:0]
 }
 
 func (p *sectionParser) predicateDecls() {
@@ -291,6 +321,35 @@ func (p *sectionParser) predicateDecls() {
 		d.Range = Range{Start: open.pos(), End: p.close(open, "(", name.val)}
 		p.sec.preds = append(p.sec.preds, d)
 	}
+}
+
+// goal parses the formulas of (:goal ...), noting where its first element
+// ends: the reference reads only that one.
+func (p *sectionParser) goal() {
+	s := p.sec
+	if p.atListEnd() {
+		return
+	}
+	first := p.formula(1)
+	s.goalBroken = first == nil
+	s.goalFirstDiags = len(s.diags)
+	rest := p.operands(0)
+	if first == nil {
+		s.forms = rest
+		return
+	}
+	s.forms = append(make([]Formula, 0, 1+len(rest)), first)
+	s.forms = append(s.forms, rest...)
+}
+
+// closeSection returns the known section one edit away from key, if any.
+func closeSection(key string) string {
+	for _, known := range []string{":domain", ":objects", ":init", ":goal", ":requirements", ":predicates"} {
+		if EditDistance(key, known, 1) == 1 {
+			return known
+		}
+	}
+	return ""
 }
 
 // skipRest skips the remaining elements of a form whose head was bad, and
@@ -346,7 +405,11 @@ func (p *sectionParser) formula(depth int) Formula {
 		n := &Not{}
 		n.Range = Range{Start: open.pos(), End: p.close(open, "(", "not")}
 		if !p.arity(n.Range, mark, "not", xs, 1, "(not (cooked ?x))") {
-			return nil
+			if len(xs) < 2 || len(p.sec.diags) == 0 {
+				return nil
+			}
+			// The reference negates the first operand and drops the rest.
+			p.sec.diags[len(p.sec.diags)-1].reference = "the reference negates only the first"
 		}
 		n.X = xs[0]
 		return n
@@ -387,8 +450,7 @@ func (p *sectionParser) operands(depth int) []Formula {
 	if len(p.stack) == base {
 		return nil
 	}
-	xs := make([]Formula, len(p.stack)-base)
-	copy(xs, p.stack[base:])
+	xs := p.arena.forms(p.stack[base:])
 	clear(p.stack[base:])
 	p.stack = p.stack[:base]
 	return xs
@@ -580,7 +642,13 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 	}
 	typ := p.peek2()
 	if dash.typ != tokDash || typ.typ != tokName {
-		p.errorf(dash.rng(), codeBadDecl, "variable ?"+d.Var.Name+" has no type",
+		// Point at what a person looks at: the variable, unless what
+		// stands in for the type is on the same line.
+		at := dash.rng()
+		if dash.line > v.line {
+			at = v.rng()
+		}
+		p.errorf(at, codeBadDecl, "variable ?"+d.Var.Name+" has no type",
 			"declare it as (?"+d.Var.Name+" - SYNSET)")
 		p.skipRest(open)
 		return d, false

@@ -63,7 +63,11 @@ func (s *Source) Pos(offset int) Pos {
 	lines := s.lineTable()
 	offset = max(0, min(offset, len(s.Text)))
 	line := sort.Search(len(lines), func(i int) bool { return lines[i] > offset }) - 1
-	return Pos{Offset: int32(offset), Line: int32(line + 1), Col: int32(offset - lines[line] + 1)}
+	start := lines[line]
+	if line == 0 && offset >= 3 && len(s.Text) >= 3 && string(s.Text[:3]) == bom {
+		start = 3 // columns count from after a byte-order mark
+	}
+	return Pos{Offset: int32(offset), Line: int32(line + 1), Col: int32(offset - start + 1)}
 }
 
 // Line returns the text of the 1-based line n without its line break.
@@ -79,6 +83,9 @@ func (s *Source) Line(n int) []byte {
 	}
 	if end > start && s.Text[end-1] == '\r' {
 		end--
+	}
+	if n == 1 && end-start >= 3 && string(s.Text[:3]) == bom {
+		start += 3 // columns count from after a byte-order mark
 	}
 	return s.Text[start:end]
 }

@@ -23,6 +23,9 @@ const (
 	codeMissingType      = "missing-type"
 	codeTooDeep          = "too-deep"
 	codeTooManyErrors    = "too-many-errors"
+	codeGoalFormulas     = "goal-formulas"
+	codeDuplicateDecl    = "duplicate-instance"
+	codeReferenceTypes   = "duplicate-type-line"
 )
 
 // maxDepth bounds formula nesting so that no input can exhaust the stack;

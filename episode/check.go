@@ -29,6 +29,12 @@ type CheckOptions struct {
 	Lenient bool
 	// Timing measures decoding and evaluation apart (Result.Stats).
 	Timing bool
+	// AfterStep, when set, is called with the state after each step is
+	// applied (and :init checked, at the first) and before the goal is
+	// evaluated: the hook through which
+	// transition rules update the state (bddl check --transitions). An
+	// error stops the check as a bad recording does.
+	AfterStep func(s *predicates.State, info StepInfo) error
 }
 
 // Check evaluates a recording against a compiled activity: :init at the
@@ -121,6 +127,11 @@ func (c *checker) run(ctx context.Context) error {
 		}
 		if c.res.Steps == 0 {
 			c.firstStep(info)
+		}
+		if c.opts.AfterStep != nil {
+			if err := c.opts.AfterStep(c.s, info); err != nil {
+				return err
+			}
 		}
 		v := c.prog.Eval(c.s)
 		if c.opts.PerStep {

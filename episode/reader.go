@@ -39,6 +39,7 @@ type Reader struct {
 	model      *decoder // names interned as met: header objects, ReadStep
 	unknown    map[string]bool
 	warnings   []string
+	reflexive  int // recorded true facts relating an object to itself
 
 	// Bound mode.
 	state     *predicates.State
@@ -80,6 +81,9 @@ const maxSkipErrors = 20
 
 // NewReader reads the header of a recording from r; name is used in
 // errors (a file path).
+// utf8BOM is the UTF-8 encoding of U+FEFF, the byte-order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
 func NewReader(r io.Reader, name string) (*Reader, error) {
 	ensureTables()
 	rd := &Reader{name: name, unknown: map[string]bool{}, maxLine: MaxLineBytes}
@@ -100,7 +104,9 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	case err != nil:
 		return nil, err
 	}
-	rd.headerText = append([]byte(nil), line...)
+	// A UTF-8 byte-order mark, which some editors and Windows tools
+	// write, is not part of the header.
+	rd.headerText = append([]byte(nil), bytes.TrimPrefix(line, utf8BOM)...)
 	d := rd.model
 	if !d.parseHeader(rd.headerText, &rd.hl) {
 		return nil, rd.errorOf(d, nil)
@@ -170,6 +176,33 @@ func (r *Reader) Bytes() int64 { return r.bytes }
 // Line is the number of the last line read.
 func (r *Reader) Line() int { return r.line }
 
+// maxReflexiveWarnings bounds the reflexive-fact warnings of one episode:
+// a recorder that writes one writes it at every step.
+const maxReflexiveWarnings = 10
+
+// noteReflexive warns about a recorded true fact that relates an object
+// to itself by a kinematic relation: the engine decides it False, as the
+// simulator can never make it true, and says so with the line and step.
+func (r *Reader) noteReflexive(b *batch) {
+	for i := range b.ops {
+		o := &b.ops[i]
+		if o.kind != opFact || o.obj != o.ref || o.truth != predicates.True || !o.pred.Irreflexive() {
+			continue
+		}
+		r.reflexive++
+		if r.reflexive > maxReflexiveWarnings {
+			continue
+		}
+		name := r.state.Program().Name(o.obj)
+		msg := fmt.Sprintf("line %d, step %d: recorded fact (%s %s %s) is true, but %s never relates an object to itself: decided False",
+			r.line, b.step, o.pred, name, name, o.pred)
+		if r.reflexive == maxReflexiveWarnings {
+			msg += " (further such facts are not reported)"
+		}
+		r.warnings = append(r.warnings, msg)
+	}
+}
+
 func (r *Reader) warn(field string) {
 	r.warnings = append(r.warnings, fmt.Sprintf("line %d: unknown field %q ignored", r.line, field))
 }
@@ -227,6 +260,7 @@ func (r *Reader) Next() (StepInfo, error) {
 	if err := apply(r.state, b, r.mentioned); err != nil {
 		return StepInfo{}, &Error{File: r.name, Line: r.line, Step: b.step, HasStep: true, Msg: err.Error()}
 	}
+	r.noteReflexive(b)
 	return StepInfo{Step: b.step, T: b.t, HasT: b.hasT, Line: r.line, Skipped: r.skipped - skippedBefore}, nil
 }
 

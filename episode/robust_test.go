@@ -233,3 +233,31 @@ func TestGeneralInput(t *testing.T) {
 		t.Errorf("warnings %q, want one for the unknown field", res.Warnings)
 	}
 }
+
+// TestReflexiveFactWarns checks that a recorded true fact relating an
+// object to itself by a kinematic relation is read (decided False, as the
+// simulator can never make it true) with a warning naming line and step,
+// and that a false one, or a non-kinematic one, gives none.
+func TestReflexiveFactWarns(t *testing.T) {
+	data := []byte(`{"bddl_episode":1,"activity":"episode_fields","closed_world":true}` + "\n" +
+		`{"step":0,"false":[["ontop","apple.n.01_1","apple.n.01_1"]]}` + "\n" +
+		`{"step":4,"facts":[["ontop","apple.n.01_1","apple.n.01_1"]]}` + "\n")
+	res := checkBytes(t, "reflexive.jsonl", data, CheckOptions{})
+	if res.Error != "" {
+		t.Fatalf("error %q", res.Error)
+	}
+	want := "line 3, step 4: recorded fact (ontop apple.n.01_1 apple.n.01_1) is true, but ontop never relates an object to itself: decided False"
+	if len(res.Warnings) != 1 || res.Warnings[0] != want {
+		t.Fatalf("warnings %q, want [%q]", res.Warnings, want)
+	}
+}
+
+// TestHeaderByteOrderMark checks that a UTF-8 byte-order mark before the
+// header line is accepted and ignored.
+func TestHeaderByteOrderMark(t *testing.T) {
+	data := []byte("\xEF\xBB\xBF" + `{"bddl_episode":1,"activity":"episode_fields","closed_world":true}` + "\n" + `{"step":0}` + "\n")
+	res := checkBytes(t, "bom.jsonl", data, CheckOptions{})
+	if res.Error != "" || res.Steps != 1 {
+		t.Fatalf("error %q after %d steps", res.Error, res.Steps)
+	}
+}

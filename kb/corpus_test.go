@@ -7,39 +7,16 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/openbddl/bddl/internal/corpus"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// corpusDir locates the BEHAVIOR-1K corpus: $BDDL_CORPUS, else a
-// shared/behavior1k directory found walking up from the working directory
-// (the corpus sits next to the repository). Without it the test is skipped,
-// or fails under CI=true so that CI cannot silently skip the corpus tests.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("BDDL_CORPUS"); d != "" {
-		return d
-	}
-	if wd, err := os.Getwd(); err == nil {
-		for dir := wd; ; {
-			cand := filepath.Join(dir, "shared", "behavior1k")
-			if info, err := os.Stat(cand); err == nil && info.IsDir() {
-				return cand
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
-		}
-	}
-	const msg = "BEHAVIOR-1K corpus not found: set BDDL_CORPUS or put it at ../shared/behavior1k next to the repository"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
+// corpusDir locates the BEHAVIOR-1K corpus as every corpus test does
+// (internal/corpus): skipped when missing or when $BDDL_CORPUS points
+// nowhere, failed under CI=true.
+func corpusDir(t testing.TB) string { return corpus.Dir(t) }
 
 func knowledgeBaseDir(t testing.TB) string {
 	return filepath.Join(corpusDir(t), "knowledge_base")

@@ -299,6 +299,15 @@ func (b *Base) ModelsOf(id SynsetID) []Model {
 	return out
 }
 
+// NumModels is the number of object models the knowledge base knows.
+func (b *Base) NumModels() int {
+	n := 0
+	for _, ms := range b.world().models {
+		n += len(ms)
+	}
+	return n
+}
+
 // ModelByName returns a model by its full name ("apple-agveuv") or id.
 func (b *Base) ModelByName(name string) (Model, bool) {
 	w := b.tier(tierModels)

@@ -53,10 +53,14 @@ var (
 	corpusActs []corpusActivity
 	corpusKB   *kb.Base
 	corpusErr  error
+	// corpusRefused lists the corpus problems a Reference-mode read
+	// refused, with why.
+	corpusRefused []string
 )
 
-// loadCorpus parses every problem of the corpus that parses cleanly (a
-// few carry deliberate defects for the validator) and loads its KB.
+// loadCorpus reads every problem of the corpus as the consuming commands
+// do (bddl.Reference: a few carry real defects the reference loads anyway)
+// and loads its KB.
 func loadCorpus(tb testing.TB) ([]corpusActivity, *kb.Base) {
 	tb.Helper()
 	dir := corpusDir(tb)
@@ -74,8 +78,11 @@ func loadCorpus(tb testing.TB) ([]corpusActivity, *kb.Base) {
 			if err != nil {
 				continue
 			}
-			prob, diags := bddl.ParseProblem(f, src)
+			// Read as the consuming commands read: what the reference
+			// loads, we load.
+			prob, diags := bddl.Options{Mode: bddl.Reference}.ParseProblem(f, src)
 			if diags.HasErrors() || prob == nil {
+				corpusRefused = append(corpusRefused, f+": "+diags.Error())
 				continue
 			}
 			name := filepath.Base(filepath.Dir(f))

@@ -197,6 +197,24 @@ func hasWildcard(p *bddl.Problem) bool {
 	return false
 }
 
+// TestCorpusLoadsAsReference checks that every corpus definition the
+// Python reference loads (all of them) is read by a Reference-mode parse
+// without error and compiles against the corpus's knowledge base.
+func TestCorpusLoadsAsReference(t *testing.T) {
+	acts, base := loadCorpus(t)
+	for _, msg := range corpusRefused {
+		t.Errorf("refused: %s", msg)
+	}
+	for _, a := range acts {
+		if _, err := Compile(a.problem, base, Options{}); err != nil {
+			t.Errorf("%s: Compile: %v", a.path, err)
+		}
+	}
+	if len(acts) == 0 {
+		t.Fatal("no corpus definitions")
+	}
+}
+
 // TestCorpusGoalOnInit evaluates every corpus goal on the closed-world
 // state of its own :init and on random closed-world states, and compares
 // with the direct reading; :init must hold on its own state.

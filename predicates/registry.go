@@ -155,6 +155,13 @@ func (id PredID) String() string {
 }
 
 // Arity is the number of arguments the predicate takes.
+// Irreflexive reports whether the predicate is a kinematic relation that
+// never holds of an object and itself (the simulator cannot make it true),
+// so such an atom is decided False even when a recording says otherwise.
+func (id PredID) Irreflexive() bool {
+	return id > 0 && int(id) < numPreds && registry[id].irreflexive
+}
+
 func (id PredID) Arity() int {
 	if int(id) < numPreds {
 		return registry[id].arity

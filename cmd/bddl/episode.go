@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -28,11 +30,13 @@ benchmarks, print the format's JSON Schema.`,
   bddl episode schema > episode.schema.json`,
 	}
 	cmd.AddCommand(newEpisodeFromInitCmd(g), newEpisodeSynthCmd(g), newEpisodeSchemaCmd(g))
-	return cmd
+	cmd.AddCommand(newEpisodeFromOmniGibsonCmd(g))
+	return asGroup(cmd)
 }
 
 type episodeWriteOptions struct {
 	*globalOptions
+	readFlags
 	out      string
 	library  string
 	kind     string
@@ -55,7 +59,8 @@ else the embedded examples). FILE ending in .gz is gzip-compressed; without
 -o, or with -o -, the episode goes to stdout.`,
 		Example: `  bddl episode from-init tidying_the_living_room -o init.jsonl
   bddl episode from-init defs/baking_cookies/problem0.bddl -o init.jsonl.gz`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
 			return runEpisodeFromInit(opts)
@@ -63,6 +68,7 @@ else the embedded examples). FILE ending in .gz is gzip-compressed; without
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "-", "the file to write (.gz: compressed; -: stdout)")
 	cmd.Flags().StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find the activity by name in")
+	opts.readFlags.add(cmd.Flags())
 	return cmd
 }
 
@@ -78,7 +84,8 @@ float32 simulator prints them. It is input for 'bddl check --stats', not a
 simulation: the goal is rarely reached.`,
 		Example: `  bddl episode synth tidying_the_living_room --kind poses --steps 100000 -o poses.jsonl
   bddl check --stats --episode poses.jsonl`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
 			var kind episode.SynthKind
@@ -98,6 +105,7 @@ simulation: the goal is rarely reached.`,
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "-", "the file to write (.gz: compressed; -: stdout)")
 	cmd.Flags().StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find the activity by name in")
+	opts.readFlags.add(cmd.Flags())
 	cmd.Flags().StringVar(&opts.kind, "kind", "symbolic", "symbolic or poses")
 	cmd.Flags().IntVar(&opts.steps, "steps", 1000, "number of steps")
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed")
@@ -126,23 +134,31 @@ func (o *episodeWriteOptions) compileActivity() (*predicates.Program, string, er
 	if err != nil {
 		return nil, "", misuse("%v", err)
 	}
-	finder := &activityFinder{base: base}
+	res := batch.NewResolver(base, predicates.Options{})
+	parse, err := o.readFlags.options()
+	if err != nil {
+		return nil, "", err
+	}
+	res.SetParse(parse, warnText(o.err))
 	if o.library != "" {
-		if finder.library, err = loadLibrary(o.library); err != nil {
-			return nil, "", err
+		if err := res.AddLibrary(o.library, noter(o.err)); err != nil {
+			return nil, "", misuse("--activities %v", err)
 		}
 	}
-	act, err := finder.find(o.activity, "")
+	if err := res.SetActivity(context.Background(), o.activity, o.in, noter(o.err)); err != nil {
+		return nil, "", misuse("%v", err)
+	}
+	act, err := res.Resolve("", batch.Episode{})
 	if err != nil {
 		return nil, "", misuse("%v", err)
 	}
-	prog, err := finder.program(act, nil)
+	prog, err := res.Program(act, nil)
 	if err != nil {
 		return nil, "", misuse("activity %s: %v", o.activity, err)
 	}
 	// A name found in a library is written as the name; a file as given.
-	ref := act.name
-	if strings.HasPrefix(act.key, "file:") {
+	ref := act.Name
+	if strings.HasPrefix(act.Key, "file:") {
 		ref = o.activity
 	}
 	return prog, ref, nil
@@ -171,14 +187,6 @@ func (o *episodeWriteOptions) output() (io.Writer, func() error, error) {
 		}
 		return err
 	}, nil
-}
-
-func loadLibrary(dir string) (*activities.Library, error) {
-	lib, err := activities.LoadDir(dir)
-	if err != nil {
-		return nil, misuse("--activities %s: %v", dir, err)
-	}
-	return lib, nil
 }
 
 func runEpisodeFromInit(opts *episodeWriteOptions) error {
@@ -216,6 +224,11 @@ func runEpisodeSynth(opts *episodeWriteOptions, kind episode.SynthKind) error {
 	if err != nil {
 		return err
 	}
+	// A long synthesis shows its progress by steps (lines) on a terminal.
+	if p := batch.NewProgress(opts.err, int64(opts.steps), 10000, "writing steps"); p != nil {
+		w = &lineCounter{w: w, p: p}
+		defer p.Finish()
+	}
 	err = episode.Synthesize(w, prog, ref, kind, opts.steps, opts.seed)
 	if ferr := finish(); err == nil {
 		err = ferr
@@ -224,4 +237,18 @@ func runEpisodeSynth(opts *episodeWriteOptions, kind episode.SynthKind) error {
 		return fmt.Errorf("writing %s: %w", opts.out, err)
 	}
 	return nil
+}
+
+// lineCounter advances a progress bar by the lines written through it.
+type lineCounter struct {
+	w io.Writer
+	p *batch.Progress
+}
+
+func (c *lineCounter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	if lines := bytes.Count(b[:n], []byte{'\n'}); lines > 0 {
+		c.p.Add(lines)
+	}
+	return n, err
 }

@@ -7,12 +7,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/batch"
 )
 
 func init() { subcommands = append(subcommands, newExplainCmd) }
 
 type explainOptions struct {
 	*globalOptions
+	readFlags
 	format string
 	path   string
 }
@@ -23,7 +25,8 @@ func newExplainCmd(g *globalOptions) *cobra.Command {
 		Use:   "explain [--format text|json] FILE",
 		Short: "Describe a problem's :init and :goal in plain words",
 		Long: `Render a problem's initial literals and its goal as English sentences,
-one :init literal and one top-level goal conjunct per line.`,
+one :init literal and one top-level goal conjunct per line. FILE may be "-"
+for standard input.`,
 		Example: `  bddl explain baking_sugar_cookies/problem0.bddl
   bddl explain --format json problem0.bddl`,
 		Args: cobra.ExactArgs(1),
@@ -33,6 +36,7 @@ one :init literal and one top-level goal conjunct per line.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	opts.readFlags.add(cmd.Flags())
 	return cmd
 }
 
@@ -47,12 +51,16 @@ func runExplain(opts *explainOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	r := parseOne(opts.path)
+	parse, err := opts.readFlags.options()
+	if err != nil {
+		return err
+	}
+	r := parseOneWith(batch.Input{Path: opts.path, Arg: opts.path}, opts.in, parse)
 	if r.err != nil {
 		return misuse("%v", r.err)
 	}
+	r.diags.WriteText(opts.err)
 	if r.diags.HasErrors() {
-		r.diags.WriteText(opts.err)
 		return findings()
 	}
 	p := r.file.Problem
@@ -74,7 +82,5 @@ func runExplain(opts *explainOptions) error {
 	for _, f := range goal {
 		e.Goal = append(e.Goal, bddl.Explain(f))
 	}
-	enc := json.NewEncoder(opts.out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(e)
+	return json.NewEncoder(opts.out).Encode(e) // one JSON line, as every --format json
 }

@@ -79,11 +79,45 @@ func TestExplainErrors(t *testing.T) {
 		args := []string{"explain", "--format", format, broken}
 		r := runBDDL(t, args...)
 		r.wantCode(t, args, exitFindings)
-		if !strings.Contains(r.stderr, broken+":8:6: error:") {
-			t.Errorf("bddl %s stderr lacks the syntax error:\n%s", strings.Join(args, " "), r.stderr)
+		// explain reads as the reference: the stray '\\' it skips is a
+		// warning, the broken forall it refuses an error.
+		if !strings.Contains(r.stderr, broken+":8:6: warning:") || !strings.Contains(r.stderr, broken+":11:14: error:") {
+			t.Errorf("bddl %s stderr lacks the warning and the syntax error:\n%s", strings.Join(args, " "), r.stderr)
 		}
 		if r.stdout != "" {
 			t.Errorf("bddl %s stdout = %q, want nothing", strings.Join(args, " "), r.stdout)
 		}
 	}
+}
+
+// TestExplainReadsAsReference checks the reading policy of a consuming
+// command: a definition the reference loads is explained with warnings
+// and exit 0; --warnings-as-errors refuses it; --goal-formulas all
+// explains every goal formula; a bad --goal-formulas is misuse.
+func TestExplainReadsAsReference(t *testing.T) {
+	t.Parallel()
+	two := filepath.Join("testdata", "two_goal_formulas.bddl")
+	args := []string{"explain", two}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, 0)
+	if !strings.Contains(r.stderr, two+":15:9: warning: (not (open ?car.n.01_1)) at 15:9 is ignored by the reference") {
+		t.Errorf("bddl %s stderr lacks the goal-formulas warning:\n%s", strings.Join(args, " "), r.stderr)
+	}
+	if strings.Contains(r.stdout, "car 1 is closed") {
+		t.Errorf("bddl %s explains the ignored formula:\n%s", strings.Join(args, " "), r.stdout)
+	}
+	args = []string{"explain", "--goal-formulas", "all", two}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 0)
+	if !strings.Contains(r.stdout, "car 1 is closed") {
+		t.Errorf("bddl %s does not explain the second formula:\n%s", strings.Join(args, " "), r.stdout)
+	}
+	args = []string{"explain", "--warnings-as-errors", two}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, exitFindings)
+	if !strings.Contains(r.stderr, two+":15:9: error:") {
+		t.Errorf("bddl %s stderr lacks the error:\n%s", strings.Join(args, " "), r.stderr)
+	}
+	args = []string{"explain", "--goal-formulas", "some", two}
+	runBDDL(t, args...).wantCode(t, args, exitMisuse)
 }

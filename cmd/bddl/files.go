@@ -1,48 +1,47 @@
 package main
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
-	"runtime"
-	"sort"
+	"context"
+	"io"
 	"strings"
 	"sync"
 
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
-// collectFiles expands the command-line paths: files as given, directories
-// walked for *.bddl files in lexical order.
-func collectFiles(paths []string) ([]string, error) {
-	var files []string
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, misuse("%v", err)
-		}
-		if !info.IsDir() {
-			files = append(files, p)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && strings.HasSuffix(d.Name(), ".bddl") {
-				found = append(found, path)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, misuse("%v", err)
-		}
-		sort.Strings(found)
-		files = append(files, found...)
+func isDefinitionFile(name string) bool { return strings.HasSuffix(name, ".bddl") }
+
+// expandDefinitions expands the command-line paths of parse, validate
+// and fmt: files as given ("-" for standard input), directories walked
+// for *.bddl files (links followed, special files skipped with a note),
+// doublestar globs. Finding nothing is misuse.
+func (g *globalOptions) expandDefinitions(paths []string) ([]batch.Input, error) {
+	ins, err := batch.Expand(paths, batch.ExpandOptions{What: "definitions", Match: isDefinitionFile,
+		Describe: "*.bddl", Stdin: true, Note: noter(g.err)})
+	if err != nil {
+		return nil, misuse("%v", err)
 	}
-	return files, nil
+	return ins, nil
 }
+
+// readDefinition reads a definition, at most fsutil.DefinitionLimit
+// bytes: a file named on the command line may be a pipe or "-"; a file
+// found by walking must be regular.
+func readDefinition(in batch.Input, stdin io.Reader) ([]byte, error) {
+	if in.Path == in.Arg {
+		return fsutil.ReadArg(in.Path, stdin, fsutil.DefinitionLimit)
+	}
+	// The walk took only regular files (and links to them): one open,
+	// read and close, without stats, as the I/O floor does.
+	buf := readBuffers.Get().(*[]byte)
+	defer readBuffers.Put(buf)
+	return fsutil.ReadWalked(in.Path, 0, fsutil.DefinitionLimit, buf)
+}
+
+// readBuffers are scratch buffers for ReadWalked, one per worker at a time.
+var readBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // parsed is one file's parse result.
 type parsed struct {
@@ -52,95 +51,31 @@ type parsed struct {
 	err   error // reading the file failed
 }
 
-// parseFiles reads and parses files on all cores, returning results in the
-// order of files.
-func parseFiles(files []string) []parsed {
-	next := make(chan string, 64)
-	go func() {
-		for _, f := range files {
-			next <- f
-		}
-		close(next)
-	}()
-	return parseStream(next)
-}
-
-// parsePaths expands the command-line paths as collectFiles does and
-// parses the files while the directories are still being walked, so
-// walking and parsing overlap. Results come in walk order.
-func parsePaths(paths []string) ([]parsed, error) {
-	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
-			return nil, misuse("%v", err)
-		}
+// parseInputs reads and parses files on all cores, returning results in
+// the order of the inputs.
+func parseInputs(ins []batch.Input, stdin io.Reader) []parsed {
+	out := make([]parsed, len(ins))
+	idx := make([]int, len(ins))
+	for i := range idx {
+		idx[i] = i
 	}
-	next := make(chan string, 64)
-	var walkErr error
-	go func() {
-		defer close(next)
-		for _, p := range paths {
-			err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if path == p && !d.IsDir() || !d.IsDir() && strings.HasSuffix(d.Name(), ".bddl") {
-					next <- path
-				}
-				return nil
-			})
-			if err != nil {
-				walkErr = misuse("%v", err)
-				return
-			}
-		}
-	}()
-	out := parseStream(next)
-	return out, walkErr
-}
-
-// parseStream parses the files named on next with one worker per core and
-// returns the results in the order the names arrived.
-func parseStream(next <-chan string) []parsed {
-	type job struct {
-		i    int
-		path string
-	}
-	jobs := make(chan job, 64)
-	go func() {
-		i := 0
-		for path := range next {
-			jobs <- job{i, path}
-			i++
-		}
-		close(jobs)
-	}()
-	var mu sync.Mutex
-	var out []parsed
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				r := parseOne(j.path)
-				mu.Lock()
-				for len(out) <= j.i {
-					out = append(out, parsed{})
-				}
-				out[j.i] = r
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	_ = batch.Run(context.Background(), batch.Pool{}, idx, func(_ context.Context, i int) (parsed, bool) {
+		return parseOne(ins[i], stdin), true
+	}, batch.Handlers[parsed]{Completed: func(i int, p parsed) error {
+		out[i] = p
+		return nil
+	}})
 	return out
 }
 
-func parseOne(path string) parsed {
-	src, err := os.ReadFile(path)
+func parseOne(in batch.Input, stdin io.Reader) parsed { return parseOneWith(in, stdin, bddl.Options{}) }
+
+// parseOneWith reads and parses one file under a reading policy.
+func parseOneWith(in batch.Input, stdin io.Reader, opts bddl.Options) parsed {
+	src, err := readDefinition(in, stdin)
 	if err != nil {
-		return parsed{path: path, err: err}
+		return parsed{path: in.Path, err: err}
 	}
-	f, diags := bddl.ParseFile(path, src)
-	return parsed{path: path, file: f, diags: diags}
+	f, diags := opts.ParseFile(in.Path, src)
+	return parsed{path: in.Path, file: f, diags: diags}
 }

@@ -3,36 +3,47 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 func init() { subcommands = append(subcommands, newFmtCmd) }
 
 type fmtOptions struct {
 	*globalOptions
-	write, diff bool
-	paths       []string
+	write, diff, list, check bool
+	paths                    []string
 }
 
 func newFmtCmd(g *globalOptions) *cobra.Command {
 	opts := &fmtOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "fmt [-w|-d] PATH...",
+		Use:   "fmt [-w|-d|-l|--check] PATH...",
 		Short: "Rewrite BDDL files in the canonical layout",
 		Long: `Print BDDL files in the canonical layout: 4-space indentation, one object
 line and one :init literal per line, goal connectives spread over lines.
 Comments are kept. Files with syntax errors are left alone and their errors
-reported. With -w, files are rewritten in place (atomically: a temporary file
-is renamed over the original); with -d, a unified diff is printed instead.`,
+reported. Directories are walked for *.bddl files; "-" reads standard input.
+
+  -w       rewrite files in place: atomically (a temporary file renamed over
+           the original) keeping owner, group and mode, or in place when a
+           rename could not keep them (hard links); a file without write
+           permission is refused, as gofmt -w refuses it
+  -d       print a unified diff; exit 1 when a file would change
+  -l       list the files whose layout would change (with -w: that changed)
+  --check  list the files that would change and exit 1 if any would, for CI
+
+The exit status is 0 when nothing is wrong, 1 when a file has syntax errors
+(or would change, with -d and --check), 2 on misuse.`,
 		Example: `  bddl fmt problem0.bddl            # print the formatted file
   bddl fmt -d activities/           # show what would change
-  bddl fmt -w activities/           # rewrite in place`,
+  bddl fmt --check activities/      # in CI: fail if a file is not formatted
+  bddl fmt -l -w activities/        # rewrite in place, listing what changed`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
@@ -40,20 +51,32 @@ is renamed over the original); with -d, a unified diff is printed instead.`,
 		},
 	}
 	cmd.Flags().BoolVarP(&opts.write, "write", "w", false, "rewrite files in place")
-	cmd.Flags().BoolVarP(&opts.diff, "diff", "d", false, "print a unified diff instead of the formatted text")
+	cmd.Flags().BoolVarP(&opts.diff, "diff", "d", false, "print a unified diff instead of the formatted text; exit 1 if any")
+	cmd.Flags().BoolVarP(&opts.list, "list", "l", false, "list the files whose formatting differs")
+	cmd.Flags().BoolVar(&opts.check, "check", false, "list the files that would change and exit 1 if any would")
 	return cmd
 }
 
 func runFmt(opts *fmtOptions) error {
-	if opts.write && opts.diff {
+	switch {
+	case opts.write && opts.diff:
 		return misuse("-w and -d cannot be combined")
+	case opts.check && (opts.write || opts.diff):
+		return misuse("--check cannot be combined with -w or -d")
 	}
-	files, err := collectFiles(opts.paths)
+	ins, err := opts.expandDefinitions(opts.paths)
 	if err != nil {
 		return err
 	}
-	failed := false
-	for _, r := range parseFiles(files) {
+	if opts.write {
+		for _, in := range ins {
+			if in.Path == batch.Stdin {
+				return misuse("-w cannot rewrite standard input")
+			}
+		}
+	}
+	failed, changed := false, false
+	for _, r := range parseInputs(ins, opts.in) {
 		if r.err != nil {
 			fmt.Fprintln(opts.err, r.err)
 			failed = true
@@ -66,60 +89,30 @@ func runFmt(opts *fmtOptions) error {
 		}
 		src := r.file.Source.Text
 		out := bddl.Format(r.file)
+		differs := !bytes.Equal(src, out)
+		changed = changed || differs
+		if differs && (opts.list || opts.check) {
+			fmt.Fprintln(opts.out, r.path)
+		}
 		switch {
+		case opts.check:
 		case opts.diff:
-			if !bytes.Equal(src, out) {
+			if differs {
 				fmt.Fprint(opts.out, udiff.Unified(r.path, r.path+" (formatted)", string(src), string(out)))
 			}
 		case opts.write:
-			if !bytes.Equal(src, out) {
-				if err := writeFileAtomic(r.path, out); err != nil {
-					fmt.Fprintln(opts.err, err)
+			if differs {
+				if err := fsutil.WriteFileAtomic(r.path, out); err != nil {
+					fmt.Fprintln(opts.err, "bddl:", err)
 					failed = true
 				}
 			}
-		default:
+		case !opts.list:
 			opts.out.Write(out)
 		}
 	}
-	if failed {
+	if failed || changed && (opts.diff || opts.check) {
 		return findings()
 	}
 	return nil
-}
-
-// writeFileAtomic replaces path with data so that a reader, or a crash,
-// sees either the old file or the new one, never a mix. The file keeps its
-// permissions, and a symbolic link stays a link.
-func writeFileAtomic(path string, data []byte) error {
-	// Replace the file a symbolic link points to, not the link itself.
-	path, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return err
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

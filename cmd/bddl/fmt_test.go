@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -44,7 +45,7 @@ func TestFmtDiff(t *testing.T) {
 	messy := filepath.Join("testdata", "messy.bddl")
 	args := []string{"fmt", "-d", messy}
 	r := runBDDL(t, args...)
-	r.wantCode(t, args, exitOK)
+	r.wantCode(t, args, exitFindings) // a difference fails, as gofmt -d in CI
 	for _, want := range []string{
 		"--- " + messy + "\n",
 		"+++ " + messy + " (formatted)\n",
@@ -71,7 +72,7 @@ func TestFmtDiff(t *testing.T) {
 	}
 	// --diff is the long form.
 	args = []string{"fmt", "--diff", messy}
-	if r2 := runBDDL(t, args...); r2.code != exitOK || !strings.Contains(r2.stdout, "@@ ") {
+	if r2 := runBDDL(t, args...); r2.code != exitFindings || !strings.Contains(r2.stdout, "@@ ") {
 		t.Errorf("bddl fmt --diff = %d, %q, want a diff", r2.code, r2.stdout)
 	}
 }
@@ -204,5 +205,79 @@ func TestFmtWriteSymlink(t *testing.T) {
 	}
 	if got := readFile(t, target); !bytes.Equal(got, want) {
 		t.Errorf("bddl fmt -w through a link left the target unformatted:\n%s", got)
+	}
+}
+
+// TestFmtCheckAndList: --check lists what would change and fails; -l
+// lists and succeeds; neither writes.
+func TestFmtCheckAndList(t *testing.T) {
+	t.Parallel()
+	dir := copyTestdata(t, 0o644, "messy.bddl")
+	messy := filepath.Join(dir, "messy.bddl")
+	canon := filepath.Join(dir, "canon.bddl")
+	if err := os.WriteFile(canon, formatted(t, messy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := readFile(t, messy)
+	for _, c := range []struct {
+		flag string
+		code int
+	}{{"--check", exitFindings}, {"-l", exitOK}} {
+		args := []string{"fmt", c.flag, dir}
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, c.code)
+		if r.stdout != messy+"\n" {
+			t.Errorf("%s listed %q, want only %s", c.flag, r.stdout, messy)
+		}
+	}
+	if !bytes.Equal(readFile(t, messy), before) {
+		t.Error("--check or -l changed the file")
+	}
+	args := []string{"fmt", "--check", canon}
+	runBDDL(t, args...).wantCode(t, args, exitOK)
+	args = []string{"fmt", "--check", "-w", canon}
+	runBDDL(t, args...).wantCode(t, args, exitMisuse)
+	// -l -w lists what it rewrote.
+	args = []string{"fmt", "-l", "-w", dir}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitOK)
+	if r.stdout != messy+"\n" || !bytes.Equal(readFile(t, messy), readFile(t, canon)) {
+		t.Errorf("-l -w: %q", r.stdout)
+	}
+}
+
+// TestFmtWriteKeepsFile: -w keeps owner, group, mode and hard links, and
+// refuses a read-only file.
+func TestFmtWriteKeepsFile(t *testing.T) {
+	t.Parallel()
+	dir := copyTestdata(t, 0o640, "messy.bddl")
+	messy := filepath.Join(dir, "messy.bddl")
+	if os.Geteuid() == 0 {
+		if err := os.Chown(messy, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hard := filepath.Join(dir, "hard.bddl")
+	if err := os.Link(messy, hard); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"fmt", "-w", messy}
+	runBDDL(t, args...).wantCode(t, args, exitOK)
+	info, _ := os.Stat(messy)
+	st := info.Sys().(*syscall.Stat_t)
+	if info.Mode().Perm() != 0o640 || os.Geteuid() == 0 && (st.Uid != 65534 || st.Gid != 65534) {
+		t.Errorf("mode %v owner %d:%d", info.Mode().Perm(), st.Uid, st.Gid)
+	}
+	if !bytes.Equal(readFile(t, hard), readFile(t, messy)) {
+		t.Error("the hard link was split")
+	}
+	ro := copyTestdata(t, 0o444, "messy.bddl")
+	path := filepath.Join(ro, "messy.bddl")
+	before := readFile(t, path)
+	args = []string{"fmt", "-w", path}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitFindings)
+	if !strings.Contains(r.stderr, "read-only") || !bytes.Equal(readFile(t, path), before) {
+		t.Errorf("read-only file: %s", r.stderr)
 	}
 }

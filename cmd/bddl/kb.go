@@ -28,11 +28,9 @@ directory or a YAML file), else $BDDL_KB, else the embedded default.`,
   bddl kb tree --depth 2 food.n.02
   bddl kb search --property heatSource
   bddl --kb ../shared/behavior1k/knowledge_base kb check`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newKBShowCmd(g), newKBTreeCmd(g), newKBSearchCmd(g), newKBCheckCmd(g))
-	return cmd
+	return asGroup(cmd)
 }
 
 // kbLookupSynsets resolves names, printing a did-you-mean on stderr for each
@@ -120,12 +118,11 @@ func runKBSearch(opts *kbSearchOptions, text string) error {
 	}
 	found := b.Search(text, props...)
 	if opts.format == "json" {
-		out := make([]kbSynsetSummary, len(found))
-		for i, id := range found {
-			out[i] = kbSynsetSummary{Name: b.Name(id), Type: b.ObjectType(id), Leaf: b.IsLeaf(id), Custom: b.IsCustom(id)}
-		}
-		if err := kbWriteJSON(opts.out, out); err != nil {
-			return err
+		for _, id := range found {
+			rec := kbSynsetSummary{Name: b.Name(id), Type: b.ObjectType(id), Leaf: b.IsLeaf(id), Custom: b.IsCustom(id)}
+			if err := kbWriteJSON(opts.out, rec); err != nil {
+				return err
+			}
 		}
 	} else {
 		for _, id := range found {
@@ -156,8 +153,10 @@ func newKBCheckCmd(g *globalOptions) *cobra.Command {
 		Long: `Load the knowledge base and validate it: unknown parents, hypernym cycles,
 wrongly typed parameters, rules naming unknown synsets, non-leaf synsets whose
 properties differ from the intersection of their leaves', disagreements between
-the BEHAVIOR-1K files, scene and model data. Findings are printed on stdout
-with their file and line or key; a summary goes to stderr.
+the BEHAVIOR-1K files, scene and model data. Findings are printed on stderr
+with their file and line or key, and a summary on stdout, as validate does;
+--format json prints one flat record per finding on stdout (file, line, key,
+severity, code, rule, message).
 
 Exit status: 0 when there is no error finding (warnings and notes allowed),
 1 when there is one, 2 when the knowledge base cannot be read at all.`,
@@ -170,17 +169,6 @@ Exit status: 0 when there is no error finding (warnings and notes allowed),
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
 	cmd.Flags().StringVar(&opts.severity, "severity", "info", "least severity to print: error, warning or info")
 	return cmd
-}
-
-// kbCheckReport is the JSON output of kb check.
-type kbCheckReport struct {
-	KnowledgeBase string       `json:"knowledge_base"`
-	Format        string       `json:"format"`
-	Synsets       int          `json:"synsets"`
-	Errors        int          `json:"errors"`
-	Warnings      int          `json:"warnings"`
-	Infos         int          `json:"infos"`
-	Findings      []kb.Finding `json:"findings"`
 }
 
 func runKBCheck(opts *kbCheckOptions) error {
@@ -206,23 +194,20 @@ func runKBCheck(opts *kbCheckOptions) error {
 			shown = append(shown, f)
 		}
 	}
+	summary := opts.out
 	if opts.format == "json" {
-		o := b.Origin()
-		rep := kbCheckReport{KnowledgeBase: o.Path, Format: o.Format, Synsets: b.NumSynsets(),
-			Errors: counts[kb.SeverityError], Warnings: counts[kb.SeverityWarning], Infos: counts[kb.SeverityInfo],
-			Findings: shown}
-		if rep.Findings == nil {
-			rep.Findings = []kb.Finding{}
+		for _, f := range shown {
+			if err := kbWriteJSON(opts.out, kbRecordOf(f)); err != nil {
+				return err
+			}
 		}
-		if err := kbWriteJSON(opts.out, rep); err != nil {
-			return err
-		}
+		summary = opts.err
 	} else {
 		for _, f := range shown {
-			fmt.Fprintln(opts.out, f)
+			fmt.Fprintln(opts.err, f)
 		}
 	}
-	fmt.Fprintf(opts.err, "%s: %d synsets; %d error%s, %d warning%s, %d note%s\n", opts.kbSource(), b.NumSynsets(),
+	fmt.Fprintf(summary, "%s: %d synsets; %d error%s, %d warning%s, %d note%s\n", opts.kbSource(), b.NumSynsets(),
 		counts[kb.SeverityError], kbPlural(counts[kb.SeverityError]),
 		counts[kb.SeverityWarning], kbPlural(counts[kb.SeverityWarning]),
 		counts[kb.SeverityInfo], kbPlural(counts[kb.SeverityInfo]))
@@ -233,12 +218,18 @@ func runKBCheck(opts *kbCheckOptions) error {
 	return nil
 }
 
-// kbWriteJSON writes v indented, as every kb subcommand's JSON output.
+// kbWriteJSON writes v as one JSON line, as every kb subcommand's JSON
+// output.
 func kbWriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// kbRecordOf is the flat JSON record of a knowledge-base finding.
+func kbRecordOf(f kb.Finding) kbRecord {
+	return kbRecord{File: f.Location.File, Line: f.Location.Line, Key: f.Location.Key, Severity: f.Severity,
+		Code: f.Code, Rule: "kb", Message: f.Message}
 }
 
 // kbJoin joins names for text output.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openbddl/bddl/internal/corpus"
 )
 
 // kbRun runs the command line and returns exit code, stdout and stderr.
@@ -16,30 +18,11 @@ func kbRun(args ...string) (int, string, string) {
 	return code, out.String(), errw.String()
 }
 
-// kbCorpus finds the BEHAVIOR-1K knowledge base ($BDDL_CORPUS or
-// shared/behavior1k next to the repository), or skips.
+// kbCorpus finds the BEHAVIOR-1K knowledge base, or skips (fails on CI)
+// as every corpus test does.
 func kbCorpus(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv("BDDL_CORPUS"); d != "" {
-		return filepath.Join(d, "knowledge_base")
-	}
-	wd, _ := os.Getwd()
-	for dir := wd; ; {
-		cand := filepath.Join(dir, "shared", "behavior1k", "knowledge_base")
-		if _, err := os.Stat(cand); err == nil {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("BEHAVIOR-1K corpus not found (set BDDL_CORPUS)")
-	}
-	t.Skip("BEHAVIOR-1K corpus not found: set BDDL_CORPUS or put it at ../shared/behavior1k")
-	return ""
+	return filepath.Join(corpus.Dir(t), "knowledge_base")
 }
 
 const brokenKB = `synsets:
@@ -80,9 +63,11 @@ func TestKBCommands(t *testing.T) {
 		{"search unknown property", []string{"kb", "search", "--property", "heatsourc"}, 2, nil, []string{"did you mean heatSource"}, nil},
 		{"search nothing found", []string{"kb", "search", "zzzz"}, 1, nil, []string{"no synset matches"}, nil},
 		{"search without criteria", []string{"kb", "search"}, 2, nil, []string{"needs TEXT"}, nil},
-		{"check default", []string{"kb", "check"}, 0, nil, []string{"(embedded default):", "0 errors"}, nil},
-		{"check broken", []string{"--kb", broken, "kb", "check"}, 1,
-			[]string{"broken.yaml:3: synsets > apple.n.01 > parents: error: parent fruit.n.01 of apple.n.01 is not a defined synset"}, []string{"1 error"}, nil},
+		{"check default", []string{"kb", "check"}, 0, []string{"(embedded default):", "0 errors"}, nil, nil},
+		{"check broken", []string{"--kb", broken, "kb", "check"}, 1, []string{"1 error"},
+			[]string{"broken.yaml:3: synsets > apple.n.01 > parents: error: parent fruit.n.01 of apple.n.01 is not a defined synset"}, nil},
+		{"tree leaf mark", []string{"kb", "tree", "baked_goods.n.01"}, 0, []string{"  (leaf)\n"}, nil, nil},
+		{"misspelt subcommand", []string{"kb", "shw", "apple.n.01"}, 2, nil, []string{`unknown command "shw"`, "Did you mean this?", "show"}, nil},
 		{"check bad severity", []string{"kb", "check", "--severity", "fatal"}, 2, nil, []string{"--severity"}, nil},
 		{"show with broken kb", []string{"--kb", broken, "kb", "show", "apple.n.01"}, 2, nil,
 			[]string{"broken.yaml:3:", "has 1 data error"}, nil},
@@ -155,34 +140,31 @@ func TestKBJSON(t *testing.T) {
 	}
 
 	code, stdout, _ = kbRun("kb", "tree", "--format", "json", "--depth", "1", "container.n.01")
-	var tree struct {
-		Name     string `json:"name"`
-		Children []struct {
-			Name string `json:"name"`
-		} `json:"children"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &tree); code != 0 || err != nil || tree.Name != "container.n.01" || len(tree.Children) < 5 {
-		t.Errorf("kb tree --format json = %d, %v, %+v", code, err, tree)
+	tree := jsonResults(t, stdout)
+	if code != 0 || len(tree) < 6 || tree[0]["name"] != "container.n.01" || tree[1]["parent"] != "container.n.01" || tree[1]["depth"] != 1.0 {
+		t.Errorf("kb tree --format json = %d, %v", code, tree)
 	}
 
 	code, stdout, _ = kbRun("kb", "search", "--format", "json", "--property", "toggleable", "oven")
-	var found []struct {
-		Name string `json:"name"`
-		Type string `json:"type"`
+	found := jsonResults(t, stdout)
+	if code != 0 || len(found) == 0 || found[0]["type"] != "rigidBody" {
+		t.Errorf("kb search --format json = %d, %+v", code, found)
 	}
-	if err := json.Unmarshal([]byte(stdout), &found); code != 0 || err != nil || len(found) == 0 || found[0].Type != "rigidBody" {
-		t.Errorf("kb search --format json = %d, %v, %+v", code, err, found)
+
+	// Several synsets: one JSON line each.
+	code, stdout, _ = kbRun("kb", "show", "--format", "json", "oven.n.01", "apple.n.01")
+	if recs := jsonResults(t, stdout); code != 0 || len(recs) != 2 || recs[1]["name"] != "apple.n.01" {
+		t.Errorf("kb show A B --format json = %d:\n%s", code, stdout)
 	}
 
 	code, stdout, _ = kbRun("kb", "check", "--format", "json")
-	var rep struct {
-		Format   string `json:"format"`
-		Synsets  int    `json:"synsets"`
-		Errors   int    `json:"errors"`
-		Findings []any  `json:"findings"`
+	if code != 0 || strings.TrimSpace(stdout) != "" && len(jsonResults(t, stdout)) == 0 {
+		t.Errorf("kb check --format json = %d, %s", code, stdout)
 	}
-	if err := json.Unmarshal([]byte(stdout), &rep); code != 0 || err != nil || rep.Format != "yaml" || rep.Synsets < 200 || rep.Errors != 0 || rep.Findings == nil {
-		t.Errorf("kb check --format json = %d, %v, %+v", code, err, rep)
+	for _, rec := range jsonResults(t, stdout) {
+		if _, nested := rec["location"]; nested || rec["code"] == nil || rec["severity"] == nil {
+			t.Errorf("kb check record is not flat: %v", rec)
+		}
 	}
 }
 
@@ -202,7 +184,7 @@ func TestKBEnvironment(t *testing.T) {
 	if code, _, stderr := kbRun("--kb", filepath.Join(t.TempDir(), "none.yaml"), "kb", "search", "widget"); code != 2 {
 		t.Errorf("--kb with a missing file: exit %d, stderr %q", code, stderr)
 	}
-	if code, _, stderr := kbRun("kb", "check"); code != 0 || !strings.Contains(stderr, "($BDDL_KB)") {
+	if code, stdout, stderr := kbRun("kb", "check"); code != 0 || !strings.Contains(stdout, "($BDDL_KB)") {
 		t.Errorf("kb check with BDDL_KB: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -217,7 +199,7 @@ func TestKBOnBehavior1K(t *testing.T) {
 	// The BEHAVIOR-1K rules hold one real clash: blending the waffle batter
 	// ingredients also satisfies the heavy cream recipe.
 	code, stdout, stderr = kbRun("--kb", dir, "kb", "check", "--severity", "warning")
-	if code != 1 || !strings.Contains(stderr, "1 error") || !strings.Contains(stdout, "rule-clash") {
+	if code != 1 || !strings.Contains(stdout, "1 error") || !strings.Contains(stderr, "rule-clash") {
 		t.Errorf("kb check on BEHAVIOR-1K: exit %d, want 1 with one rule-clash\n%s\n%s", code, stdout, stderr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -13,6 +14,17 @@ import (
 // each with its file and line; the returned error is for the caller to
 // wrap as misuse (exit 2).
 func (g *globalOptions) loadKB() (*kb.Base, error) {
+	// Only a directory or a regular file is read: a FIFO or a device
+	// would block or never end.
+	path := g.kbPath
+	if path == "" {
+		path = os.Getenv(kb.EnvVar)
+	}
+	if path != "" {
+		if info, err := os.Stat(path); err == nil && !info.IsDir() && !info.Mode().IsRegular() {
+			return nil, fmt.Errorf("knowledge base %v", fsutil.NotRegular(path, info.Mode()))
+		}
+	}
 	b, err := kb.FromEnv(g.kbPath)
 	if err == nil {
 		return b, nil

@@ -36,8 +36,9 @@ is then 1.`,
 		Example: `  bddl kb show apple.n.01
   bddl kb show oven.n.01 water.n.06 --format json
   bddl --kb ../shared/behavior1k/knowledge_base kb show half__apple.n.01`,
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error { return runKBShow(opts, args) },
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeSynsets(g),
+		RunE:              func(_ *cobra.Command, args []string) error { return runKBShow(opts, args) },
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
 	cmd.Flags().BoolVar(&opts.all, "all", false, "list every model and room (text output shows the first 10)")
@@ -270,95 +271,4 @@ func writeShowText(w io.Writer, b *kb.Base, id kb.SynsetID, r kbShowRecord, all 
 // them apart so the distinguishing properties stand out.
 func kbIsSurface(p kb.Property) bool {
 	return kb.Disinfectable <= p && p <= kb.Wrinkleable
-}
-
-// ---------------------------------------------------------------------
-// kb tree
-
-type kbTreeOptions struct {
-	*globalOptions
-	format string
-	depth  int
-}
-
-func newKBTreeCmd(g *globalOptions) *cobra.Command {
-	opts := &kbTreeOptions{globalOptions: g}
-	cmd := &cobra.Command{
-		Use:   "tree SYNSET",
-		Short: "Print the hierarchy below a synset",
-		Long: `Print the hyponyms of SYNSET as an indented tree, each with its object type
-and, for leaves, a mark. A synset with several hypernyms appears under each.`,
-		Example: `  bddl kb tree food.n.02
-  bddl kb tree --depth 1 entity.n.01
-  bddl kb tree container.n.01 --format json`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error { return runKBTree(opts, args[0]) },
-	}
-	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
-	cmd.Flags().IntVar(&opts.depth, "depth", 0, "levels to print below SYNSET (0: all)")
-	return cmd
-}
-
-// kbTreeNode is the JSON output of kb tree.
-type kbTreeNode struct {
-	Name     string        `json:"name"`
-	Type     string        `json:"type,omitempty"`
-	Leaf     bool          `json:"leaf"`
-	Children []*kbTreeNode `json:"children,omitempty"`
-}
-
-// kbMaxTreeDepth bounds the tree even for data with a cycle.
-const kbMaxTreeDepth = 64
-
-func runKBTree(opts *kbTreeOptions, name string) error {
-	if err := checkFormat(opts.format); err != nil {
-		return err
-	}
-	if opts.depth < 0 {
-		return misuse("--depth must not be negative")
-	}
-	b, err := opts.loadKB()
-	if err != nil {
-		return misuse("%v", err)
-	}
-	ids, unknown := kbLookupSynsets(opts.globalOptions, b, []string{name})
-	if unknown {
-		return findings()
-	}
-	limit := opts.depth
-	if limit == 0 || limit > kbMaxTreeDepth {
-		limit = kbMaxTreeDepth
-	}
-	var build func(id kb.SynsetID, level int) *kbTreeNode
-	build = func(id kb.SynsetID, level int) *kbTreeNode {
-		n := &kbTreeNode{Name: b.Name(id), Type: b.ObjectType(id), Leaf: b.IsLeaf(id)}
-		if level < limit {
-			kids := append([]kb.SynsetID(nil), b.Children(id)...)
-			sort.Slice(kids, func(i, j int) bool { return b.Name(kids[i]) < b.Name(kids[j]) })
-			for _, c := range kids {
-				n.Children = append(n.Children, build(c, level+1))
-			}
-		}
-		return n
-	}
-	root := build(ids[0], 0)
-	if opts.format == "json" {
-		return kbWriteJSON(opts.out, root)
-	}
-	var write func(n *kbTreeNode, indent string)
-	write = func(n *kbTreeNode, indent string) {
-		line := indent + n.Name
-		if n.Type != "" {
-			line += "  " + n.Type
-		}
-		if !n.Leaf && len(n.Children) == 0 {
-			line += "  ..."
-		}
-		fmt.Fprintln(opts.out, line)
-		for _, c := range n.Children {
-			write(c, indent+"  ")
-		}
-	}
-	write(root, "")
-	return nil
 }

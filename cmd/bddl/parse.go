@@ -22,7 +22,10 @@ func newParseCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "parse [--format text|json] PATH...",
 		Short: "Parse BDDL files and report syntax errors",
-		Long: `Parse problem and domain files. Directories are walked for *.bddl files.
+		Long: `Parse problem and domain files. Directories are walked for *.bddl files
+(symbolic links followed; FIFOs and devices skipped with a note); globs may
+use ** to cross directories; "-" reads standard input. Finding no file is
+an error (exit 2).
 Syntax errors are printed on stderr with their file:line:col, the source line
 and a fix; every independent error of a file is reported, up to a cap.
 With --format json, each file's AST (with source ranges) and diagnostics are
@@ -52,10 +55,11 @@ func runParse(opts *parseOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	results, err := parsePaths(opts.paths)
+	ins, err := opts.expandDefinitions(opts.paths)
 	if err != nil {
 		return err
 	}
+	results := parseInputs(ins, opts.in)
 	failed := 0
 	enc := json.NewEncoder(opts.out)
 	for _, r := range results {
@@ -79,7 +83,7 @@ func runParse(opts *parseOptions) error {
 		}
 	}
 	if opts.format == "text" {
-		fmt.Fprintf(opts.out, "%d files parsed, %d with errors\n", len(results), failed)
+		fmt.Fprintf(opts.out, "%d %s parsed, %d with errors\n", len(results), plural(len(results), "file", "files"), failed)
 	}
 	if failed > 0 {
 		return findings()

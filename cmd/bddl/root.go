@@ -70,7 +70,9 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
   bddl check --activity baking_a_tray_of_cookies --episode episodes/   # goal success on recordings`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
+	root.SetVersionTemplate("bddl {{.Version}}\n")
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
@@ -81,6 +83,13 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	})
 	for _, sub := range subcommands {
 		root.AddCommand(sub(opts))
+	}
+	// cobra's completion command: an unknown shell is misuse, not help.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			asGroup(c)
+		}
 	}
 	return root
 }

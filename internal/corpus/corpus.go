@@ -116,3 +116,45 @@ func Rel(t testing.TB, path string) string {
 	}
 	return filepath.ToSlash(r)
 }
+
+// OmniGibsonEnvVar names the environment variable that overrides the
+// location of the OmniGibson task instances.
+const OmniGibsonEnvVar = "BDDL_OMNIGIBSON"
+
+var locateOG = sync.OnceValues(func() (string, error) {
+	if dir := os.Getenv(OmniGibsonEnvVar); dir != "" {
+		if _, err := os.Stat(dir); err != nil {
+			return "", err
+		}
+		return filepath.Abs(dir)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	base, err := find(wd)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(filepath.Dir(base), "omnigibson")
+	if _, err := os.Stat(dir); err != nil {
+		return "", err
+	}
+	return dir, nil
+})
+
+// OmniGibsonDir returns the directory of OmniGibson task instances
+// (../shared/omnigibson or $BDDL_OMNIGIBSON), skipping the test when it is
+// missing, or failing it when CI is "true".
+func OmniGibsonDir(t testing.TB) string {
+	t.Helper()
+	dir, err := locateOG()
+	if err != nil {
+		msg := "OmniGibson instances not found: set BDDL_OMNIGIBSON or place them at ../shared/omnigibson"
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s (%v)", msg, err)
+		}
+		t.Skip(msg)
+	}
+	return dir
+}

@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/episode/omnigibson"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/kb"
+)
+
+// maxDefinitionBytes bounds a definition file read (the largest
+// BEHAVIOR-1K definitions are tens of kilobytes).
+const maxDefinitionBytes = 16 << 20
+
+type fromOGOptions struct {
+	*globalOptions
+	out        string
+	activity   string
+	library    string
+	robot      string
+	dataset    string
+	offsets    string
+	format     string
+	jobs       int
+	noProgress bool
+}
+
+func newEpisodeFromOmniGibsonCmd(g *globalOptions) *cobra.Command {
+	opts := &fromOGOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "from-omnigibson PATH... -o OUT",
+		Short: "Convert OmniGibson task instances (BEHAVIOR Challenge) into episodes",
+		Long: `Convert the task states OmniGibson writes for pre-sampled BEHAVIOR tasks into
+one-step episodes that 'bddl check' reads. PATH is a task folder (its template
+and every *-tro_state.json instance under it), a template
+(*_template.json, *_template-partial_rooms.json: its own state), or an instance
+file (its template is found beside it). OUT is a file when there is one state
+to convert, else a directory that receives OUT/<instance file stem>.jsonl.
+
+The definition is --activity (a problem file, or a name looked up in
+--activities), else the problem*.bddl beside the template. Object boxes need
+the knowledge base's object inventory: pass the BEHAVIOR-1K knowledge_base
+with --kb. Root links are not box centres: each model's vertical offset is
+estimated from the scene's resting objects (--offsets support, the default;
+none centres boxes on root links), or read exactly, with joint limits, from an
+OmniGibson dataset (--og-dataset). What rests on an approximation is listed in
+each episode's meta and counted in the report.`,
+		Example: `  bddl --kb behavior1k/knowledge_base episode from-omnigibson sampled_task/cook_bacon -o cook_bacon/
+  bddl check --activity sampled_task/cook_bacon/problem0.bddl --episode cook_bacon/
+  bddl --kb kb/ episode from-omnigibson inst_0_3_template-tro_state.json --robot R1Pro -o inst.jsonl`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runFromOmniGibson(opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.out, "output", "o", "", "the episode file (one state) or directory (several) to write")
+	f.StringVar(&opts.activity, "activity", "", "the definition: a problem file, or a name in --activities (default: problem*.bddl beside the template)")
+	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find --activity by name in")
+	f.StringVar(&opts.robot, "robot", "", "the robot whose start pose places the agent (default: the first listed)")
+	f.StringVar(&opts.dataset, "og-dataset", "", "an OmniGibson dataset directory: exact root-link offsets and joint limits from objects/<category>/<model>/")
+	f.StringVar(&opts.offsets, "offsets", "support", "root-link offset estimate for models without dataset metadata: support or none")
+	f.StringVar(&opts.format, "format", "text", "report format: text or json (one record per converted state, JSON Lines)")
+	f.IntVar(&opts.jobs, "jobs", 0, "states converted in parallel (default: one per core)")
+	f.BoolVar(&opts.noProgress, "no-progress", false, "no progress bar on a terminal")
+	return cmd
+}
+
+// ogJob is one state to convert.
+type ogJob struct {
+	conv     *omnigibson.Converter
+	instance string // "" converts the template's own state
+	template string
+	out      string
+}
+
+type ogResult struct {
+	job *ogJob
+	rep *omnigibson.Report
+	err error
+}
+
+func runFromOmniGibson(o *fromOGOptions, paths []string) error {
+	if o.out == "" {
+		return misuse("-o is required: a file for one state, a directory for several")
+	}
+	if o.format != "text" && o.format != "json" {
+		return misuse("--format %q: use text or json", o.format)
+	}
+	if o.jobs < 0 {
+		return misuse("--jobs must not be negative")
+	}
+	mode, err := omnigibson.ParseOffsetMode(o.offsets)
+	if err != nil {
+		return misuse("--offsets: %v", err)
+	}
+	base, err := o.loadKB()
+	if err != nil {
+		return misuse("%v", err)
+	}
+	if !hasModelSizes(base) {
+		fmt.Fprintf(o.err, "bddl: warning: knowledge base %s has no object model sizes: objects get no boxes and geometric atoms stay undetermined (pass the BEHAVIOR-1K knowledge_base with --kb)\n", o.kbSource())
+	}
+	var ds *omnigibson.Dataset
+	if o.dataset != "" {
+		if ds, err = omnigibson.OpenDataset(o.dataset); err != nil {
+			return misuse("--og-dataset: %v", err)
+		}
+	}
+	var jobs []*ogJob
+	for _, p := range paths {
+		task, err := omnigibson.FindTask(p)
+		if err != nil {
+			return misuse("%v", err)
+		}
+		defPath, problem, err := o.definition(task)
+		if err != nil {
+			return err
+		}
+		tmpl, err := omnigibson.ReadTemplate(task.Template)
+		if err != nil {
+			fmt.Fprintln(o.err, "bddl:", err)
+			return findings()
+		}
+		if o.robot != "" && len(tmpl.Robots) > 0 && !hasRobot(tmpl.Robots, o.robot) {
+			return misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, robotList(tmpl.Robots))
+		}
+		conv, err := omnigibson.NewConverter(tmpl, problem, defPath, base, omnigibson.Options{
+			Robot: o.robot, Offsets: mode, Dataset: ds, Activity: defPath})
+		if err != nil {
+			fmt.Fprintln(o.err, "bddl:", err)
+			return findings()
+		}
+		if len(task.Instances) == 0 {
+			info, _ := os.Stat(p)
+			if info != nil && info.IsDir() {
+				return misuse("%s: a task folder without instance files (*-tro_state.json)", p)
+			}
+			jobs = append(jobs, &ogJob{conv: conv, template: task.Template})
+		}
+		for _, in := range task.Instances {
+			jobs = append(jobs, &ogJob{conv: conv, instance: in, template: task.Template})
+		}
+	}
+	if len(jobs) == 0 {
+		return misuse("nothing to convert")
+	}
+	if err := o.assignOutputs(jobs); err != nil {
+		return err
+	}
+	ctx, stop := batch.WithSignals(context.Background(), o.err)
+	defer stop()
+	var results []ogResult
+	failed := 0
+	pool := batch.Pool{Jobs: o.jobs}
+	if !o.noProgress {
+		pool.Progress = batch.NewProgress(o.err, int64(len(jobs)), 2, "converting")
+	}
+	err = batch.Run(ctx, pool, jobs, func(ctx context.Context, j *ogJob) (ogResult, bool) {
+		if ctx.Err() != nil {
+			return ogResult{}, false
+		}
+		rep, err := convertOne(j)
+		return ogResult{job: j, rep: rep, err: err}, true
+	}, batch.Handlers[ogResult]{Ordered: func(_ int, r ogResult) error {
+		results = append(results, r)
+		if r.err != nil {
+			failed++
+			fmt.Fprintln(o.err, "bddl:", r.err)
+			return nil
+		}
+		if o.format == "json" {
+			rec := struct {
+				Output string `json:"output"`
+				*omnigibson.Report
+			}{r.job.out, r.rep}
+			b, err := json.Marshal(rec)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(o.streams.out, string(b))
+			return err
+		}
+		return nil
+	}})
+	if err != nil {
+		return err
+	}
+	if o.format == "text" {
+		o.textSummary(results, failed, len(jobs))
+	}
+	if ctx.Err() != nil {
+		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: %d of %d states converted", len(results)-failed, len(jobs))}
+	}
+	if failed > 0 {
+		return findings()
+	}
+	return nil
+}
+
+func hasRobot(rs []omnigibson.RobotPose, name string) bool {
+	for _, r := range rs {
+		if r.Robot == name {
+			return true
+		}
+	}
+	return false
+}
+
+func robotList(rs []omnigibson.RobotPose) string {
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.Robot
+	}
+	return strings.Join(names, ", ")
+}
+
+func hasModelSizes(b *kb.Base) bool { return b.NumModels() > 0 }
+
+// definition resolves the definition a task is checked against.
+func (o *fromOGOptions) definition(task *omnigibson.Task) (string, *bddl.Problem, error) {
+	path := task.Definition
+	switch {
+	case o.activity != "" && (strings.HasSuffix(o.activity, ".bddl") || fileExists(o.activity)):
+		path = o.activity
+	case o.activity != "":
+		if o.library == "" {
+			return "", nil, misuse("--activity %s: give a problem file, or --activities DIR to find the name in", o.activity)
+		}
+		path = filepath.Join(o.library, o.activity, "problem0.bddl")
+	}
+	if path == "" {
+		return "", nil, misuse("%s: no problem*.bddl beside the template: name the definition with --activity", task.Template)
+	}
+	src, err := fsutil.ReadFile(path, maxDefinitionBytes)
+	if err != nil {
+		return "", nil, misuse("definition: %v", err)
+	}
+	p, diags := bddl.ParseProblem(path, src)
+	if diags.HasErrors() {
+		for _, d := range diags {
+			fmt.Fprintln(o.err, d)
+		}
+		return "", nil, misuse("definition %s has errors", path)
+	}
+	return path, p, nil
+}
+
+func fileExists(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.Mode().IsRegular()
+}
+
+// assignOutputs names each job's episode file: OUT itself for a single
+// state (unless OUT is a directory), else OUT/<stem>.jsonl.
+func (o *fromOGOptions) assignOutputs(jobs []*ogJob) error {
+	info, err := os.Stat(o.out)
+	isDir := err == nil && info.IsDir()
+	if len(jobs) == 1 && !isDir && !strings.HasSuffix(o.out, string(filepath.Separator)) {
+		jobs[0].out = o.out
+		return nil
+	}
+	if err == nil && !isDir {
+		return misuse("-o %s: %d states to convert need a directory, and %s is a file", o.out, len(jobs), o.out)
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return misuse("-o: %v", err)
+	}
+	seen := map[string]string{}
+	for _, j := range jobs {
+		src := j.instance
+		if src == "" {
+			src = j.template
+		}
+		name := omnigibson.Stem(src) + ".jsonl"
+		if prev, dup := seen[name]; dup {
+			return misuse("%s and %s would both be written to %s", prev, src, filepath.Join(o.out, name))
+		}
+		seen[name] = src
+		j.out = filepath.Join(o.out, name)
+	}
+	return nil
+}
+
+func convertOne(j *ogJob) (*omnigibson.Report, error) {
+	var h *episode.Header
+	var rep *omnigibson.Report
+	var err error
+	if j.instance == "" {
+		h, rep, err = j.conv.ConvertTemplate()
+	} else {
+		in, rerr := omnigibson.ReadInstance(j.instance)
+		if rerr != nil {
+			return nil, rerr
+		}
+		h, rep, err = j.conv.Convert(in)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rep, writeEpisodeAtomic(j.out, h)
+}
+
+// writeEpisodeAtomic writes the one-step episode; a file it replaces is
+// replaced atomically, keeping its mode and owner.
+func writeEpisodeAtomic(path string, h *episode.Header) error {
+	var buf bytes.Buffer
+	w, err := episode.NewWriter(&buf, h)
+	if err == nil {
+		err = w.WriteStep(&episode.Step{Step: 0})
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if _, err := os.Lstat(path); err == nil {
+		return fsutil.WriteFileAtomic(path, buf.Bytes())
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op once renamed
+	_, err = tmp.Write(buf.Bytes())
+	if err = errors.Join(err, tmp.Chmod(0o644), tmp.Close()); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func (o *fromOGOptions) textSummary(results []ogResult, failed, total int) {
+	var n, boxes, exact, est, joints, assumed, noSize int
+	for _, r := range results {
+		if r.err != nil {
+			continue
+		}
+		n++
+		boxes += r.rep.Boxes
+		exact += r.rep.BoxesExact
+		est += r.rep.BoxesEstimated
+		joints += r.rep.Joints
+		assumed += r.rep.JointsAssumed
+		noSize += len(r.rep.NoSize)
+	}
+	where := o.out
+	if total == 1 && n == 1 {
+		where = results[0].job.out
+	}
+	fmt.Fprintf(o.streams.out, "converted %d of %d state%s to %s\n", n, total, kbPlural(total), where)
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(o.streams.out, "boxes: %d (%d exact offsets, %d estimated from supports, %d centred on root links); %d objects without a model size\n",
+		boxes, exact, est, boxes-exact-est, noSize)
+	fmt.Fprintf(o.streams.out, "articulated objects: %d (%d with assumed joint limits)\n", joints, assumed)
+	if failed > 0 {
+		fmt.Fprintf(o.streams.out, "%d state%s failed (see above)\n", failed, kbPlural(failed))
+	}
+}

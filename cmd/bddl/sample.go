@@ -1,0 +1,298 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/predicates"
+	"github.com/openbddl/bddl/sampler"
+)
+
+func init() { subcommands = append(subcommands, newSampleCmd) }
+
+// Bounds on one run, so a mistyped -n cannot exhaust memory.
+const (
+	maxSampleCount = 1_000_000
+	maxSampleTasks = 10_000_000
+)
+
+type sampleOptions struct {
+	*globalOptions
+	scene  string
+	files  []string
+	seed   uint64
+	count  int
+	goal   bool
+	out    string
+	svg    bool
+	format string
+	jobs   int
+}
+
+func newSampleCmd(g *globalOptions) *cobra.Command {
+	opts := &sampleOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "sample PATH|NAME... -o OUT [flags]",
+		Short: "Sample verified initial (or goal) configurations of activities in scenes",
+		Long: `Sample places every instance of an activity in a scene of the knowledge base
+so that :init holds (with --goal, so that the goal holds): in-room instances
+are bound to the scene's objects, every other instance gets an object model
+of its synset with its real size, a pose on, in, under or next to its parent,
+and the temperatures, joints, toggles, particles and cloth shapes its literals
+ask for. Every configuration is verified by the evaluator before it is written.
+
+PATH is a definition, an activity directory or a tree of them; NAME an
+embedded example. Without --scene, the scenes 'validate --scenes' finds
+compatible are tried in an order drawn from the seed until one succeeds.
+Knowledge-base scenes list only each room's models, so the sampler lays them
+out (rooms sized from their contents, furniture against the walls, doors kept
+clear); --scene-file samples in the real layout of a simulator scene file
+instead.
+
+Each configuration is written to OUT/<activity>/<scene>-<seed>-<k>.jsonl, an
+episode (header and one step) that 'bddl check' reads directly; --svg adds a
+top-down drawing next to it. The same seed, definition and knowledge base
+give byte-identical files, whatever --jobs.
+
+Exit status: 0 when every configuration was sampled, 1 when one failed, 2 on
+misuse.`,
+		Example: `  bddl sample tidying_the_living_room -o samples/ --svg
+  bddl sample --kb behavior1k/knowledge_base behavior1k/activity_definitions -o samples/ --format json
+  bddl sample problem0.bddl --scene Rs_int --seed 7 -n 300 -o samples/
+  bddl sample cook_bacon/problem0.bddl --scene-file cook_bacon/house_single_floor_task_cook_bacon_0_0_template-partial_rooms.json -o samples/
+  bddl sample cleaning_shoes --goal -o goals/ && bddl check --episode goals/`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runSample(opts, args) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.scene, "scene", "", "sample in this scene only")
+	f.StringArrayVar(&opts.files, "scene-file", nil, "an OmniGibson *_template-partial_rooms.json scene file to sample in (repeatable)")
+	f.Uint64Var(&opts.seed, "seed", 0, "random seed")
+	f.IntVarP(&opts.count, "count", "n", 1, "configurations per activity")
+	f.BoolVar(&opts.goal, "goal", false, "sample a state in which the goal holds instead of :init")
+	f.StringVarP(&opts.out, "out", "o", "", "output directory (required)")
+	f.BoolVar(&opts.svg, "svg", false, "also draw each configuration from above as SVG")
+	f.StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per configuration)")
+	f.IntVar(&opts.jobs, "jobs", runtime.NumCPU(), "configurations sampled in parallel")
+	return cmd
+}
+
+// sampleJob is one activity to sample.
+type sampleJob struct {
+	name    string
+	problem *bddl.Problem
+	scenes  []string
+	fail    *sampler.Failure // known before sampling (no compatible scene)
+}
+
+type sampleRecord struct {
+	Activity string           `json:"activity"`
+	Scene    string           `json:"scene"`
+	Seed     uint64           `json:"seed"`
+	Index    int              `json:"index"`
+	File     string           `json:"file,omitempty"`
+	Status   string           `json:"status"`
+	Reason   *sampler.Failure `json:"reason,omitempty"`
+	MS       float64          `json:"ms"`
+}
+
+func runSample(opts *sampleOptions, args []string) error {
+	switch {
+	case len(args) == 0:
+		return misuse("sample needs a definition, a directory or an example name")
+	case opts.out == "":
+		return misuse("sample needs -o OUT, the directory to write configurations to")
+	case opts.count < 1 || opts.count > maxSampleCount:
+		return misuse("-n must be between 1 and %d", maxSampleCount)
+	case opts.format != "text" && opts.format != "json":
+		return misuse("--format must be text or json")
+	}
+	base, err := opts.loadKB()
+	if err != nil {
+		return misuse("%v", err)
+	}
+	smp := sampler.New(base, predicates.Options{})
+	var fileScenes []string
+	for _, path := range opts.files {
+		sc, err := sampler.ReadTemplate(base, path)
+		if err != nil {
+			return misuse("--scene-file: %v", err)
+		}
+		smp.AddScene(sc)
+		fileScenes = append(fileScenes, sc.Name)
+	}
+	if opts.scene != "" {
+		if _, ok := smp.Scene(opts.scene); !ok {
+			return misuse("no scene %q in the knowledge base", opts.scene)
+		}
+	}
+	jobs, err := sampleJobs(opts.globalOptions, args)
+	if err != nil {
+		return err
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		if j.fail != nil {
+			continue
+		}
+		if opts.scene != "" {
+			j.scenes = []string{opts.scene}
+			continue
+		}
+		if len(fileScenes) > 0 {
+			j.scenes = fileScenes
+			continue
+		}
+		rep := activities.Analyze(j.problem, base, activities.OnlyRules("no-scene"))
+		if f := rep.Scenes; f != nil && len(f.Needs) > 0 {
+			for _, s := range f.Compatible() {
+				j.scenes = append(j.scenes, s.Scene)
+			}
+			if len(j.scenes) == 0 {
+				j.fail = &sampler.Failure{Kind: sampler.NoScene, Message: fmt.Sprintf("no scene of the knowledge base has the in-room objects (%d scenes)", len(f.Scenes))}
+			}
+		} else {
+			j.scenes = smp.SceneNames()
+		}
+		sampler.ShuffleScenes(j.scenes, opts.seed, j.name)
+	}
+	if len(jobs)*opts.count > maxSampleTasks {
+		return misuse("%d activities × -n %d configurations is more than %d in one run: split it", len(jobs), opts.count, maxSampleTasks)
+	}
+	type task struct{ job, k int }
+	var tasks []task
+	for j := range jobs {
+		for k := 0; k < opts.count; k++ {
+			tasks = append(tasks, task{j, k})
+		}
+	}
+	failed, done := 0, 0
+	enc := json.NewEncoder(opts.globalOptions.out)
+	ctx, stop := batch.WithSignals(context.Background(), opts.err)
+	defer stop()
+	pool := batch.Pool{Jobs: opts.jobs, Progress: batch.NewProgress(opts.err, int64(len(tasks)), 20, "sampling")}
+	err = batch.Run(ctx, pool, tasks, func(_ context.Context, t task) (sampleRecord, bool) {
+		return sampleOne(opts, smp, &jobs[t.job], t.k), true
+	}, batch.Handlers[sampleRecord]{Ordered: func(_ int, r sampleRecord) error {
+		done++
+		if r.Status != "ok" {
+			failed++
+		}
+		if opts.format == "json" {
+			return enc.Encode(r)
+		}
+		var err error
+		if r.Status == "ok" {
+			_, err = fmt.Fprintf(opts.globalOptions.out, "ok    %s  %s  %.1f ms\n", r.Activity, r.File, r.MS)
+		} else {
+			_, err = fmt.Fprintf(opts.globalOptions.out, "FAIL  %s  #%d  %v\n", r.Activity, r.Index, r.Reason)
+		}
+		return err
+	}})
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return &exitError{code: exitInterrupted, err: ctx.Err()}
+	}
+	if opts.format == "text" {
+		fmt.Fprintf(opts.globalOptions.out, "%d of %d configurations sampled\n", done-failed, done)
+	}
+	if failed > 0 {
+		return findings()
+	}
+	return nil
+}
+
+func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) sampleRecord {
+	rec := sampleRecord{Activity: j.name, Seed: opts.seed, Index: k}
+	if j.fail != nil {
+		rec.Status, rec.Reason = "failed", j.fail
+		return rec
+	}
+	start := time.Now()
+	res, err := smp.Sample(sampler.Request{Activity: j.name, Problem: j.problem, Scenes: j.scenes, Seed: opts.seed, Index: k, Goal: opts.goal})
+	rec.MS = float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		rec.Status = "failed"
+		if f, ok := err.(*sampler.Failure); ok {
+			rec.Reason = f
+		} else {
+			rec.Reason = &sampler.Failure{Kind: sampler.Internal, Message: err.Error()}
+		}
+		return rec
+	}
+	rec.Scene = res.Scene
+	path, err := res.WriteFile(opts.out, smp.Digest())
+	if err == nil && opts.svg {
+		err = res.WriteSVG(filepath.Join(filepath.Dir(path), res.Scene+fmt.Sprintf("-%d-%d.svg", res.Seed, res.Index)))
+	}
+	if err != nil {
+		rec.Status, rec.Reason = "failed", &sampler.Failure{Kind: sampler.Internal, Message: "writing: " + err.Error()}
+		return rec
+	}
+	rec.Status, rec.File = "ok", path
+	return rec
+}
+
+// sampleJobs resolves the arguments: files and directories of
+// definitions, else names of embedded examples.
+func sampleJobs(g *globalOptions, args []string) ([]sampleJob, error) {
+	var jobs []sampleJob
+	for _, a := range args {
+		if _, err := os.Stat(a); err != nil {
+			act, ok := activities.Examples().Find(a)
+			if !ok || act.Problem == nil {
+				return nil, misuse("%s: not a file or directory, nor an embedded example", a)
+			}
+			jobs = append(jobs, sampleJob{name: act.Name, problem: act.Problem})
+			continue
+		}
+		ins, err := g.expandDefinitions([]string{a})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range parseInputs(ins, nil) {
+			if p.err != nil {
+				return nil, misuse("%v", p.err)
+			}
+			if p.file == nil || p.file.Problem == nil {
+				continue // domain files
+			}
+			name := p.file.Problem.Name.Name
+			if act, n, ok := activities.ActivityPath(p.path); ok {
+				name = act
+				if n > 0 {
+					name = fmt.Sprintf("%s-%d", act, n)
+				}
+			}
+			job := sampleJob{name: name, problem: p.file.Problem}
+			if p.diags.HasErrors() {
+				job.fail = &sampler.Failure{Kind: sampler.Unsupported, Message: p.path + " does not parse: " + firstDiag(p.diags)}
+			}
+			jobs = append(jobs, job)
+		}
+	}
+	if len(jobs) == 0 {
+		return nil, misuse("no activity definition found in %v", args)
+	}
+	return jobs, nil
+}
+
+func firstDiag(d bddl.Diagnostics) string {
+	for _, x := range d {
+		if x.Severity == bddl.Error {
+			return x.Error()
+		}
+	}
+	return d.Error()
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func execSample(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	code := run(args, strings.NewReader(""), &out, &errw)
+	return out.String(), errw.String(), code
+}
+
+// readTree reads every file under dir, keyed by relative path.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		out[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestSampleThenCheck samples the embedded examples, and bddl check reads
+// every file as is, with :init true at its first step.
+func TestSampleThenCheck(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := execSample(t, "sample", "tidying_the_living_room", "cleaning_the_kitchen_counter", "-n", "3", "-o", dir, "--format", "json", "--svg")
+	if code != 0 {
+		t.Fatalf("sample exited %d: %s%s", code, out, errs)
+	}
+	recs := jsonResults(t, out)
+	if len(recs) != 6 {
+		t.Fatalf("%d records, want 6:\n%s", len(recs), out)
+	}
+	for _, r := range recs {
+		if r["status"] != "ok" || r["file"] == "" || r["scene"] == "" {
+			t.Fatalf("record %v", r)
+		}
+		if _, err := os.Stat(strings.TrimSuffix(r["file"].(string), ".jsonl") + ".svg"); err != nil {
+			t.Errorf("no drawing next to %s: %v", r["file"], err)
+		}
+	}
+	out, errs, _ = execSample(t, "check", "--format", "json", "--episode", dir)
+	checked := jsonResults(t, out)
+	if len(checked) != 6 {
+		t.Fatalf("check read %d episodes, want 6: %s%s", len(checked), out, errs)
+	}
+	for _, c := range checked {
+		if c["init_ok"] != true || c["error"] != nil {
+			t.Errorf("check: %v", c)
+		}
+	}
+}
+
+// TestSampleJobsDeterminism: the same seed gives byte-identical files
+// whatever --jobs.
+func TestSampleJobsDeterminism(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		dir, jobs string
+	}{{a, "1"}, {b, "3"}} {
+		if out, errs, code := execSample(t, "sample", "tidying_the_living_room", "storing_groceries_and_leftovers", "-n", "5", "--seed", "42", "-o", c.dir, "--jobs", c.jobs); code != 0 {
+			t.Fatalf("exit %d: %s%s", code, out, errs)
+		}
+	}
+	ta, tb := readTree(t, a), readTree(t, b)
+	if len(ta) != 10 || len(ta) != len(tb) {
+		t.Fatalf("%d and %d files", len(ta), len(tb))
+	}
+	for k, v := range ta {
+		if tb[k] != v {
+			t.Errorf("%s differs between --jobs 1 and --jobs 3", k)
+		}
+	}
+}
+
+func TestSampleMisuseAndFailure(t *testing.T) {
+	if _, _, code := execSample(t, "sample", "tidying_the_living_room"); code != 2 {
+		t.Errorf("without -o: exit %d, want 2", code)
+	}
+	if _, _, code := execSample(t, "sample", "-o", t.TempDir()); code != 2 {
+		t.Errorf("without an activity: exit %d, want 2", code)
+	}
+	if _, _, code := execSample(t, "sample", "no_such_activity", "-o", t.TempDir()); code != 2 {
+		t.Errorf("unknown activity: exit %d, want 2", code)
+	}
+	if _, _, code := execSample(t, "sample", "tidying_the_living_room", "--scene", "Nowhere", "-o", t.TempDir()); code != 2 {
+		t.Errorf("unknown scene: exit %d, want 2", code)
+	}
+	// The laundry needs a utility room, which Studio_0 lacks.
+	out, _, code := execSample(t, "sample", "doing_the_laundry", "--scene", "Studio_0", "-o", t.TempDir(), "--format", "json")
+	recs := jsonResults(t, out)
+	if code != 1 || len(recs) != 1 || recs[0]["status"] != "failed" {
+		t.Fatalf("exit %d, records %v; want 1 and one failed record", code, recs)
+	}
+	reason, _ := recs[0]["reason"].(map[string]any)
+	if reason["kind"] != "no-room" || !strings.Contains(reason["message"].(string), "utility_room") {
+		t.Errorf("reason %v", reason)
+	}
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/episode"
+)
+
+func init() { subcommands = append(subcommands, newSchemaCmd) }
+
+// schemas are the JSON Schemas of the records the commands print with
+// --format json, one file per record type.
+//
+//go:embed schemas/*.schema.json
+var schemas embed.FS
+
+// schemaNames lists the record types, and which commands print each.
+var schemaNames = map[string]string{
+	"result":  "check --format json, check --out, results merge",
+	"finding": "validate --format json, kb check --format json",
+	"scenes":  "validate --scenes --format json",
+	"parse":   "parse --format json",
+	"explain": "explain --format json",
+	"synset":  "kb show, kb search, kb tree with --format json",
+	"episode": "the episode files check reads (also: bddl episode schema)",
+}
+
+func schemaFor(name string) ([]byte, error) {
+	if name == "episode" {
+		return episode.Schema, nil
+	}
+	return fs.ReadFile(schemas, "schemas/"+name+".schema.json")
+}
+
+func newSchemaCmd(g *globalOptions) *cobra.Command {
+	var names []string
+	for n := range schemaNames {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var list strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&list, "  %-8s %s\n", n, schemaNames[n])
+	}
+	return &cobra.Command{
+		Use:   "schema [RECORD]",
+		Short: "Print the JSON Schema of a record type of --format json",
+		Long: `Print the JSON Schema (draft 2020-12) of one record type that the commands
+print as JSON Lines with --format json; with no RECORD, list the types:
+
+` + list.String(),
+		Example: `  bddl schema                     # list the record types
+  bddl schema result > result.schema.json`,
+		Args:      cobra.MaximumNArgs(1),
+		ValidArgs: names,
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				_, err := fmt.Fprint(g.out, list.String())
+				return err
+			}
+			if _, ok := schemaNames[args[0]]; !ok {
+				return misuse("no record type %q; one of %s", args[0], strings.Join(names, ", "))
+			}
+			data, err := schemaFor(args[0])
+			if err != nil {
+				return err
+			}
+			_, err = g.out.Write(data)
+			return err
+		},
+	}
+}

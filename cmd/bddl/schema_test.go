@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// compileSchema compiles one of the embedded record schemas.
+func compileSchema(t *testing.T, name string) *jsonschema.Schema {
+	t.Helper()
+	data, err := schemaFor(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(name+".json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(name + ".json")
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s
+}
+
+// TestJSONLinesMatchSchemas runs every command that prints records with
+// --format json and checks that the output is JSON Lines, each line valid
+// against the schema of its record type.
+func TestJSONLinesMatchSchemas(t *testing.T) {
+	t.Parallel()
+	dir, _ := episodeTree(t)
+	out := filepath.Join(t.TempDir(), "out.jsonl")
+	runBDDL(t, "check", "--out", out, "--episode", filepath.Join(dir, "runs"))
+	tests := []struct {
+		schema string
+		args   []string
+	}{
+		{"result", []string{"check", "--format", "json", "--episode", filepath.Join(dir, "runs")}},
+		{"result", []string{"results", "merge", "--format", "json", out}},
+		{"finding", []string{"validate", "--format", "json", "--kb", validateKB, validateDir}},
+		{"finding", []string{"validate", "--format", "json", "--kb-rules", "--kb", validateKB, filepath.Join(validateDir, "good_act")}},
+		{"finding", []string{"kb", "check", "--format", "json", "--kb", filepath.Join("testdata", "validate", "kb.yaml")}},
+		{"parse", []string{"parse", "--format", "json", "testdata"}},
+		{"explain", []string{"explain", "--format", "json", filepath.Join("testdata", "cookies.bddl")}},
+		{"synset", []string{"kb", "show", "--format", "json", "apple.n.01", "oven.n.01"}},
+		{"synset", []string{"kb", "search", "--format", "json", "apple"}},
+		{"synset", []string{"kb", "tree", "--format", "json", "food.n.02"}},
+	}
+	for _, tc := range tests {
+		s := compileSchema(t, tc.schema)
+		r := runBDDL(t, tc.args...)
+		if r.code == exitMisuse {
+			t.Errorf("%v: %s", tc.args, r.stderr)
+			continue
+		}
+		lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+		if r.stdout == "" {
+			t.Errorf("%v printed nothing", tc.args)
+			continue
+		}
+		for i, line := range lines {
+			v, err := jsonschema.UnmarshalJSON(strings.NewReader(line))
+			if err != nil {
+				t.Errorf("%v line %d is not one JSON value: %v\n%.200s", tc.args, i+1, err, line)
+				continue
+			}
+			if _, isScenes := v.(map[string]any)["scenes"]; isScenes {
+				continue
+			}
+			if err := s.Validate(v); err != nil {
+				t.Errorf("%v line %d does not match %s: %v\n%.300s", tc.args, i+1, tc.schema, err, line)
+			}
+		}
+	}
+}
+
+func TestSchemaCommand(t *testing.T) {
+	t.Parallel()
+	r := runBDDL(t, "schema")
+	for name := range schemaNames {
+		if !strings.Contains(r.stdout, name) {
+			t.Errorf("schema list lacks %s", name)
+		}
+		r := runBDDL(t, "schema", name)
+		if r.code != exitOK || !json.Valid([]byte(r.stdout)) {
+			t.Errorf("schema %s: exit %d", name, r.code)
+		}
+	}
+	args := []string{"schema", "nothing"}
+	runBDDL(t, args...).wantCode(t, args, exitMisuse)
+}

@@ -1,0 +1,111 @@
+package omnigibson
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+)
+
+// InitLiteral is one top-level literal of :init evaluated on a converted
+// state.
+type InitLiteral struct {
+	Pred    string   // the predicate, e.g. ontop
+	Args    []string // the ground arguments
+	Literal string   // as written, e.g. (not (open fridge.n.01_1))
+	Value   predicates.Truth
+	// Geometric: decided by box geometry (ontop, inside, nextto, ...).
+	Geometric bool
+	Source    predicates.Source
+	Detail    string
+}
+
+// geometric are the predicates decided from poses and boxes.
+var geometric = map[string]bool{"ontop": true, "inside": true, "nextto": true, "under": true, "touching": true,
+	"overlaid": true, "draped": true}
+
+// IsGeometric reports whether a predicate is decided from poses and boxes.
+func IsGeometric(pred string) bool { return geometric[pred] }
+
+// EvalInit evaluates the definition's :init literal by literal on a
+// converted header, as bddl check would read it from the episode file.
+func EvalInit(problem *bddl.Problem, base *kb.Base, h *episode.Header) ([]InitLiteral, error) {
+	var buf bytes.Buffer
+	w, err := episode.NewWriter(&buf, h)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.WriteStep(&episode.Step{Step: 0}); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	r, err := episode.NewReader(&buf, "converted")
+	if err != nil {
+		return nil, err
+	}
+	prog, err := predicates.Compile(problem, base, predicates.Options{Wildcards: episode.Wildcards(problem, r.Header())})
+	if err != nil {
+		return nil, err
+	}
+	s := prog.NewState()
+	if err := r.Bind(s); err != nil {
+		return nil, err
+	}
+	if _, err := r.Next(); err != nil {
+		return nil, err
+	}
+	tr := prog.ExplainInit(s)
+	if tr.Root == nil {
+		return nil, fmt.Errorf("no :init to evaluate")
+	}
+	var out []InitLiteral
+	var walk func(n *predicates.TraceNode)
+	walk = func(n *predicates.TraceNode) {
+		switch n.Kind {
+		case "and":
+			for _, c := range n.Children {
+				walk(c)
+			}
+		case "atom", "not":
+			a := n
+			if n.Kind == "not" && len(n.Children) == 1 {
+				a = n.Children[0]
+			}
+			lit := InitLiteral{Pred: a.Pred, Args: a.Args, Value: n.Value, Source: a.Source, Detail: a.Detail, Geometric: geometric[a.Pred]}
+			if n.Formula != nil {
+				lit.Literal = bddl.String(n.Formula)
+			}
+			if a.Kind == "atom" && len(a.Args) > 0 {
+				lit.Literal = "(" + a.Pred + " " + joinArgs(a.Args) + ")"
+				if n.Kind == "not" {
+					lit.Literal = "(not " + lit.Literal + ")"
+				}
+			}
+			out = append(out, lit)
+		default:
+			// A quantified literal (a wildcard's inroom): one entry per
+			// ground literal under it.
+			for _, c := range n.Children {
+				walk(c)
+			}
+		}
+	}
+	walk(tr.Root)
+	return out, nil
+}
+
+func joinArgs(a []string) string {
+	s := ""
+	for i, x := range a {
+		if i > 0 {
+			s += " "
+		}
+		s += x
+	}
+	return s
+}

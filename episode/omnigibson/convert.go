@@ -1,0 +1,749 @@
+package omnigibson
+
+import (
+	"crypto/md5"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+)
+
+// OffsetMode says where the root link's place in the bounding box comes
+// from when no dataset gives it.
+type OffsetMode int
+
+const (
+	// OffsetsSupport estimates each model's vertical offset from the
+	// scene's resting objects (offsets.go). The default.
+	OffsetsSupport OffsetMode = iota
+	// OffsetsNone centres every box on its root link.
+	OffsetsNone
+)
+
+// ParseOffsetMode reads "support" or "none".
+func ParseOffsetMode(s string) (OffsetMode, error) {
+	switch s {
+	case "support", "":
+		return OffsetsSupport, nil
+	case "none":
+		return OffsetsNone, nil
+	}
+	return 0, fmt.Errorf("unknown offset estimate %q: use support or none", s)
+}
+
+func (m OffsetMode) String() string {
+	if m == OffsetsNone {
+		return "none"
+	}
+	return "support"
+}
+
+// AgentBox is the box given to the agent: a typical mobile base with its
+// arm, in metres (x, y, z), standing on its start pose.
+var AgentBox = [3]float64{0.6, 0.6, 1.2}
+
+// Options configure a conversion.
+type Options struct {
+	// Robot selects the robot_poses entry for the agent; "" takes the
+	// first listed.
+	Robot string
+	// Offsets is the estimate used for models the dataset does not cover.
+	Offsets OffsetMode
+	// Dataset, when set, gives exact offsets, sizes and joint limits.
+	Dataset *Dataset
+	// Activity is written as the header's activity (a name or the
+	// definition's path).
+	Activity string
+}
+
+// Converter turns the states of one task (a template and its instances)
+// into episodes for one definition. It is safe for concurrent use: each
+// Convert works on its own copies.
+type Converter struct {
+	tmpl     *Template
+	problem  *bddl.Problem
+	defPath  string
+	base     *kb.Base
+	opts     Options
+	declared []string // every non-wildcard instance, in :objects order
+	decl     map[string]bool
+	wild     []string // wildcard prefixes ("tree.n.01_")
+	binding  map[string]string
+	agents   map[string]bool
+	byUUID   map[int64]string // scene object by simulator id
+	models   []modelInfo      // per template object, resolved once
+	modelID  []int            // per template object, a dense id of its model
+	nModels  int
+	boundTo  map[string]string // BDDL instance by simulator name
+	pool     sync.Pool         // *scratch
+}
+
+// modelInfo is what the knowledge base and the dataset say of a scene
+// object's model, resolved once per template.
+type modelInfo struct {
+	size      [3]float64
+	hasSize   bool
+	meta      *ModelMeta
+	container bool
+	// sizeGuessed: the size is its category's median (the model is not
+	// in the inventory).
+	sizeGuessed bool
+	err         error
+}
+
+// categorySize is the per-axis median size of a category's models.
+func categorySize(b *kb.Base, category string) ([3]float64, bool) {
+	var axes [3][]float64
+	for _, m := range b.Models(category) {
+		if m.HasSize {
+			for k := 0; k < 3; k++ {
+				axes[k] = append(axes[k], m.Size[k])
+			}
+		}
+	}
+	if len(axes[0]) == 0 {
+		return [3]float64{}, false
+	}
+	var out [3]float64
+	for k := range out {
+		sort.Float64s(axes[k])
+		out[k] = axes[k][len(axes[k])/2]
+	}
+	return out, true
+}
+
+// simUUID is the simulator's id of a named object: the MD5 of its name
+// modulo 10⁸, rounded to float32 (OmniGibson, utils/python_utils.py,
+// get_uuid). Attachment states name their parent by it.
+func simUUID(name string) int64 {
+	sum := md5.Sum([]byte(name))
+	v := new(big.Int).SetBytes(sum[:])
+	v.Mod(v, big.NewInt(100_000_000))
+	return int64(float32(v.Int64()))
+}
+
+// NewConverter checks the template against the definition: every BDDL
+// instance the template binds must be declared (a wildcard's expansions
+// count). defPath names the definition in errors.
+func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.Base, opts Options) (*Converter, error) {
+	if opts.Activity == "" {
+		opts.Activity = defPath
+	}
+	c := &Converter{tmpl: t, problem: problem, defPath: defPath, base: base, opts: opts,
+		decl: map[string]bool{}, binding: map[string]string{}, agents: map[string]bool{}}
+	for _, d := range problem.Objects {
+		for _, inst := range d.Instances {
+			k := inst.Key()
+			if bddl.IsWildcard(k) {
+				c.wild = append(c.wild, strings.TrimSuffix(k, "*"))
+				continue
+			}
+			c.declared = append(c.declared, k)
+			c.decl[k] = true
+			if d.Type.Key() == "agent.n.01" {
+				c.agents[k] = true
+			}
+		}
+	}
+	c.resolveModels()
+	for _, b := range t.Bindings {
+		k := bddl.Fold(b.Instance)
+		if !c.declares(k) {
+			return nil, fmt.Errorf("%s binds %s, which the definition %s does not declare", t.Path, b.Instance, defPath)
+		}
+		c.binding[k] = b.Name
+	}
+	c.boundTo = make(map[string]string, len(c.binding))
+	for k, name := range c.binding {
+		c.boundTo[name] = k
+	}
+	if opts.Robot != "" && len(t.Robots) > 0 {
+		found := false
+		for _, r := range t.Robots {
+			found = found || r.Robot == opts.Robot
+		}
+		if !found {
+			return nil, fmt.Errorf("%s: no robot pose for %q (robots: %s)", t.Path, opts.Robot, robotNames(t.Robots))
+		}
+	}
+	return c, nil
+}
+
+func robotNames(rs []RobotPose) string {
+	var n []string
+	for _, r := range rs {
+		n = append(n, r.Robot)
+	}
+	return strings.Join(n, ", ")
+}
+
+// declares reports whether the definition declares the instance, itself
+// or as the expansion of a wildcard.
+func (c *Converter) declares(k string) bool {
+	if c.decl[k] {
+		return true
+	}
+	for _, w := range c.wild {
+		if rest, ok := strings.CutPrefix(k, w); ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Report says how a conversion was made: what is exact and what rests on
+// an approximation.
+type Report struct {
+	Instance string `json:"instance"` // the instance file, or the template for its own state
+	Objects  int    `json:"objects"`
+	// Boxes: objects given a box; BoxesExact of them with the dataset's
+	// offset; BoxesEstimated with the support estimate; the rest are
+	// centred on the root link.
+	Boxes          int `json:"boxes"`
+	BoxesExact     int `json:"boxes_exact"`
+	BoxesEstimated int `json:"boxes_estimated"`
+	// NoSize lists objects whose model has no size: no box, so their
+	// geometric atoms stay undetermined.
+	NoSize []string `json:"no_size,omitempty"`
+	// SizesGuessed lists objects whose model the inventory lacks, boxed
+	// with their category's median size.
+	SizesGuessed []string `json:"sizes_guessed,omitempty"`
+	// Joints: articulated objects; JointsAssumed of them with assumed
+	// limits (no dataset).
+	Joints        int `json:"joints"`
+	JointsAssumed int `json:"joints_assumed"`
+	// Substances present and absent; Future lists declared instances
+	// that are not in the scene.
+	Substances int      `json:"substances"`
+	Future     []string `json:"future,omitempty"`
+	// Approximate lists the instances whose records rest on an
+	// approximation: ApproxBoxes their box (placement, size, the agent's),
+	// ApproxJoints their joint limits, ApproxParticles their particle
+	// counts (physical systems, counted in boxes).
+	Approximate     []string `json:"approximate,omitempty"`
+	ApproxBoxes     []string `json:"approx_boxes,omitempty"`
+	ApproxJoints    []string `json:"approx_joints,omitempty"`
+	ApproxParticles []string `json:"approx_particles,omitempty"`
+}
+
+// approxKind says which of an instance's records rest on an
+// approximation.
+type approxKind uint8
+
+const (
+	approxBox       approxKind = 1 << iota // box placement or size
+	approxJoints                           // assumed joint limits
+	approxParticles                        // particle counts from boxes
+)
+
+// IsApproximate reports whether an atom of the predicate over these
+// instances would be decided on an approximated record: geometry on an
+// approximate box, open on assumed joint limits, particle predicates on
+// counts taken in boxes.
+func (r *Report) IsApproximate(pred string, args []string) bool {
+	in := func(list []string, names ...string) bool {
+		for _, n := range names {
+			i := sort.SearchStrings(list, n)
+			if i < len(list) && list[i] == n {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case IsGeometric(pred):
+		return in(r.ApproxBoxes, args...)
+	case pred == "open":
+		return in(r.ApproxJoints, args...)
+	case pred == "filled" || pred == "contains" || pred == "covered" || pred == "empty":
+		return len(args) > 0 && in(r.ApproxParticles, args[0])
+	}
+	return false
+}
+
+// sceneItem is one scene object during a conversion.
+type sceneItem struct {
+	obj    *SceneObject
+	state  ObjectState
+	box    Box
+	hasBox bool
+	exact  bool // offset from the dataset
+	meta   *ModelMeta
+	model  int // dense model id
+	// container: the model has a fillable volume (or is unknown).
+	container   bool
+	sizeGuessed bool
+	instKey     string // the BDDL instance bound to it, if any
+}
+
+// ConvertTemplate converts the template's own state.
+func (c *Converter) ConvertTemplate() (*episode.Header, *Report, error) {
+	return c.convert(nil)
+}
+
+// Convert converts one instance file's state.
+func (c *Converter) Convert(in *Instance) (*episode.Header, *Report, error) {
+	return c.convert(in)
+}
+
+func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
+	t := c.tmpl
+	src := t.Path
+	if in != nil {
+		src = in.Path
+	}
+	rep := &Report{Instance: src}
+	// Bound names by simulator name, and instance overrides.
+	sc, _ := c.pool.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	defer c.pool.Put(sc)
+	boundTo := c.boundTo
+	if in != nil {
+		for k := range in.Objects {
+			kk := bddl.Fold(k)
+			if !c.declares(kk) {
+				return nil, nil, fmt.Errorf("%s names %s, which the definition %s does not declare", in.Path, k, c.defPath)
+			}
+			if _, ok := c.binding[kk]; !ok {
+				return nil, nil, fmt.Errorf("%s names %s, which its template %s does not bind", in.Path, k, t.Path)
+			}
+		}
+		for k := range in.Systems {
+			if !c.declares(bddl.Fold(k)) {
+				return nil, nil, fmt.Errorf("%s names %s, which the definition %s does not declare", in.Path, k, c.defPath)
+			}
+		}
+	}
+	var moved map[string]ObjectState // instance states by folded key
+	if in != nil {
+		moved = make(map[string]ObjectState, len(in.Objects))
+		for k, st := range in.Objects {
+			moved[bddl.Fold(k)] = st
+		}
+	}
+	items := sc.items[:0]
+	defer func() { sc.items = items[:0] }()
+	index := make(map[string]int, len(t.Objects))
+	for i := range t.Objects {
+		o := &t.Objects[i]
+		it := sceneItem{obj: o, state: o.State, instKey: boundTo[o.Name], model: c.modelID[i]}
+		if st, ok := moved[it.instKey]; ok && it.instKey != "" {
+			it.state = st
+		} else if !o.hasState {
+			continue // not saved: not loaded in this scene
+		}
+		if err := c.placeBox(&it, &c.models[i]); err != nil {
+			return nil, nil, err
+		}
+		index[o.Name] = len(items)
+		items = append(items, it)
+	}
+	robots := t.Robots
+	if in != nil && len(in.Robots) > 0 {
+		robots = in.Robots
+	}
+	ground, hasGround := groundLevel(robots)
+	if c.opts.Offsets == OffsetsSupport {
+		c.applyEstimates(sc, items, ground, hasGround)
+	}
+
+	h := &episode.Header{Activity: c.opts.Activity, Steps: 1, Objects: map[string]*episode.Object{}}
+	approx := map[string]approxKind{}
+	// Substances present, by instance key.
+	systems := map[string]*System{}
+	for _, k := range c.sortedBindings() {
+		name := c.binding[k]
+		if _, isObj := index[name]; isObj || c.agents[k] {
+			continue
+		}
+		if _, isSceneObj := t.Object(name); isSceneObj {
+			continue // an object the scene did not save
+		}
+		var s *System
+		if in != nil {
+			for ik, is := range in.Systems {
+				if bddl.Fold(ik) == k {
+					s = is
+				}
+			}
+		}
+		if s == nil {
+			s = t.Systems[name]
+		}
+		if s != nil {
+			systems[k] = s // loaded, perhaps with no particles
+		}
+	}
+	for _, k := range c.declared {
+		name, bound := c.binding[k]
+		o := &episode.Object{}
+		h.Objects[k] = o
+		switch {
+		case c.agents[k]:
+			if pose, ok := c.robot(robots); ok {
+				c.agentObject(o, pose)
+				approx[k] |= approxBox
+				rep.Objects++
+			} else {
+				o.Set |= predicates.FieldExists // no robot pose: exists, nowhere known
+				o.Exists = true
+			}
+		case !bound:
+			o.Set, o.Exists = predicates.FieldExists, false
+			rep.Future = append(rep.Future, k)
+		case systems[k] != nil:
+			o.Set, o.Exists = predicates.FieldExists, true
+			rep.Substances++
+		default:
+			i, ok := index[name]
+			if !ok {
+				// A bound name with neither object state nor particles:
+				// a system not initialised, or an object not loaded.
+				o.Set, o.Exists = predicates.FieldExists, false
+				if _, isObj := t.Object(name); !isObj {
+					rep.Future = append(rep.Future, k)
+				}
+				continue
+			}
+			c.objectFields(o, &items[i], rep, approx, k)
+			rep.Objects++
+		}
+	}
+	// Wildcard expansions the template binds are listed too.
+	for _, k := range c.sortedBindings() {
+		if c.decl[k] {
+			continue
+		}
+		o := &episode.Object{}
+		h.Objects[k] = o
+		if i, ok := index[c.binding[k]]; ok {
+			c.objectFields(o, &items[i], rep, approx, k)
+			rep.Objects++
+		} else {
+			o.Set, o.Exists = predicates.FieldExists, false
+		}
+	}
+	c.particles(h, items, index, systems, approx)
+	for k, kind := range approx {
+		rep.Approximate = append(rep.Approximate, k)
+		for _, l := range []struct {
+			bit  approxKind
+			list *[]string
+		}{{approxBox, &rep.ApproxBoxes}, {approxJoints, &rep.ApproxJoints}, {approxParticles, &rep.ApproxParticles}} {
+			if kind&l.bit != 0 {
+				*l.list = append(*l.list, k)
+			}
+		}
+	}
+	for _, l := range [][]string{rep.Approximate, rep.ApproxBoxes, rep.ApproxJoints, rep.ApproxParticles} {
+		sort.Strings(l)
+	}
+	meta := map[string]any{
+		"source":   "omnigibson",
+		"template": filepath.Base(t.Path),
+		"offsets":  c.offsetName(),
+	}
+	if in != nil {
+		meta["instance"] = filepath.Base(in.Path)
+	}
+	if len(t.Versions) > 0 {
+		meta["versions"] = t.Versions
+	}
+	if pose, ok := c.robot(robots); ok {
+		meta["robot"] = pose.Robot
+	}
+	if len(rep.Approximate) > 0 {
+		meta["approximate"] = rep.Approximate
+	}
+	h.Meta, _ = json.Marshal(meta)
+	return h, rep, nil
+}
+
+// instanceOf is the BDDL instance bound to a simulator name, "" if none.
+func (c *Converter) instanceOf(name string) string {
+	for k, n := range c.binding {
+		if n == name {
+			return k
+		}
+	}
+	return ""
+}
+
+func (c *Converter) offsetName() string {
+	if c.opts.Dataset != nil {
+		return "dataset, else " + c.opts.Offsets.String()
+	}
+	return c.opts.Offsets.String()
+}
+
+func (c *Converter) sortedBindings() []string {
+	ks := make([]string, 0, len(c.binding))
+	for k := range c.binding {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// robot returns the selected robot's start pose.
+func (c *Converter) robot(rs []RobotPose) (RobotPose, bool) {
+	for _, r := range rs {
+		if c.opts.Robot == "" || r.Robot == c.opts.Robot {
+			return r, true
+		}
+	}
+	return RobotPose{}, false
+}
+
+// groundLevel is the floor height the robots stand on: the lowest start
+// pose (robots start on the floor).
+func groundLevel(rs []RobotPose) (float64, bool) {
+	if len(rs) == 0 {
+		return 0, false
+	}
+	g := math.Inf(1)
+	for _, r := range rs {
+		g = min(g, r.Pos[2])
+	}
+	return g, true
+}
+
+// resolveModels resolves every template object's model once.
+func (c *Converter) resolveModels() {
+	t := c.tmpl
+	c.byUUID = make(map[int64]string, len(t.Objects))
+	c.models = make([]modelInfo, len(t.Objects))
+	c.modelID = make([]int, len(t.Objects))
+	ids := map[[2]string]int{}
+	for i := range t.Objects {
+		o := &t.Objects[i]
+		c.byUUID[simUUID(o.Name)] = o.Name
+		c.models[i] = c.resolveModel(o)
+		key := [2]string{o.Category, o.Model}
+		id, ok := ids[key]
+		if !ok {
+			id = len(ids)
+			ids[key] = id
+		}
+		c.modelID[i] = id
+	}
+	c.nModels = len(ids)
+}
+
+// resolveModel looks a scene object's model up: its size (dataset, else
+// knowledge base), dataset metadata, and whether it can hold particles.
+func (c *Converter) resolveModel(o *SceneObject) modelInfo {
+	var mi modelInfo
+	if c.opts.Dataset != nil && o.Category != "" && o.Model != "" {
+		m, err := c.opts.Dataset.Model(o.Category, o.Model)
+		if err != nil {
+			mi.err = err
+			return mi
+		}
+		mi.meta = m
+		if m != nil && m.HasSize {
+			mi.size, mi.hasSize = m.Size, true
+		}
+	}
+	mi.container = true
+	if c.base != nil && o.Model != "" {
+		m, ok := c.base.ModelByName(o.Category + "-" + o.Model)
+		if !ok {
+			m, ok = c.base.ModelByName(o.Model)
+		}
+		if !mi.hasSize && (!ok || !m.HasSize) {
+			// A model the inventory lacks: the median size of its
+			// category's models stands in (approximate).
+			if sz, found := categorySize(c.base, o.Category); found {
+				mi.size, mi.hasSize, mi.sizeGuessed = sz, true, true
+			}
+		}
+		if ok {
+			if !mi.hasSize && m.HasSize {
+				mi.size, mi.hasSize = m.Size, true
+			}
+			// Only a model with a fillable volume holds particles; one
+			// the inventory knows nothing of is given the benefit.
+			if len(m.MetaLinks) > 0 {
+				mi.container = m.HasMetaLink("fillable") || m.HasMetaLink("openfillable")
+			}
+		}
+	}
+	return mi
+}
+
+// placeBox gives the item its box: the model's size × scale about the
+// root link, shifted by the dataset's offset when there is one.
+func (c *Converter) placeBox(it *sceneItem, mi *modelInfo) error {
+	if mi.err != nil {
+		return mi.err
+	}
+	it.meta, it.container, it.sizeGuessed = mi.meta, mi.container, mi.sizeGuessed
+	if !mi.hasSize || !it.state.HasPose {
+		return nil
+	}
+	o, size := it.obj, mi.size
+	half := r3.Vec{X: size[0] * o.Scale[0] / 2, Y: size[1] * o.Scale[1] / 2, Z: size[2] * o.Scale[2] / 2}
+	center := vec(it.state.Pos)
+	b := NewBox(center, half, it.state.Quat)
+	if it.meta != nil && it.meta.HasOffset {
+		off := r3.Vec{X: it.meta.Offset[0] * o.Scale[0], Y: it.meta.Offset[1] * o.Scale[1], Z: it.meta.Offset[2] * o.Scale[2]}
+		b.Center = r3.Add(center, rotate(it.state.Quat, off))
+		it.exact = true
+	}
+	it.box, it.hasBox = b, true
+	return nil
+}
+
+// applyEstimates shifts the boxes without an exact offset by their
+// model's estimated offset.
+func (c *Converter) applyEstimates(sc *scratch, items []sceneItem, ground float64, hasGround bool) {
+	ps := sc.placed[:0]
+	defer func() { sc.placed = ps[:0] }()
+	for i := range items {
+		it := &items[i]
+		if !it.hasBox {
+			continue
+		}
+		ps = append(ps, placed{model: it.model, root: vec(it.state.Pos), base: it.box, scaleZ: it.obj.Scale[2], exact: it.exact})
+	}
+	dz, has := estimateOffsets(sc, ps, c.nModels, ground, hasGround)
+	for i := range items {
+		it := &items[i]
+		if !it.hasBox || it.exact || !has[it.model] {
+			continue
+		}
+		it.box.Center = r3.Add(it.box.Center, r3.Scale(dz[it.model]*it.obj.Scale[2], it.box.Axes[2]))
+	}
+}
+
+// agentObject places the agent: a box standing on its start pose.
+func (c *Converter) agentObject(o *episode.Object, r RobotPose) {
+	o.Set = predicates.FieldExists | predicates.FieldPosition | predicates.FieldOrientation | predicates.FieldOBB
+	o.Exists, o.Pos, o.Quat = true, r.Pos, r.Quat
+	half := r3.Vec{X: AgentBox[0] / 2, Y: AgentBox[1] / 2, Z: AgentBox[2] / 2}
+	b := NewBox(vec(r.Pos), half, r.Quat)
+	b.Center = r3.Add(b.Center, r3.Scale(half.Z, b.Axes[2]))
+	o.OBB = b.Corners()
+}
+
+// objectFields fills a bound object's record.
+func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, approx map[string]approxKind, k string) {
+	st := &it.state
+	o.Set, o.Exists = predicates.FieldExists, true
+	if st.HasPose {
+		o.Set |= predicates.FieldPosition | predicates.FieldOrientation
+		o.Pos, o.Quat = st.Pos, st.Quat
+	}
+	if it.hasBox {
+		o.Set |= predicates.FieldOBB
+		o.OBB = it.box.Corners()
+		rep.Boxes++
+		if it.sizeGuessed {
+			rep.SizesGuessed = append(rep.SizesGuessed, k)
+			approx[k] |= approxBox
+		}
+		switch {
+		case it.exact:
+			rep.BoxesExact++
+		case c.opts.Offsets == OffsetsSupport:
+			rep.BoxesEstimated++
+			approx[k] |= approxBox
+		default:
+			approx[k] |= approxBox
+		}
+	} else {
+		rep.NoSize = append(rep.NoSize, k)
+	}
+	if len(it.obj.InRooms) > 0 {
+		o.Set |= predicates.FieldRoom
+		o.Room = it.obj.InRooms[0]
+	}
+	if !math.IsNaN(st.Temperature) {
+		o.Set |= predicates.FieldTemperature
+		o.Temperature = st.Temperature
+	}
+	if !math.IsNaN(st.MaxTemperature) {
+		o.Set |= predicates.FieldMaxTemperature
+		o.MaxTemperature = st.MaxTemperature
+	}
+	if st.HasToggle {
+		o.Set |= predicates.FieldToggledOn
+		o.ToggledOn = st.ToggledOn
+	}
+	if st.HasAttached {
+		// The parent is named by its simulator id; a parent that is no
+		// instance of the definition is, for the definition, none.
+		o.Set |= predicates.FieldAttachedTo
+		o.AttachedTo = ""
+		if name, ok := c.byUUID[st.AttachedUUID]; ok && st.AttachedUUID >= 0 {
+			o.AttachedTo = c.instanceOf(name)
+		}
+	}
+	if len(st.Joints) > 0 {
+		rep.Joints++
+		o.Set |= predicates.FieldJoints
+		o.Joints = c.joints(it, st.Joints)
+		if it.meta == nil || it.meta.Joints == nil || len(it.meta.Joints) != len(st.Joints) {
+			rep.JointsAssumed++
+			approx[k] |= approxJoints
+		}
+	}
+}
+
+// assumedRange is the range assumed for a joint without limits (radians
+// or metres; the files say neither the limits nor the joint's type),
+// opening away from 0 in the direction the joint stands. Models are closed
+// at 0, and the simulator samples an open joint at least 5 % of its range
+// past that (OmniGibson, object_states/open_state.py): 5 % of this range,
+// 0.02, lies below that for revolute joints (ranges of a radian or more)
+// and for drawers of 0.4 m or more, and far above the numerical noise of
+// a closed joint. A closed joint the sampler resampled can sit up to 5 %
+// of its range from 0 and may then read as open: that is the
+// approximation.
+const assumedRange = 0.4
+
+// joints turns joint positions into joint records: with the dataset's
+// limits and openable annotation when it has them, else with assumed
+// limits (closed at 0, a quarter turn of range).
+func (c *Converter) joints(it *sceneItem, q []float64) []episode.Joint {
+	out := make([]episode.Joint, 0, len(q))
+	if m := it.meta; m != nil && len(m.Joints) == len(q) {
+		if len(m.Openable) > 0 {
+			for _, oj := range m.Openable {
+				if oj.Index < len(q) {
+					j := m.Joints[oj.Index]
+					out = append(out, episode.Joint{Name: j.Name, Q: q[oj.Index], Lo: j.Lo, Hi: j.Hi, Dir: oj.Dir})
+				}
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+		for i, j := range m.Joints {
+			out = append(out, episode.Joint{Name: j.Name, Q: q[i], Lo: j.Lo, Hi: j.Hi, Dir: 1})
+		}
+		return out
+	}
+	for i, v := range q {
+		j := episode.Joint{Name: fmt.Sprintf("joint_%d", i), Q: v, Lo: 0, Hi: max(assumedRange, v), Dir: 1}
+		if v < 0 {
+			j.Lo, j.Hi, j.Dir = min(-assumedRange, v), 0, -1
+		}
+		out = append(out, j)
+	}
+	return out
+}

@@ -1,0 +1,334 @@
+package omnigibson
+
+import (
+	"bytes"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openbddl/bddl/predicates"
+)
+
+const tinyDir = "testdata/tiny"
+
+func tinyConverter(t *testing.T, opts Options) (*Converter, *Task) {
+	t.Helper()
+	task, err := FindTask(tinyDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := ReadTemplate(task.Template)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewConverter(tmpl, readProblem(t, task.Definition), task.Definition, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, task
+}
+
+func fixtureDataset(t *testing.T) *Dataset {
+	t.Helper()
+	ds, err := OpenDataset("testdata/og_dataset")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// TestTinyDataset converts the fixture task with the dataset fixture:
+// exact offsets put the apple on the table, whose root link sits near its
+// top, and the cabinet's annotated door joint with its URDF limits
+// decides open.
+func TestTinyDataset(t *testing.T) {
+	c, task := tinyConverter(t, Options{Dataset: fixtureDataset(t), Offsets: OffsetsNone})
+	prob := readProblem(t, task.Definition)
+	in, err := ReadInstance(task.Instances[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, convert := range map[string]func(t *testing.T) ([]InitLiteral, *Report){
+		"template": func(t *testing.T) ([]InitLiteral, *Report) {
+			h, rep, err := c.ConvertTemplate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := EvalInit(prob, nil, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l, rep
+		},
+		"instance": func(t *testing.T) ([]InitLiteral, *Report) {
+			h, rep, err := c.Convert(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := h.Objects["agent.n.01_1"].Pos; got != [3]float64{2.5, 0.5, 0.001} {
+				t.Errorf("agent at %v, want the instance's Tiago pose", got)
+			}
+			l, err := EvalInit(prob, nil, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l, rep
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			lits, rep := convert(t)
+			if len(lits) != 10 {
+				t.Errorf("%d literals, want 10", len(lits))
+			}
+			for _, l := range lits {
+				if l.Value != predicates.True {
+					t.Errorf("%s is %s: %s", l.Literal, l.Value, l.Detail)
+				}
+			}
+			if rep.IsApproximate("ontop", []string{"apple.n.01_1", "table.n.02_1"}) || !rep.IsApproximate("ontop", []string{"agent.n.01_1", "floor.n.01_1"}) ||
+				rep.IsApproximate("open", []string{"cabinet.n.01_1"}) {
+				t.Errorf("approximate: %v boxes, %v joints: want only the agent's box", rep.ApproxBoxes, rep.ApproxJoints)
+			}
+			if rep.BoxesExact != 6 || rep.JointsAssumed != 0 || len(rep.Future) != 1 || rep.Substances != 1 {
+				t.Errorf("report %+v: want 6 exact boxes, no assumed joints, one future instance, one substance", rep)
+			}
+		})
+	}
+}
+
+// TestTinyWithoutDataset shows what the dataset fixes: centred on its root
+// link the table's box swallows the apple, and with assumed limits the
+// drawer (not openable, but unknown as such) counts as open.
+func TestTinyWithoutDataset(t *testing.T) {
+	c, task := tinyConverter(t, Options{Offsets: OffsetsNone})
+	prob := readProblem(t, task.Definition)
+	// Without a knowledge base or dataset there are no sizes: no boxes,
+	// and geometry stays undetermined.
+	h, rep, err := c.ConvertTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.IsApproximate("open", []string{"cabinet.n.01_1"}) {
+		t.Errorf("open on assumed joint limits not counted approximate: %v", rep.ApproxJoints)
+	}
+	if rep.Boxes != 0 || len(rep.NoSize) != 6 || rep.JointsAssumed != 1 {
+		t.Errorf("report %+v: want no boxes, 6 objects without size, 1 object with assumed joints", rep)
+	}
+	lits, err := EvalInit(prob, nil, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]predicates.Truth{}
+	for _, l := range lits {
+		got[l.Literal] = l.Value
+	}
+	want := map[string]predicates.Truth{
+		"(ontop apple.n.01_1 table.n.02_1)": predicates.Unknown,
+		"(not (open cabinet.n.01_1))":       predicates.False,
+		"(inroom table.n.02_1 kitchen)":     predicates.True,
+		"(ontop agent.n.01_1 floor.n.01_1)": predicates.Unknown,
+	}
+	for lit, v := range want {
+		if got[lit] != v {
+			t.Errorf("%s = %s, want %s", lit, got[lit], v)
+		}
+	}
+}
+
+// TestSupportEstimate checks the support estimate on the fixture: with
+// the dataset's sizes but not its offsets, the table's offset is found
+// from its resting on the floor.
+func TestSupportEstimate(t *testing.T) {
+	ds := fixtureDataset(t)
+	c, task := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport})
+	// Forget the offsets the dataset gives so that the estimate decides.
+	for _, key := range []string{"coffee_table/tbl001", "apple/apl001", "floors/flr001", "bottom_cabinet/cab001", "sponge/spg001", "bow/bow001"} {
+		cat, model, _ := strings.Cut(key, "/")
+		m, err := ds.Model(cat, model)
+		if err != nil || m == nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		m.HasOffset = false
+	}
+	h, rep, err := c.ConvertTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.BoxesEstimated != 6 {
+		t.Errorf("report %+v: want 6 estimated boxes", rep)
+	}
+	table := h.Objects["table.n.02_1"].OBB
+	if top := table[4][2]; math.Abs(top-0.75) > 1e-6 {
+		t.Errorf("table top at %.4f, want 0.75 (its root 0.7 sits 0.325 above its centre)", top)
+	}
+	lits, err := EvalInit(readProblem(t, task.Definition), nil, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lits {
+		if l.Pred == "ontop" && l.Value != predicates.True {
+			t.Errorf("%s is %s: %s", l.Literal, l.Value, l.Detail)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	c, _ := tinyConverter(t, Options{})
+	for _, tc := range []struct {
+		name string
+		run  func() error
+		want []string
+	}{
+		{"missing template", func() error {
+			_, err := FindTask("testdata/errors/missing_template/x_instances/x_0_1_template-tro_state.json")
+			return err
+		}, []string{"x_0_1_template-tro_state.json", "missing template"}},
+		{"unknown instance", func() error {
+			in, err := ReadInstance("testdata/errors/unknown_instance-tro_state.json")
+			if err != nil {
+				return err
+			}
+			_, _, err = c.Convert(in)
+			return err
+		}, []string{"unknown_instance-tro_state.json", "ghost.n.01_1", "problem0.bddl", "does not declare"}},
+		{"undeclared binding", func() error {
+			tmpl, err := ReadTemplate("testdata/errors/undeclared_template-partial_rooms.json")
+			if err != nil {
+				return err
+			}
+			_, err = NewConverter(tmpl, readProblem(t, filepath.Join(tinyDir, "problem0.bddl")), "testdata/tiny/problem0.bddl", nil, Options{})
+			return err
+		}, []string{"undeclared_template-partial_rooms.json", "hotdog.n.02_1", "problem0.bddl"}},
+		{"truncated JSON", func() error {
+			_, err := ReadTemplate("testdata/errors/truncated_template-partial_rooms.json")
+			return err
+		}, []string{"truncated_template-partial_rooms.json", "truncated"}},
+		{"NaN", func() error {
+			_, err := ReadInstance("testdata/errors/nan-tro_state.json")
+			return err
+		}, []string{"nan-tro_state.json", "apple.n.01_1", "NaN"}},
+		{"not a task", func() error {
+			_, err := FindTask("testdata/tiny/problem0.bddl")
+			return err
+		}, []string{"problem0.bddl", "not a task folder"}},
+		{"unknown robot", func() error {
+			tmpl, err := ReadTemplate(filepath.Join(tinyDir, "tiny_task_put_apple_0_0_template-partial_rooms.json"))
+			if err != nil {
+				return err
+			}
+			_, err = NewConverter(tmpl, readProblem(t, filepath.Join(tinyDir, "problem0.bddl")), "p", nil, Options{Robot: "Spot"})
+			return err
+		}, []string{"Spot", "Tiago, R1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.run()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// FuzzReadInstance feeds arbitrary bytes to the instance reader: it must
+// return a located error or a state, never panic or hang.
+func FuzzReadInstance(f *testing.F) {
+	for _, p := range []string{
+		"testdata/tiny/tiny_task_put_apple_instances/tiny_task_put_apple_0_1_template-tro_state.json",
+		"testdata/errors/nan-tro_state.json",
+	} {
+		data, err := readFileForTest(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in, err := readInstance(bytes.NewReader(data), "fuzz.json")
+		if err == nil && in == nil {
+			t.Fatal("nil instance without an error")
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "fuzz.json") {
+			t.Fatalf("error not located in the file: %v", err)
+		}
+	})
+}
+
+// FuzzReadTemplate does the same for templates.
+func FuzzReadTemplate(f *testing.F) {
+	data, err := readFileForTest(filepath.Join(tinyDir, "tiny_task_put_apple_0_0_template-partial_rooms.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tm, err := readTemplate(bytes.NewReader(data), "fuzz.json")
+		if err == nil && tm == nil {
+			t.Fatal("nil template without an error")
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "fuzz.json") {
+			t.Fatalf("error not located in the file: %v", err)
+		}
+	})
+}
+
+// TestSimUUID checks the simulator's object ids against one the sample
+// data pairs with its name (a visual particle group's parent).
+func TestSimUUID(t *testing.T) {
+	for name, want := range map[string]int64{"trumpet_87": 64370736} {
+		if got := simUUID(name); got != want {
+			t.Errorf("simUUID(%q) = %d, want %d", name, got, want)
+		}
+	}
+}
+
+// TestLayout reads the fixture's room layout: one kitchen with every
+// object, boxes placed with the dataset's offsets.
+func TestLayout(t *testing.T) {
+	l, err := ReadLayout(filepath.Join(tinyDir, "tiny_task_put_apple_0_0_template-partial_rooms.json"), nil, Options{Dataset: fixtureDataset(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Scene != "tiny" || len(l.Rooms) != 1 || l.Rooms[0].Name != "kitchen_0" || l.Rooms[0].Type != "kitchen" {
+		t.Fatalf("layout %+v: want scene tiny with one room kitchen_0 of type kitchen", l)
+	}
+	objs := l.Rooms[0].Objects
+	if len(objs) != 6 {
+		t.Fatalf("%d objects in the kitchen, want 6", len(objs))
+	}
+	for _, o := range objs {
+		if !o.HasBox || !o.Exact {
+			t.Errorf("%s: want an exact box", o.Name)
+		}
+		if o.Name == "coffee_table_tbl001_0" && math.Abs(o.Box.Center.Z-0.375) > 1e-9 {
+			t.Errorf("table box centre z %.4f, want 0.375", o.Box.Center.Z)
+		}
+	}
+}
+
+// TestObjectWithoutRootLink: an object entry of a kind this package does
+// not know (no root_link) still converts: the object exists, unplaced.
+func TestObjectWithoutRootLink(t *testing.T) {
+	c, _ := tinyConverter(t, Options{})
+	in, err := readInstance(strings.NewReader(`{"apple.n.01_1": {"non_kin": {"Temperature": {"temperature": 5}}},
+		"bow.n.08_1": {"root_link": {"pos": [0, 0, 1], "ori": [0, 0, 0, 1]}, "non_kin": {"AttachedTo": {"attached_obj_uuid": -1.0}}}}`), "x-tro_state.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _, err := c.Convert(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := h.Objects["apple.n.01_1"]
+	if !a.Exists || a.Has(predicates.FieldPosition) || !a.Has(predicates.FieldTemperature) || a.Temperature != 5 {
+		t.Errorf("apple %+v: want an existing, unplaced apple at 5 °C", a)
+	}
+	if b := h.Objects["bow.n.08_1"]; !b.Has(predicates.FieldAttachedTo) || b.AttachedTo != "" {
+		t.Errorf("bow %+v: want attached to nothing", b)
+	}
+}

@@ -1,0 +1,210 @@
+//go:build unix
+
+package fsutil
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func mkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+}
+
+// withTimeout fails the test if fn blocks: opening a FIFO must not.
+func withTimeout(t *testing.T, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { fn(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("blocked")
+	}
+}
+
+func TestOpenRegularRefusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "x.bddl")
+	mkfifo(t, fifo)
+	link := filepath.Join(dir, "link.bddl")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, "/dev/zero", link, dir} {
+		withTimeout(t, func() {
+			_, err := OpenRegular(p)
+			if !errors.Is(err, ErrNotRegular) {
+				t.Errorf("OpenRegular(%s) = %v, want ErrNotRegular", p, err)
+			}
+		})
+	}
+	reg := filepath.Join(dir, "ok.bddl")
+	os.WriteFile(reg, []byte("x"), 0o644)
+	f, err := OpenRegular(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+func TestReadFileLimit(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big")
+	os.WriteFile(p, make([]byte, 2048), 0o644)
+	if _, err := ReadFile(p, 2048); err != nil {
+		t.Fatalf("at the limit: %v", err)
+	}
+	_, err := ReadFile(p, 1024)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || !strings.Contains(err.Error(), "1 KiB limit") {
+		t.Fatalf("over the limit: %v", err)
+	}
+	// A device named on the command line is read, but only up to the limit.
+	if _, err := ReadArg("/dev/zero", nil, 1<<20); !errors.As(err, &tl) || !strings.Contains(err.Error(), "1 MiB") {
+		t.Fatalf("ReadArg(/dev/zero) = %v", err)
+	}
+	if got, err := ReadArg("-", strings.NewReader("abc"), 10); err != nil || string(got) != "abc" {
+		t.Fatalf("ReadArg(-) = %q, %v", got, err)
+	}
+}
+
+func TestWalkFollowsLinksSkipsLoopsAndFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(t.TempDir(), "elsewhere")
+	os.MkdirAll(filepath.Join(real, "deep"), 0o755)
+	os.WriteFile(filepath.Join(real, "deep", "b.bddl"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "a.bddl"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644)
+	os.Symlink(real, filepath.Join(dir, "linked"))
+	os.Symlink(dir, filepath.Join(dir, "loop"))
+	os.Symlink(filepath.Join(dir, "missing"), filepath.Join(dir, "broken.bddl"))
+	mkfifo(t, filepath.Join(dir, "fifo.bddl"))
+	var got, notes []string
+	withTimeout(t, func() {
+		err := Walk(dir, WalkOptions{
+			Match: func(n string) bool { return strings.HasSuffix(n, ".bddl") },
+			Note:  func(m string) { notes = append(notes, m) },
+		}, func(p string) error {
+			rel, _ := filepath.Rel(dir, p)
+			got = append(got, rel)
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	want := []string{"a.bddl", "linked/deep/b.bddl"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("walked %v, want %v", got, want)
+	}
+	joined := strings.Join(notes, "\n")
+	for _, w := range []string{"fifo.bddl: a FIFO", "loop: a link back", "broken.bddl"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("notes lack %q:\n%s", w, joined)
+		}
+	}
+}
+
+func TestWithin(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "a"), 0o755)
+	os.WriteFile(filepath.Join(root, "a", "f"), nil, 0o644)
+	os.Symlink("/etc/passwd", filepath.Join(root, "a", "escape"))
+	cases := map[string]bool{
+		filepath.Join(root, "a", "f"):            true,
+		filepath.Join(root, "a", "..", "a", "f"): true,
+		filepath.Join(root, "a", "escape"):       false,
+		"/etc/passwd":                            false,
+		filepath.Join(root, "a", "missing"):      false,
+	}
+	for p, want := range cases {
+		if got := Within(root, p); got != want {
+			t.Errorf("Within(root, %s) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestWriteFileAtomicKeepsOwnerModeAndLinks(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.bddl")
+	os.WriteFile(p, []byte("old"), 0o640)
+	os.Chmod(p, 0o640)
+	if os.Geteuid() == 0 {
+		if err := os.Chown(p, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteFileAtomic(p, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(p)
+	if info.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640", info.Mode().Perm())
+	}
+	if st := info.Sys().(*syscall.Stat_t); os.Geteuid() == 0 && (st.Uid != 65534 || st.Gid != 65534) {
+		t.Errorf("owner %d:%d, want 65534:65534", st.Uid, st.Gid)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "new" {
+		t.Errorf("content %q", b)
+	}
+
+	// A hard link stays one file.
+	hard := filepath.Join(dir, "hard.bddl")
+	os.Link(p, hard)
+	if err := WriteFileAtomic(p, []byte("newer, longer")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(hard); string(b) != "newer, longer" {
+		t.Errorf("the hard link reads %q", b)
+	}
+	a, _ := os.Stat(p)
+	b, _ := os.Stat(hard)
+	if !os.SameFile(a, b) {
+		t.Error("the hard link was split")
+	}
+
+	// A read-only file is refused, even for root.
+	ro := filepath.Join(dir, "ro.bddl")
+	os.WriteFile(ro, []byte("keep"), 0o444)
+	if err := WriteFileAtomic(ro, []byte("x")); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("read-only file: %v", err)
+	}
+	if b, _ := os.ReadFile(ro); string(b) != "keep" {
+		t.Errorf("read-only file changed to %q", b)
+	}
+
+	// A new file is created.
+	nf := filepath.Join(dir, "new.jsonl")
+	if err := WriteFileAtomic(nf, []byte("x\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(nf); string(b) != "x\n" {
+		t.Errorf("new file %q", b)
+	}
+}
+
+func TestLockIsExclusive(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "out.jsonl")
+	f1, _ := os.Create(p)
+	defer f1.Close()
+	if err := Lock(f1); err != nil {
+		t.Fatal(err)
+	}
+	f2, _ := os.OpenFile(p, os.O_RDWR, 0)
+	defer f2.Close()
+	if err := Lock(f2); !errors.Is(err, ErrLocked) {
+		t.Fatalf("second lock: %v", err)
+	}
+	f1.Close()
+	if err := Lock(f2); err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+}

@@ -1,0 +1,13 @@
+//go:build !unix
+
+package fsutil
+
+import "io/fs"
+
+// ReadWalked reads a file a directory walk found; see the Unix version.
+func ReadWalked(path string, typ fs.FileMode, limit int64, buf *[]byte) ([]byte, error) {
+	if typ&fs.ModeSymlink == 0 && !typ.IsRegular() {
+		return nil, NotRegular(path, typ)
+	}
+	return ReadFile(path, limit)
+}

@@ -1,0 +1,133 @@
+package fsutil
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// WalkOptions configure Walk.
+type WalkOptions struct {
+	// Match selects the regular files to report by base name; nil
+	// reports every regular file.
+	Match func(name string) bool
+	// MatchPath, when set, selects by the whole path (root joined with
+	// the names met) instead of Match.
+	MatchPath func(path string) bool
+	// Note receives a line for each entry skipped: a FIFO, device or
+	// socket with a matching name, a broken link, a directory loop.
+	// nil drops them.
+	Note func(msg string)
+}
+
+// Walk calls fn for each matching regular file under root, in lexical
+// order, following symbolic links to files and directories. A link to a
+// directory that is already being walked (a loop) is noted and not
+// followed. Paths are root joined with the names met, so they keep the
+// spelling of root. When root is a file (or links to one), fn is called
+// for it if it is regular, whatever its name.
+func Walk(root string, opts WalkOptions, fn func(path string) error) error {
+	info, err := os.Stat(root)
+	if err != nil {
+		return err
+	}
+	if !info.IsDir() {
+		if !info.Mode().IsRegular() {
+			return NotRegular(root, info.Mode())
+		}
+		return fn(root)
+	}
+	w := walker{opts: opts, fn: fn}
+	return w.dir(root, []os.FileInfo{info})
+}
+
+type walker struct {
+	opts WalkOptions
+	fn   func(string) error
+}
+
+func (w *walker) note(format string, args ...any) {
+	if w.opts.Note != nil {
+		w.opts.Note(fmt.Sprintf(format, args...))
+	}
+}
+
+// dir walks one directory; ancestors are the directories on the way to
+// it, itself included, for loop detection.
+func (w *walker) dir(path string, ancestors []os.FileInfo) error {
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p := filepath.Join(path, e.Name())
+		mode := e.Type()
+		var info os.FileInfo
+		if mode&fs.ModeSymlink != 0 || mode.IsDir() {
+			if info, err = os.Stat(p); err != nil {
+				w.note("skipping %s: %v", p, err)
+				continue
+			}
+			mode = info.Mode().Type()
+		}
+		switch {
+		case mode.IsDir():
+			if loopsTo(ancestors, info) {
+				w.note("skipping %s: a link back to a directory already being walked", p)
+				continue
+			}
+			if err := w.dir(p, append(ancestors, info)); err != nil {
+				return err
+			}
+		case mode.IsRegular():
+			if w.match(p, e.Name()) {
+				if err := w.fn(p); err != nil {
+					return err
+				}
+			}
+		default:
+			if w.match(p, e.Name()) {
+				w.note("skipping %s: %s", p, kind(mode))
+			}
+		}
+	}
+	return nil
+}
+
+func loopsTo(ancestors []os.FileInfo, info os.FileInfo) bool {
+	for _, a := range ancestors {
+		if os.SameFile(a, info) {
+			return true
+		}
+	}
+	return false
+}
+
+// Within reports whether path, with symbolic links resolved, lies inside
+// the directory root (also resolved). A path that does not exist is not
+// within anything.
+func Within(root, path string) bool {
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	p, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	r, _ = filepath.Abs(r)
+	p, _ = filepath.Abs(p)
+	rel, err := filepath.Rel(r, p)
+	return err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != ".."+string(filepath.Separator))
+}
+
+func (w *walker) match(path, name string) bool {
+	switch {
+	case w.opts.MatchPath != nil:
+		return w.opts.MatchPath(path)
+	case w.opts.Match != nil:
+		return w.opts.Match(name)
+	}
+	return true
+}

@@ -1,0 +1,185 @@
+package sampler_test
+
+import (
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/internal/corpus"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+	"github.com/openbddl/bddl/sampler"
+)
+
+// corpusSet is the BEHAVIOR-1K corpus loaded once: its knowledge base,
+// its activities, and per activity whether validate --scenes finds an
+// error and which scenes it finds compatible.
+type corpusSet struct {
+	base   *kb.Base
+	lib    *activities.Library
+	clean  []bool
+	scenes [][]string
+}
+
+func corpusData(t testing.TB) *corpusSet {
+	dir := corpus.Dir(t)
+	c, err := loadCorpusOnce(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+var (
+	corpusMu    sync.Mutex
+	corpusCache *corpusSet
+)
+
+func loadCorpusOnce(dir string) (*corpusSet, error) {
+	corpusMu.Lock()
+	defer corpusMu.Unlock()
+	if corpusCache != nil {
+		return corpusCache, nil
+	}
+	base, err := kb.Load(filepath.Join(dir, "knowledge_base"))
+	if err != nil {
+		return nil, err
+	}
+	lib, err := activities.LoadDir(filepath.Join(dir, "activity_definitions"))
+	if err != nil {
+		return nil, err
+	}
+	c := &corpusSet{base: base, lib: lib}
+	for _, a := range lib.Activities {
+		clean := a.Problem != nil && !a.Diagnostics.HasErrors()
+		var scenes []string
+		if clean {
+			rep := activities.Analyze(a.Problem, base)
+			clean = !activities.HasErrors(rep.Findings)
+			if f := rep.Scenes; f != nil {
+				for _, s := range f.Compatible() {
+					scenes = append(scenes, s.Scene)
+				}
+			}
+		}
+		c.clean = append(c.clean, clean)
+		c.scenes = append(c.scenes, scenes)
+	}
+	corpusCache = c
+	return c, nil
+}
+
+// TestCorpusSampling samples every activity of the corpus in the scenes
+// validate --scenes finds compatible, and reports the success rate and
+// the failures by type. Among the activities validate finds no error in,
+// at least 98 % must sample; none may fail verification (a sampler bug).
+func TestCorpusSampling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("samples the whole corpus")
+	}
+	c := corpusData(t)
+	s := sampler.New(c.base, predicates.Options{})
+	var ms []float64
+	kinds := map[sampler.Kind]int{}
+	ok, cleanOK, clean := 0, 0, 0
+	var failed []string
+	for i, a := range c.lib.Activities {
+		if a.Problem == nil {
+			continue
+		}
+		scenes := slices.Clone(c.scenes[i])
+		sampler.ShuffleScenes(scenes, 0, a.Name)
+		start := time.Now()
+		_, err := s.Sample(sampler.Request{Activity: a.Name, Problem: a.Problem, Scenes: scenes})
+		ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+		if c.clean[i] {
+			clean++
+		}
+		if err == nil {
+			ok++
+			if c.clean[i] {
+				cleanOK++
+			}
+			continue
+		}
+		f, isFailure := err.(*sampler.Failure)
+		if !isFailure {
+			t.Fatalf("%s: %v", a.Name, err)
+		}
+		kinds[f.Kind]++
+		for _, tr := range f.Tried {
+			if tr.Kind == sampler.Internal {
+				t.Errorf("%s: %v", a.Name, tr)
+			}
+		}
+		if f.Kind == sampler.Internal {
+			t.Errorf("%s: %v", a.Name, f)
+		}
+		if c.clean[i] {
+			failed = append(failed, a.Name+": "+firstLine(f.Error()))
+		}
+	}
+	sort.Float64s(ms)
+	t.Logf("sampled %d of %d activities (%.1f%%); %d of %d that validate finds no error in (%.1f%%)",
+		ok, len(ms), 100*float64(ok)/float64(len(ms)), cleanOK, clean, 100*float64(cleanOK)/float64(max(clean, 1)))
+	t.Logf("failures by type: %v", kinds)
+	t.Logf("time per activity: median %.2f ms, p99 %.2f ms, max %.2f ms", ms[len(ms)/2], ms[len(ms)*99/100], ms[len(ms)-1])
+	for _, f := range failed {
+		t.Logf("  %s", f)
+	}
+	if clean == 0 || float64(cleanOK) < 0.98*float64(clean) {
+		t.Errorf("sampled %d of %d clean activities, want at least 98%%", cleanOK, clean)
+	}
+}
+
+func firstLine(s string) string {
+	for i := range s {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// benchActivities is a fixed set of corpus activities of various sizes.
+var benchActivities = []string{
+	"assembling_gift_baskets", "cook_bacon", "slicing_vegetables", "putting_shoes_on_rack", "hiding_Easter_eggs",
+	"make_microwave_popcorn", "clean_a_trumpet", "freeze_pies", "turning_on_radio", "cook_hot_dogs",
+}
+
+// BenchmarkSample samples a fixed set of corpus activities, one
+// configuration each per iteration, in their first compatible scene
+// (already laid out), and reports the time per configuration.
+func BenchmarkSample(b *testing.B) {
+	c := corpusData(b)
+	s := sampler.New(c.base, predicates.Options{})
+	type job struct {
+		act   *activities.Activity
+		scene []string
+	}
+	var jobs []job
+	for i, a := range c.lib.Activities {
+		if slices.Contains(benchActivities, a.Name) && a.Instance == 0 && len(c.scenes[i]) > 0 {
+			jobs = append(jobs, job{a, c.scenes[i][:1]})
+			s.Scene(c.scenes[i][0])
+		}
+	}
+	if len(jobs) == 0 {
+		b.Skip("none of the benchmark activities is in the corpus")
+	}
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, j := range jobs {
+			if _, err := s.Sample(sampler.Request{Activity: j.act.Name, Problem: j.act.Problem, Scenes: j.scene, Index: n}); err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n)/1e6, "ms/config")
+}

@@ -1,0 +1,707 @@
+package sampler
+
+import (
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/spatial/r3"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/openbddl/bddl/predicates"
+)
+
+// Placement (SEMANTICS.md B §3.3 phases 6 and 9, without physics): each
+// object not bound to a scene object is placed by one positive kinematic
+// literal of which it is the first argument (its parent literal), parents
+// first and larger objects first, at a random free spot with a random
+// yaw, never overlapping anything already there except the containers it
+// is in. Every other kinematic literal over placed objects, positive or
+// negated, must hold at the chosen spot. Candidates come from the parent
+// literal's region, first at random, then on a grid, so an object that
+// fits anywhere is found.
+
+const (
+	clothThickness = 0.005 // an overlaid or draped cloth lying flat
+	overlapEps     = 1e-6
+	randomTries    = 24
+	gridCells      = 16 // per axis, at most
+	touchGap       = 0.005
+)
+
+// parentPriority orders the relations an object can be placed by.
+var parentPriority = map[string]int{"inside": 0, "ontop": 1, "onfloor": 1, "overlaid": 2, "draped": 3, "under": 4, "attached": 5, "touching": 6, "nextto": 7}
+
+func (pl *plan) place() *Failure {
+	// The parent literal of each object to place.
+	parentLit := make([]int, len(pl.inst))
+	for i := range parentLit {
+		parentLit[i] = -1
+	}
+	for k := range pl.lits {
+		l := &pl.lits[k]
+		pr, ok := parentPriority[l.name]
+		if l.neg || !ok || l.b < 0 || l.a == l.b {
+			continue
+		}
+		in := &pl.inst[l.a]
+		if in.bound != nil || in.substance || !in.exists {
+			continue
+		}
+		if cur := parentLit[l.a]; cur < 0 || pr < parentPriority[pl.lits[cur].name] {
+			parentLit[l.a] = k
+		}
+	}
+	for i := range pl.inst {
+		in := &pl.inst[i]
+		if in.bound == nil && !in.substance && in.exists && parentLit[i] >= 0 {
+			in.parent, in.rel = pl.lits[parentLit[i]].b, pl.lits[parentLit[i]].name
+			if pl.inst[in.parent].substance {
+				return failf(Unsupported, &pl.lits[parentLit[i]], nil, "a substance cannot hold an object")
+			}
+		}
+	}
+	// Ready objects are placed in rounds: those whose parent is placed,
+	// cloth lying on a parent first, then by decreasing volume.
+	for {
+		var ready []int
+		pending := 0
+		for i := range pl.inst {
+			in := &pl.inst[i]
+			if in.placed || in.substance || !in.exists {
+				continue
+			}
+			pending++
+			if in.parent < 0 || pl.inst[in.parent].placed {
+				ready = append(ready, i)
+			}
+		}
+		if pending == 0 {
+			return nil
+		}
+		if len(ready) == 0 {
+			var names []string
+			for i := range pl.inst {
+				if in := &pl.inst[i]; !in.placed && !in.substance && in.exists {
+					names = append(names, in.name)
+				}
+			}
+			return &Failure{Kind: Contradiction, Objects: names, Message: "these objects are placed relative to each other in a cycle"}
+		}
+		sort.SliceStable(ready, func(x, y int) bool {
+			a, b := &pl.inst[ready[x]], &pl.inst[ready[y]]
+			ca, cb := a.rel == "overlaid" || a.rel == "draped", b.rel == "overlaid" || b.rel == "draped"
+			if ca != cb {
+				return ca
+			}
+			va, vb := a.size[0]*a.size[1]*a.size[2], b.size[0]*b.size[1]*b.size[2]
+			if va != vb {
+				return va > vb
+			}
+			return ready[x] < ready[y]
+		})
+		for _, i := range ready {
+			if fail := pl.placeOne(i, parentLit[i]); fail != nil {
+				return fail
+			}
+		}
+	}
+}
+
+// region is where a placement relation allows an object's centre: a
+// rectangle at a height.
+type region struct {
+	minX, minY, maxX, maxY float64
+	z                      float64
+	room                   *Room
+	floor                  bool
+}
+
+func (pl *plan) roomOf(i int) *Room {
+	for i >= 0 {
+		if r := pl.inst[i].room; r != nil {
+			return r
+		}
+		i = pl.inst[i].parent
+	}
+	return nil
+}
+
+// defaultRoom is where objects with no parent go: the first chosen room,
+// else the scene's first.
+func (pl *plan) defaultRoom() *Room {
+	if len(pl.rooms) > 0 {
+		return pl.rooms[0]
+	}
+	if len(pl.scene.Rooms) > 0 {
+		return pl.scene.Rooms[0]
+	}
+	return nil
+}
+
+func floorRegion(r *Room) region {
+	return region{minX: r.Floor.Min[0], minY: r.Floor.Min[1], maxX: r.Floor.Max[0], maxY: r.Floor.Max[1], z: r.Floor.Max[2], room: r, floor: true}
+}
+
+// topRegion is the top face of object p, raised by any cloth lying on it.
+func (pl *plan) topRegion(p int) region {
+	b := pl.inst[p].box
+	rg := region{minX: b.Min[0], minY: b.Min[1], maxX: b.Max[0], maxY: b.Max[1], z: b.Max[2] + pl.inst[p].flatCloth, room: pl.roomOf(p)}
+	if bo := pl.inst[p].bound; bo != nil && bo.Kind == FloorPart {
+		rg.floor = true
+	}
+	return rg
+}
+
+// supportOf is the surface object p stands on: its parent's top when it
+// was placed on top of something, else its room's floor.
+func (pl *plan) supportOf(p int) region {
+	in := &pl.inst[p]
+	if in.parent >= 0 && (in.rel == "ontop" || in.rel == "onfloor") {
+		return pl.topRegion(in.parent)
+	}
+	r := pl.roomOf(p)
+	if r == nil {
+		r = pl.defaultRoom()
+	}
+	return floorRegion(r)
+}
+
+func (pl *plan) placeOne(i, pk int) *Failure {
+	in := &pl.inst[i]
+	var lit *literal
+	if pk >= 0 {
+		lit = &pl.lits[pk]
+	}
+	if in.parent < 0 {
+		r := pl.defaultRoom()
+		if r == nil {
+			return &Failure{Kind: NoRoom, Objects: []string{in.name}, Message: "the scene has no room to put " + in.name + " in"}
+		}
+		if pl.tryRegion(i, floorRegion(r), false) {
+			in.room = r
+			return nil
+		}
+		return &Failure{Kind: NoSpace, Objects: []string{in.name}, Message: "no free floor in " + r.Name + " for " + in.name}
+	}
+	p := in.parent
+	if pl.attempt(i, p) {
+		in.room = pl.roomOf(p)
+		return nil
+	}
+	// No spot: as the reference, shrink the object (to half its size at
+	// most); a cloth instead folds, halving its footprint, unless a
+	// literal wants it unfolded.
+	orig := in.size
+	switch {
+	case in.cloth && pl.mayFold(i):
+		for level := 1; level <= 3; level++ {
+			in.st.foldLevel = level
+			if pl.attempt(i, p) {
+				in.room = pl.roomOf(p)
+				return nil
+			}
+		}
+		in.st.foldLevel = 0
+	case !in.cloth && !in.agent && in.rel != "attached" && in.st.attached < 0:
+		for _, f := range []float64{0.9, 0.8, 0.7, 0.6, 0.5} {
+			in.size = [3]float64{orig[0] * f, orig[1] * f, orig[2] * f}
+			in.scale = f
+			if pl.attempt(i, p) {
+				in.room = pl.roomOf(p)
+				return nil
+			}
+		}
+		in.size, in.scale = orig, 0
+	}
+	if f := pl.explainNoSpace(i, lit); f != nil {
+		return f
+	}
+	return failf(NoSpace, lit, nil, "no free spot for %s %s %s", in.name, in.rel, pl.inst[p].name)
+}
+
+// mayFold reports whether no literal asks cloth i to stay unfolded.
+func (pl *plan) mayFold(i int) bool {
+	for _, k := range pl.bySub[i] {
+		l := &pl.lits[k]
+		if l.a == i && ((l.name == "unfolded" && !l.neg) || (l.name == "folded" && l.neg)) {
+			return false
+		}
+	}
+	return true
+}
+
+// attempt tries to place object i by its relation to p.
+func (pl *plan) attempt(i, p int) bool {
+	in := &pl.inst[i]
+	var ok bool
+	switch in.rel {
+	case "ontop", "onfloor":
+		ok = pl.placeAdjacent(i, p, false) || pl.tryRegion(i, pl.topRegion(p), false)
+	case "inside":
+		ok = pl.placeInside(i, p)
+	case "under":
+		ok = pl.placeUnder(i, p)
+	case "overlaid":
+		ok = pl.placeOverlaid(i, p)
+	case "draped":
+		ok = pl.placeDraped(i, p)
+	case "attached":
+		ok = pl.tryRegion(i, pl.topRegion(p), false) || pl.placeBeside(i, p, 0, true)
+	case "touching":
+		ok = pl.tryRegion(i, pl.topRegion(p), false) || pl.placeBeside(i, p, touchGap, false)
+	case "nextto":
+		ok = pl.placeBeside(i, p, -1, false)
+	}
+	return ok
+}
+
+// explainNoSpace names the literal that rules out every spot when the
+// object would otherwise fit.
+func (pl *plan) explainNoSpace(i int, parentLit *literal) *Failure {
+	in := &pl.inst[i]
+	p := in.parent
+	switch in.rel {
+	case "inside":
+		inner := innerBox(pl.inst[p].box)
+		e := inner.Extent()
+		if min(in.size[0], in.size[1]) > max(e[0], e[1]) || in.size[2]/2 > pl.inst[p].box.Max[2]-inner.Min[2] {
+			return failf(NoSpace, parentLit, nil, "%s (%.2f × %.2f × %.2f m) does not fit inside %s (inner %.2f × %.2f × %.2f m)",
+				in.name, in.size[0], in.size[1], in.size[2], pl.inst[p].name, e[0], e[1], e[2])
+		}
+	case "under":
+		pb := pl.inst[p].box
+		return failf(NoSpace, parentLit, nil, "%s's box reaches down to %.2f m, leaving no room below it for %s (%.2f m tall) in box geometry",
+			pl.inst[p].name, pb.Min[2], in.name, in.size[2])
+	}
+	return nil
+}
+
+// dims is the object's size for a placement: a folded cloth takes half
+// its footprint at twice its thickness.
+func (pl *plan) dims(i int) [3]float64 {
+	s := pl.inst[i].size
+	folds := pl.inst[i].st.foldLevel
+	if pl.inst[i].cloth && pl.folded(i) {
+		folds++
+	}
+	for range folds {
+		if s[0] >= s[1] {
+			s[0] /= 2
+		} else {
+			s[1] /= 2
+		}
+		s[2] *= 2
+	}
+	return s
+}
+
+func (pl *plan) folded(i int) bool {
+	for _, k := range pl.bySub[i] {
+		l := &pl.lits[k]
+		if l.a == i && ((l.name == "folded" && !l.neg) || (l.name == "unfolded" && l.neg)) {
+			return true
+		}
+	}
+	return false
+}
+
+// tryRegion looks for a free spot for object i with its centre over the
+// region, standing on it: random spots with random yaw, then a grid.
+func (pl *plan) tryRegion(i int, rg region, _ bool) bool {
+	size := pl.dims(i)
+	// Only the bodies near the region can be in the way.
+	if rg.room != nil {
+		reach := max(size[0], size[1])
+		zone := mkBox(rg.minX-reach, rg.minY-reach, rg.z-overlapEps, rg.maxX+reach, rg.maxY+reach, rg.z+size[2])
+		pl.near = pl.near[:0]
+		for _, b := range pl.roomBodies(rg.room) {
+			if overlaps(zone, b.box) {
+				pl.near = append(pl.near, b)
+			}
+		}
+		pl.nearRoom = rg.room
+		defer func() { pl.nearRoom = nil }()
+	}
+	yawDist := distuv.Uniform{Min: -math.Pi, Max: math.Pi, Src: pl.rng}
+	for t := 0; t < randomTries; t++ {
+		yaw := yawDist.Rand()
+		if t >= randomTries/2 {
+			yaw = float64(t%2) * math.Pi / 2
+		}
+		box, ok := pl.randomIn(rg, size, yaw)
+		if ok && pl.accept(i, box, yaw, rg) {
+			return true
+		}
+	}
+	for k, yaw := range []float64{0, math.Pi / 2, 0, math.Pi / 2} {
+		probe := yawBox(size, yaw, r3.Vec{})
+		e := probe.Extent()
+		if k >= 2 {
+			// Overhanging: only the centre over the region, as the
+			// vertical ray of ontop needs.
+			e = [3]float64{}
+		}
+		xs := gridSteps(rg.minX, rg.maxX, e[0])
+		ys := gridSteps(rg.minY, rg.maxY, e[1])
+		for _, x := range xs {
+			for _, y := range ys {
+				box := yawBox(size, yaw, r3.Vec{X: x, Y: y, Z: rg.z})
+				if pl.accept(i, box, yaw, rg) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// gridSteps are centre coordinates along one axis for an object of extent
+// e in [lo, hi]: the whole object inside when it fits, else the middle.
+func gridSteps(lo, hi, e float64) []float64 {
+	a, b := lo+e/2, hi-e/2
+	if a > b {
+		return []float64{(lo + hi) / 2}
+	}
+	n := min(gridCells, int((b-a)/max(e/2, 0.01))+1)
+	out := make([]float64, 0, n+1)
+	for k := 0; k <= n; k++ {
+		if n == 0 {
+			out = append(out, a)
+			break
+		}
+		out = append(out, a+(b-a)*float64(k)/float64(n))
+	}
+	return out
+}
+
+// randomIn is a random spot in the region for an object of this size and
+// yaw: its footprint inside the region when it fits, else centred.
+func (pl *plan) randomIn(rg region, size [3]float64, yaw float64) (predicates.Box, bool) {
+	probe := yawBox(size, yaw, r3.Vec{})
+	e := probe.Extent()
+	pick := func(lo, hi, ext float64) float64 {
+		a, b := lo+ext/2, hi-ext/2
+		if a >= b {
+			return (lo + hi) / 2
+		}
+		return distuv.Uniform{Min: a, Max: b, Src: pl.rng}.Rand()
+	}
+	x, y := pick(rg.minX, rg.maxX, e[0]), pick(rg.minY, rg.maxY, e[1])
+	return yawBox(size, yaw, r3.Vec{X: x, Y: y, Z: rg.z}), true
+}
+
+// accept places object i at box if the spot is free and every kinematic
+// literal between i and the objects already placed holds there.
+func (pl *plan) accept(i int, box predicates.Box, yaw float64, rg region) bool {
+	if rg.room != nil {
+		if rg.floor {
+			for _, k := range rg.room.Keepout {
+				if overlaps(box, k) {
+					return false
+				}
+			}
+		}
+		if !pl.free(i, box, rg.room) {
+			return false
+		}
+	}
+	in := &pl.inst[i]
+	old := in.box
+	in.box, in.placed = box, true
+	if !pl.literalsHold(i) {
+		in.box, in.placed = old, false
+		return false
+	}
+	in.yaw = yaw
+	if rg.room != nil {
+		pl.bodies[rg.room] = append(pl.roomBodies(rg.room), body{box: box, inst: i})
+	}
+	return true
+}
+
+func (pl *plan) roomBodies(r *Room) []body {
+	bs, ok := pl.bodies[r]
+	if !ok {
+		bs = make([]body, 0, len(r.Objects)+8)
+		for _, o := range r.Objects {
+			bs = append(bs, body{box: o.Box, inst: pl.boundTo(o)})
+		}
+		pl.bodies[r] = bs
+	}
+	return bs
+}
+
+func (pl *plan) boundTo(o *SceneObject) int {
+	for i := range pl.inst {
+		if pl.inst[i].bound == o {
+			return i
+		}
+	}
+	return -1
+}
+
+// free reports whether box overlaps nothing in the room but the
+// containers object i is (transitively) in.
+func (pl *plan) free(i int, box predicates.Box, r *Room) bool {
+	bodies := pl.roomBodies(r)
+	if pl.nearRoom == r {
+		bodies = pl.near
+	}
+	for _, b := range bodies {
+		if b.inst == i || !overlaps(box, b.box) {
+			continue
+		}
+		if b.inst >= 0 && (pl.contains(b.inst, i) || pl.contains(i, b.inst)) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// contains reports whether c holds o: o is inside c, draped on it, or
+// rests on something that is.
+func (pl *plan) contains(c, o int) bool {
+	for guard := 0; o >= 0 && guard < len(pl.inst); guard++ {
+		p := pl.inst[o].parent
+		if p == c {
+			r := pl.inst[o].rel
+			return r == "inside" || r == "draped"
+		}
+		o = p
+	}
+	return false
+}
+
+// overlaps reports whether two boxes share volume (touching faces do not).
+func overlaps(a, b predicates.Box) bool {
+	for k := 0; k < 3; k++ {
+		if a.Max[k] <= b.Min[k]+overlapEps || b.Max[k] <= a.Min[k]+overlapEps {
+			return false
+		}
+	}
+	return true
+}
+
+// innerBox is a container's inside: its box less a wall.
+func innerBox(b predicates.Box) predicates.Box {
+	e := b.Extent()
+	t := min(max(0.04*min(e[0], e[1]), 0.005), 0.03)
+	return mkBox(b.Min[0]+t, b.Min[1]+t, b.Min[2]+t, b.Max[0]-t, b.Max[1]-t, b.Max[2]-t)
+}
+
+// placeInside puts object i in container p's inner box, on its floor or
+// on what already lies inside; an object taller than the inside stands on
+// its floor sticking out, its centre still inside.
+func (pl *plan) placeInside(i, p int) bool {
+	pb := pl.inst[p].box
+	inner := innerBox(pb)
+	size := pl.dims(i)
+	r := pl.roomOf(p)
+	levels := []float64{inner.Min[2]}
+	for _, b := range pl.roomBodies(r) {
+		if b.inst >= 0 && pl.inst[b.inst].parent == p && pl.inst[b.inst].rel == "inside" {
+			levels = append(levels, b.box.Max[2])
+		}
+	}
+	rg := region{minX: inner.Min[0], minY: inner.Min[1], maxX: inner.Max[0], maxY: inner.Max[1], room: r}
+	for _, z := range levels {
+		if z+size[2] > inner.Max[2] {
+			continue
+		}
+		rg.z = z
+		if pl.tryRegion(i, rg, false) {
+			return true
+		}
+	}
+	if inner.Min[2]+size[2]/2 < pb.Max[2] {
+		rg.z = inner.Min[2]
+		return pl.tryRegion(i, rg, false)
+	}
+	return false
+}
+
+// placeUnder puts object i on the floor below p, its centre under p's
+// footprint and its whole box below p's.
+func (pl *plan) placeUnder(i, p int) bool {
+	r := pl.roomOf(p)
+	if r == nil {
+		return false
+	}
+	pb := pl.inst[p].box
+	fl := floorRegion(r)
+	if fl.z+pl.inst[i].size[2] >= pb.Min[2]-overlapEps {
+		return false
+	}
+	rg := region{minX: max(pb.Min[0], fl.minX), minY: max(pb.Min[1], fl.minY), maxX: min(pb.Max[0], fl.maxX), maxY: min(pb.Max[1], fl.maxY), z: fl.z, room: r, floor: true}
+	return rg.minX < rg.maxX && rg.minY < rg.maxY && pl.tryRegion(i, rg, false)
+}
+
+// placeOverlaid spreads cloth i flat over p's top, clipped to it (the
+// cloth is deformable), covering more than half of it.
+func (pl *plan) placeOverlaid(i, p int) bool {
+	in := &pl.inst[i]
+	top := pl.topRegion(p)
+	s := in.size
+	a, c := max(s[0], s[1], s[2]), 0.0
+	switch {
+	case a == s[0]:
+		c = max(s[1], s[2])
+	case a == s[1]:
+		c = max(s[0], s[2])
+	default:
+		c = max(s[0], s[1])
+	}
+	w, d := top.maxX-top.minX, top.maxY-top.minY
+	best, bestYaw := 0.0, 0.0
+	var bw, bd float64
+	for k, dims := range [][2]float64{{a, c}, {c, a}} {
+		cw, cd := min(dims[0], w), min(dims[1], d)
+		if cov := cw * cd; cov > best {
+			best, bestYaw, bw, bd = cov, float64(k)*math.Pi/2, cw, cd
+		}
+	}
+	if w*d <= 0 || best/(w*d) <= pl.geo.overlap+0.02 {
+		return false
+	}
+	cx, cy := (top.minX+top.maxX)/2, (top.minY+top.maxY)/2
+	box := mkBox(cx-bw/2, cy-bd/2, top.z, cx+bw/2, cy+bd/2, top.z+clothThickness)
+	if !pl.accept(i, box, bestYaw, region{room: top.room}) {
+		return false
+	}
+	pl.inst[p].flatCloth += clothThickness
+	return true
+}
+
+// placeDraped hangs cloth i down one side of p, its top edge just above
+// p's top and its centre below it.
+func (pl *plan) placeDraped(i, p int) bool {
+	pb := pl.inst[p].box
+	r := pl.roomOf(p)
+	e := pb.Extent()
+	d := pl.dims(i)
+	long := max(d[0], d[1], d[2])
+	drop := min(long/2, pb.Max[2]-pl.floorZ(p)-0.01)
+	if drop <= 2*clothThickness {
+		return false
+	}
+	top := pb.Max[2] + clothThickness
+	for t := 0; t < randomTries; t++ {
+		s := pl.rng.IntN(4)
+		along := e[0]
+		if s >= 2 {
+			along = e[1]
+		}
+		w := min(long/2, along)
+		off := distuv.Uniform{Min: 0, Max: along - w + 1e-12, Src: pl.rng}.Rand()
+		var box predicates.Box
+		switch s {
+		case 0:
+			x := pb.Min[0] + off
+			box = mkBox(x, pb.Min[1]-2*clothThickness, top-drop, x+w, pb.Min[1], top)
+		case 1:
+			x := pb.Min[0] + off
+			box = mkBox(x, pb.Max[1], top-drop, x+w, pb.Max[1]+2*clothThickness, top)
+		case 2:
+			y := pb.Min[1] + off
+			box = mkBox(pb.Min[0]-2*clothThickness, y, top-drop, pb.Min[0], y+w, top)
+		default:
+			y := pb.Min[1] + off
+			box = mkBox(pb.Max[0], y, top-drop, pb.Max[0]+2*clothThickness, y+w, top)
+		}
+		if pl.accept(i, box, 0, region{room: r}) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeAdjacent places object i on its parent's top next to an object it
+// must be next to or touching there, when it has such a literal: random
+// spots over the whole top rarely land next to it.
+func (pl *plan) placeAdjacent(i, p int, _ bool) bool {
+	for _, k := range pl.bySub[i] {
+		l := &pl.lits[k]
+		if l.neg || (l.name != "nextto" && l.name != "touching") {
+			continue
+		}
+		o := l.b
+		if o == i {
+			o = l.a
+		}
+		if o == p || !pl.inst[o].placed || pl.inst[o].parent != p {
+			continue
+		}
+		gap := -1.0
+		if l.name == "touching" {
+			gap = touchGap
+		}
+		if pl.placeBeside(i, o, gap, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeBeside stands object i on the surface object p stands on, beside
+// p, facing one of its sides at a gap (gap < 0: any gap nextto allows).
+// Centres are offset sideways by less than both half-widths, so a
+// horizontal ray from one centre meets the other box. attached objects
+// may hang at p's middle height instead.
+func (pl *plan) placeBeside(i, p int, gap float64, hang bool) bool {
+	pb := pl.inst[p].box
+	sup := pl.supportOf(p)
+	if pl.inst[p].bound != nil && pl.inst[p].bound.Kind == FloorPart {
+		return false
+	}
+	size := pl.dims(i)
+	pe := pb.Extent()
+	for t := 0; t < randomTries; t++ {
+		yaw := float64(pl.rng.IntN(2)) * math.Pi / 2
+		probe := yawBox(size, yaw, r3.Vec{})
+		e := probe.Extent()
+		g := gap
+		if g < 0 {
+			lim := pl.geo.nextRatio * (pe[0] + pe[1] + pe[2] + e[0] + e[1] + e[2])
+			g = distuv.Uniform{Min: 0, Max: min(lim*0.8, 0.05), Src: pl.rng}.Rand()
+		}
+		side := pl.rng.IntN(4)
+		var cx, cy float64
+		lat := func(half, phalf float64) float64 {
+			m := max(min(half, phalf)*0.9, 0)
+			return distuv.Uniform{Min: -m, Max: m + 1e-12, Src: pl.rng}.Rand()
+		}
+		c := pb.Center()
+		switch side {
+		case 0:
+			cx, cy = c[0]+lat(e[0]/2, pe[0]/2), pb.Min[1]-g-e[1]/2
+		case 1:
+			cx, cy = c[0]+lat(e[0]/2, pe[0]/2), pb.Max[1]+g+e[1]/2
+		case 2:
+			cx, cy = pb.Min[0]-g-e[0]/2, c[1]+lat(e[1]/2, pe[1]/2)
+		default:
+			cx, cy = pb.Max[0]+g+e[0]/2, c[1]+lat(e[1]/2, pe[1]/2)
+		}
+		z := sup.z
+		rg := sup
+		if hang {
+			z = max(pb.Min[2], c[2]-size[2]/2)
+			rg = region{room: sup.room}
+		} else if cx < sup.minX || cx > sup.maxX || cy < sup.minY || cy > sup.maxY {
+			continue
+		}
+		box := yawBox(size, yaw, r3.Vec{X: cx, Y: cy, Z: z})
+		if pl.accept(i, box, yaw, rg) {
+			return true
+		}
+	}
+	return false
+}
+
+// floorZ is the height of the floor of object p's room.
+func (pl *plan) floorZ(p int) float64 {
+	if r := pl.roomOf(p); r != nil {
+		return r.Floor.Max[2]
+	}
+	return 0
+}

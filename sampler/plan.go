@@ -1,0 +1,422 @@
+package sampler
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+)
+
+// inst is one instance while it is being sampled.
+type inst struct {
+	name      string
+	synset    string
+	syn       kb.SynsetID
+	substance bool
+	agent     bool
+	cloth     bool
+	wildcard  string // the wildcard it expands, if any
+	roomType  string // from inroom
+	bound     *SceneObject
+	room      *Room
+	category  string
+	model     string
+	size      [3]float64
+	exists    bool
+	placed    bool
+	box       predicates.Box
+	yaw       float64
+	parent    int
+	rel       string
+	flatCloth float64 // thickness of an overlaid cloth on top of this object
+	scale     float64 // the size factor it was shrunk by to fit, 0 when not
+	st        objectStates
+}
+
+// wildDecl is a wildcard of :objects (cabinet.n.01_*).
+type wildDecl struct {
+	key, name, synset string
+	syn               kb.SynsetID
+	roomType          string
+}
+
+// plan is one attempt at sampling an activity in a scene.
+type plan struct {
+	s     *Sampler
+	req   Request
+	scene *Scene
+	rng   *rand.Rand
+	inst  []inst
+	index map[string]int
+	wild  map[string][]int
+	wdecl []wildDecl
+	lits  []literal
+	rooms []*Room // chosen room instance per room type, in order of first use
+	// bodies per room: everything that takes space.
+	bodies map[*Room][]body
+	bySub  map[int][]int // literal indices by instance
+	geo    *geometry
+	// near are the bodies a placement in progress can meet (in nearRoom).
+	near     []body
+	nearRoom *Room
+}
+
+// body is something that takes space in a room: a scene object (inst
+// -1 when no instance is bound to it) or a placed instance.
+type body struct {
+	box  predicates.Box
+	inst int
+}
+
+func (s *Sampler) sampleIn(req Request, sc *Scene) (*Result, *Failure) {
+	pl := &plan{s: s, req: req, scene: sc, rng: newRand(req.Seed, req.Activity, sc.Name, req.Index),
+		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo}
+	if fail := pl.declare(); fail != nil {
+		return nil, fail
+	}
+	if fail := pl.chooseRooms(); fail != nil {
+		return nil, fail
+	}
+	var fail *Failure
+	if req.Goal {
+		return pl.sampleGoal()
+	}
+	if pl.lits, fail = pl.initLiterals(req.Problem.Init); fail != nil {
+		return nil, fail
+	}
+	if fail := pl.realize(); fail != nil {
+		return nil, fail
+	}
+	return pl.finish(false)
+}
+
+// realize turns the plan's literals into a configuration: existence,
+// models, placement, states.
+func (pl *plan) realize() *Failure {
+	pl.bySub = map[int][]int{}
+	for i := range pl.lits {
+		l := &pl.lits[i]
+		pl.bySub[l.a] = append(pl.bySub[l.a], i)
+		if l.b >= 0 && l.b != l.a {
+			pl.bySub[l.b] = append(pl.bySub[l.b], i)
+		}
+	}
+	if fail := pl.existence(); fail != nil {
+		return fail
+	}
+	if fail := pl.chooseModels(); fail != nil {
+		return fail
+	}
+	if fail := pl.place(); fail != nil {
+		return fail
+	}
+	return pl.setStates()
+}
+
+// declare reads :objects and the inroom literals.
+func (pl *plan) declare() *Failure {
+	b := pl.s.base
+	agentSyn, _ := b.Lookup("agent.n.01")
+	for _, d := range pl.req.Problem.Objects {
+		synset := d.Type.Key()
+		syn, ok := b.Lookup(synset)
+		if !ok {
+			syn = kb.NoSynset
+		}
+		for _, in := range d.Instances {
+			if bddl.IsWildcard(in.Key()) {
+				pl.wdecl = append(pl.wdecl, wildDecl{key: in.Key(), name: in.Name, synset: synset, syn: syn})
+				continue
+			}
+			pl.add(inst{name: in.Name, synset: synset, syn: syn})
+		}
+	}
+	for i := range pl.inst {
+		in := &pl.inst[i]
+		if in.syn != kb.NoSynset {
+			in.substance = b.IsSubstance(in.syn)
+			in.cloth = b.Has(in.syn, kb.Cloth)
+			in.agent = agentSyn != kb.NoSynset && b.IsA(in.syn, agentSyn)
+		}
+	}
+	// inroom, read from the definition before wildcards are expanded.
+	var walk func(f bddl.Formula, neg bool) *Failure
+	walk = func(f bddl.Formula, neg bool) *Failure {
+		switch f := f.(type) {
+		case *bddl.And:
+			for _, x := range f.Xs {
+				if fail := walk(x, neg); fail != nil {
+					return fail
+				}
+			}
+		case *bddl.Not:
+			return walk(f.X, !neg)
+		case *bddl.Atom:
+			if f.Pred.Key() != "inroom" || len(f.Args) != 2 {
+				return nil
+			}
+			if neg {
+				return &Failure{Kind: Unsupported, Literal: "(not (inroom " + f.Args[0].Name + " " + f.Args[1].Name + "))",
+					Objects: []string{f.Args[0].Name}, Message: "a negated inroom cannot be sampled: say which room the object is in"}
+			}
+			key, room := f.Args[0].Key(), f.Args[1].Key()
+			if bddl.IsWildcard(key) {
+				for i := range pl.wdecl {
+					if pl.wdecl[i].key == key {
+						pl.wdecl[i].roomType = room
+					}
+				}
+				return nil
+			}
+			i, ok := pl.index[key]
+			if !ok {
+				return &Failure{Kind: Unsupported, Message: "inroom of unknown instance " + f.Args[0].Name}
+			}
+			if pl.inst[i].roomType != "" && pl.inst[i].roomType != room {
+				return &Failure{Kind: Contradiction, Objects: []string{pl.inst[i].name},
+					Message: fmt.Sprintf("%s is in both %s and %s", pl.inst[i].name, pl.inst[i].roomType, room)}
+			}
+			pl.inst[i].roomType = room
+		}
+		return nil
+	}
+	for _, f := range pl.req.Problem.Init {
+		if fail := walk(f, false); fail != nil {
+			return fail
+		}
+	}
+	return nil
+}
+
+func (pl *plan) add(in inst) int {
+	in.parent = -1
+	in.st = newObjectStates()
+	pl.inst = append(pl.inst, in)
+	i := len(pl.inst) - 1
+	pl.index[bddl.Fold(in.name)] = i
+	return i
+}
+
+// candidatesIn lists the unbound objects of a room that can stand for an
+// instance of syn: its category's synset is syn or a descendant.
+func (pl *plan) candidatesIn(r *Room, syn kb.SynsetID, taken map[*SceneObject]bool) []*SceneObject {
+	var out []*SceneObject
+	if syn == kb.NoSynset {
+		return nil
+	}
+	for _, o := range r.Objects {
+		if !taken[o] && o.Synset != kb.NoSynset && pl.s.base.IsA(o.Synset, syn) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// chooseRooms picks, per room type, a room instance in which every
+// in-room instance of that type gets its own scene object (maximum
+// bipartite matching), binds them, and expands the wildcards to the
+// matching objects left in the room.
+func (pl *plan) chooseRooms() *Failure {
+	var types []string
+	byType := map[string][]int{}
+	for i := range pl.inst {
+		if t := pl.inst[i].roomType; t != "" {
+			if _, ok := byType[t]; !ok {
+				types = append(types, t)
+			}
+			byType[t] = append(byType[t], i)
+		}
+	}
+	for _, w := range pl.wdecl {
+		if w.roomType != "" {
+			if _, ok := byType[w.roomType]; !ok {
+				types = append(types, w.roomType)
+				byType[w.roomType] = nil
+			}
+		}
+	}
+	for _, t := range types {
+		var rooms []*Room
+		for _, r := range pl.scene.Rooms {
+			if r.Type == t {
+				rooms = append(rooms, r)
+			}
+		}
+		if len(rooms) == 0 {
+			var names []string
+			for _, i := range byType[t] {
+				names = append(names, pl.inst[i].name)
+			}
+			return &Failure{Kind: NoRoom, Objects: names, Message: "the scene has no " + t}
+		}
+		pl.rng.Shuffle(len(rooms), func(i, j int) { rooms[i], rooms[j] = rooms[j], rooms[i] })
+		var best []string
+		chosen := false
+		for _, r := range rooms {
+			insts := byType[t]
+			cands := make([][]*SceneObject, len(insts))
+			for k, i := range insts {
+				cands[k] = pl.candidatesIn(r, pl.inst[i].syn, nil)
+				pl.rng.Shuffle(len(cands[k]), func(a, b int) { cands[k][a], cands[k][b] = cands[k][b], cands[k][a] })
+			}
+			match := matchObjects(cands)
+			var missing []string
+			for k, m := range match {
+				if m == nil {
+					missing = append(missing, pl.inst[insts[k]].name)
+				}
+			}
+			if len(missing) > 0 {
+				if best == nil || len(missing) < len(best) {
+					best = append([]string{r.Name}, missing...)
+				}
+				continue
+			}
+			taken := map[*SceneObject]bool{}
+			for k, i := range insts {
+				pl.bind(i, match[k], r)
+				taken[match[k]] = true
+			}
+			pl.expandWildcards(t, r, taken)
+			pl.rooms = append(pl.rooms, r)
+			chosen = true
+			break
+		}
+		if !chosen {
+			return &Failure{Kind: NoRoom, Objects: best[1:],
+				Message: fmt.Sprintf("no %s holds an object for each of its in-room instances (closest: %s lacks one for %s)", t, best[0], strings.Join(best[1:], ", "))}
+		}
+	}
+	// Wildcards without a room stand for nothing.
+	for _, w := range pl.wdecl {
+		if _, ok := pl.wild[w.key]; !ok {
+			pl.wild[w.key] = []int{}
+		}
+	}
+	return nil
+}
+
+func (pl *plan) bind(i int, o *SceneObject, r *Room) {
+	in := &pl.inst[i]
+	in.bound, in.room = o, r
+	in.category, in.model = o.Category, o.Model
+	in.box, in.yaw, in.placed = o.Box, o.Yaw, true
+	ext := o.Box.Extent()
+	in.size = ext
+}
+
+// expandWildcards binds each wildcard of the room type to every matching
+// object left in the room, as instances numbered after the declared ones.
+func (pl *plan) expandWildcards(t string, r *Room, taken map[*SceneObject]bool) {
+	for _, w := range pl.wdecl {
+		if w.roomType != t {
+			continue
+		}
+		prefix := strings.TrimSuffix(w.key, "*")
+		next := 1
+		for key := range pl.index {
+			if strings.HasPrefix(key, prefix) {
+				if n, err := strconv.Atoi(key[len(prefix):]); err == nil && n >= next {
+					next = n + 1
+				}
+			}
+		}
+		ids := []int{}
+		for _, o := range pl.candidatesIn(r, w.syn, taken) {
+			name := strings.TrimSuffix(w.name, "*") + strconv.Itoa(next)
+			next++
+			i := pl.add(inst{name: name, synset: w.synset, syn: w.syn, wildcard: w.name, roomType: t})
+			pl.inst[i].cloth = w.syn != kb.NoSynset && pl.s.base.Has(w.syn, kb.Cloth)
+			pl.bind(i, o, r)
+			taken[o] = true
+			ids = append(ids, i)
+		}
+		pl.wild[w.key] = ids
+	}
+}
+
+// wildcardNames is the expansion in the form predicates.Options takes.
+func (pl *plan) wildcardNames() map[string][]string {
+	out := map[string][]string{}
+	for _, w := range pl.wdecl {
+		names := []string{}
+		for _, i := range pl.wild[w.key] {
+			names = append(names, pl.inst[i].name)
+		}
+		out[w.name] = names
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// matchObjects is a maximum bipartite matching of instances to candidate
+// objects by augmenting paths (Kuhn's algorithm); nil where an instance
+// is left without one.
+func matchObjects(cands [][]*SceneObject) []*SceneObject {
+	owner := map[*SceneObject]int{}
+	match := make([]*SceneObject, len(cands))
+	var try func(i int, seen map[*SceneObject]bool) bool
+	try = func(i int, seen map[*SceneObject]bool) bool {
+		for _, o := range cands[i] {
+			if seen[o] {
+				continue
+			}
+			seen[o] = true
+			j, taken := owner[o]
+			if !taken || try(j, seen) {
+				owner[o] = i
+				match[i] = o
+				return true
+			}
+		}
+		return false
+	}
+	for i := range cands {
+		try(i, map[*SceneObject]bool{})
+	}
+	return match
+}
+
+// existence applies future and real, and checks that no other literal
+// asks for a state of an object that does not exist.
+func (pl *plan) existence() *Failure {
+	for i := range pl.inst {
+		pl.inst[i].exists = true
+	}
+	for i := range pl.lits {
+		l := &pl.lits[i]
+		switch l.name {
+		case "future":
+			pl.inst[l.a].exists = l.neg
+		case "real":
+			pl.inst[l.a].exists = !l.neg
+		}
+	}
+	for i := range pl.lits {
+		l := &pl.lits[i]
+		switch l.name {
+		case "future", "real", "insource", "inroom":
+			continue
+		}
+		if l.neg {
+			continue // an atom over a missing object is false: its negation holds
+		}
+		for _, x := range []int{l.a, l.b} {
+			if x >= 0 && !pl.inst[x].exists {
+				return failf(Contradiction, l, nil, "%s does not exist yet (future), so no positive literal can hold of it", pl.inst[x].name)
+			}
+		}
+	}
+	for i := range pl.inst {
+		if !pl.inst[i].exists && pl.inst[i].bound != nil {
+			return &Failure{Kind: Contradiction, Objects: []string{pl.inst[i].name}, Message: pl.inst[i].name + " is both in a room and future"}
+		}
+	}
+	return nil
+}
