@@ -355,3 +355,50 @@ func mustStat(t *testing.T, path string) os.FileInfo {
 	}
 	return info
 }
+
+// TestCachedWorldConcurrent: the world tiers of a cached Base load and
+// decode safely from many goroutines at once (run with -race).
+func TestCachedWorldConcurrent(t *testing.T) {
+	dir := writeFiles(t, tinyB1K)
+	cache := t.TempDir()
+	first, err := loadWithCache(t, cache, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.WorldErr() // store the tiers
+	b, err := loadWithCache(t, cache, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apple, oven := b.ID("apple.n.01"), b.ID("oven.n.01")
+	done := make(chan string, 16)
+	for i := range 16 {
+		go func() {
+			var msg string
+			switch i % 4 {
+			case 0:
+				if ms := b.ModelsOf(oven); len(ms) != 1 || !ms[0].HasMetaLink("heatsource") {
+					msg = "ModelsOf(oven) wrong"
+				}
+			case 1:
+				if _, ok := b.ModelByName("oven-abcdef"); !ok {
+					msg = "ModelByName(oven-abcdef) not found"
+				}
+			case 2:
+				if r := b.RoomsWith(apple); len(r) != 1 {
+					msg = "RoomsWith(apple) wrong"
+				}
+			case 3:
+				if len(b.Check()) == 0 && len(first.Check()) != 0 {
+					msg = "Check differs"
+				}
+			}
+			done <- msg
+		}()
+	}
+	for range 16 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}
