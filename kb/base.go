@@ -404,6 +404,75 @@ func (b *Base) computeAncestors() {
 		}
 	}
 	b.ancIDs = slices.Clip(ids)
+	b.computeTreeIntervals()
+}
+
+// computeTreeIntervals numbers the forest that keeps each synset's first
+// parent by a depth-first walk: c is an ancestor of a along first parents
+// exactly when a's entry time lies in c's interval, one comparison pair
+// where the sorted rows need a binary search. treeOnly marks synsets
+// whose ancestors are all on their first-parent chain (a tree-shaped
+// taxonomy: nearly all of them), for which the interval answer is final.
+func (b *Base) computeTreeIntervals() {
+	n := len(b.names)
+	b.treeIn = make([]int32, n)
+	b.treeOut = make([]int32, n)
+	b.treeOnly = make([]uint64, (n+63)/64)
+	chainLen := make([]int32, n) // length of the first-parent chain, itself included
+	kids := make([][]SynsetID, n)
+	var roots []SynsetID
+	for i := range n {
+		ps := b.Parents(SynsetID(i))
+		if len(ps) == 0 {
+			roots = append(roots, SynsetID(i))
+		} else {
+			kids[ps[0]] = append(kids[ps[0]], SynsetID(i))
+		}
+	}
+	clock := int32(0)
+	type frame struct {
+		id   SynsetID
+		next int
+	}
+	var stack []frame
+	visited := make([]bool, n)
+	enter := func(id SynsetID, chain int32) {
+		visited[id] = true
+		b.treeIn[id] = clock
+		clock++
+		chainLen[id] = chain
+		if int(b.ancEnd[id]-b.ancStart[id]) == int(chain) {
+			b.treeOnly[id>>6] |= 1 << (uint(id) & 63)
+		}
+		stack = append(stack, frame{id: id})
+	}
+	walk := func(root SynsetID) {
+		enter(root, 1)
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(kids[top.id]) {
+				c := kids[top.id][top.next]
+				top.next++
+				if !visited[c] {
+					enter(c, chainLen[top.id]+1)
+				}
+				continue
+			}
+			b.treeOut[top.id] = clock
+			stack = stack[:len(stack)-1]
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	// Synsets on a hypernym cycle are reached from no root: give each an
+	// empty interval of its own, so only the rows answer for them.
+	for i := range n {
+		if !visited[i] {
+			b.treeIn[i], b.treeOut[i] = clock, clock
+			clock++
+		}
+	}
 }
 
 // propagateDown gives every synset the annotations of its ancestors.

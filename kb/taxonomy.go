@@ -33,6 +33,12 @@ type taxonomy struct {
 	ancStart []int32
 	ancEnd   []int32
 	ancIDs   []SynsetID
+
+	// Entry and exit times of a depth-first walk of the first-parent
+	// forest, and the synsets all of whose ancestors are first parents
+	// (see computeTreeIntervals).
+	treeIn, treeOut []int32
+	treeOnly        []uint64
 }
 
 // NumSynsets is the number of synsets; ids run from 0 to NumSynsets()-1.
@@ -130,11 +136,18 @@ func (b *Base) IsCustom(id SynsetID) bool {
 	return b.valid(id) && b.custom[id>>6]&(1<<(uint(id)&63)) != 0
 }
 
-// IsA reports whether a is c or a descendant of c: a binary search of a's
-// sorted ancestors, a few comparisons for the depth of a real taxonomy.
+// IsA reports whether a is c or a descendant of c: two comparisons on the
+// first-parent forest's walk order, and for synsets with several
+// hypernyms up their chain a binary search of their sorted ancestors.
 func (b *Base) IsA(a, c SynsetID) bool {
 	if uint(a) >= uint(len(b.names)) || uint(c) >= uint(len(b.names)) {
 		return false
+	}
+	if in := b.treeIn[a]; b.treeIn[c] <= in && in < b.treeOut[c] {
+		return true // c is on a's first-parent chain
+	}
+	if b.treeOnly[a>>6]&(1<<(uint(a)&63)) != 0 {
+		return false // a has no other ancestors
 	}
 	row := b.ancIDs[b.ancStart[a]:b.ancEnd[a]]
 	lo, hi := 0, len(row)
