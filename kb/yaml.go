@@ -60,6 +60,7 @@ type yamlConverter struct {
 	p          *problems
 	budget     int // nodes left to expand through aliases
 	aliasDepth int // > 0 while converting the target of an alias
+	anchored   int // > 0 while converting inside an anchored node
 	failed     bool
 }
 
@@ -93,6 +94,15 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) gval {
 	if depth > maxJSONDepth {
 		return c.fail(n, "nesting too deep")
 	}
+	if n.Anchor != "" {
+		c.anchored++
+		defer func() { c.anchored-- }()
+	}
+	// Outside anchored subtrees (which an alias may convert again), each
+	// child is dropped from the node tree once converted, so that the
+	// collector can free the YAML nodes while the values are built: a large
+	// document then never holds both trees whole.
+	release := c.anchored == 0 && c.aliasDepth == 0
 	g := gval{where: int32(n.Line)}
 	switch n.Kind {
 	case yaml.AliasNode:
@@ -108,15 +118,24 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) gval {
 		if len(n.Content) == 0 {
 			return g
 		}
-		return c.convert(n.Content[0], depth+1)
+		root := c.convert(n.Content[0], depth+1)
+		if release {
+			n.Content[0] = nil
+		}
+		return root
 	case yaml.SequenceNode:
 		g.kind = gList
 		g.list = make([]gval, 0, len(n.Content))
-		for _, e := range n.Content {
+		for i, e := range n.Content {
 			g.list = append(g.list, c.convert(e, depth+1))
+			if release {
+				n.Content[i] = nil
+			}
 		}
 	case yaml.MappingNode:
 		g.kind = gObject
+		g.keys = make([]string, 0, len(n.Content)/2)
+		g.vals = make([]gval, 0, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Kind == yaml.AliasNode && k.Alias != nil {
@@ -135,6 +154,9 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) gval {
 			}
 			g.keys = append(g.keys, k.Value)
 			g.vals = append(g.vals, c.convert(v, depth+1))
+			if release {
+				n.Content[i], n.Content[i+1] = nil, nil
+			}
 		}
 	case yaml.ScalarNode:
 		switch n.ShortTag() {
