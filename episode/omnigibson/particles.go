@@ -84,7 +84,7 @@ func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[st
 				if container {
 					p.FillFraction = 0
 					if inside > 0 {
-						p.FillFraction = fillFraction(spacing, top, &it.box)
+						p.FillFraction = fillFraction(min(spacing, 2*maxParticleRadius), top, &it.box)
 					}
 				}
 				approx[k] |= approxParticles
