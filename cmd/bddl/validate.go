@@ -210,7 +210,7 @@ func (o *validateOptions) keepKB(fs []kb.Finding) []kb.Finding {
 // embedded example one and the definitions name synsets it lacks, as
 // BEHAVIOR-1K data do.
 func (o *validateOptions) noteEmbeddedKB(results []validated) {
-	if o.kbSource() != "(embedded default)" {
+	if o.kbSource() != embeddedKB {
 		return
 	}
 	files := 0
