@@ -120,6 +120,9 @@ func (c *Checker) Check(ctx context.Context, ep Episode) *Outcome {
 	}
 	res.Activity = act.Name
 	res.Episode = ep.Name()
+	for _, d := range act.Warnings {
+		res.Warnings = append(res.Warnings, d.Error()) // file:line:col: warning: ...
+	}
 	if c.Resolver.Fixed() && ref != "" && !SameActivity(ref, act) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the episode names activity %q; checked against %s as --activity asks", ref, act.Name))
 	}
