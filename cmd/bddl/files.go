@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"sync"
@@ -83,4 +84,12 @@ func parseOneWith(in batch.Input, stdin io.Reader, opts bddl.Options) parsed {
 	}
 	f, diags := opts.ParseFile(in.Path, src)
 	return parsed{path: in.Path, file: f, diags: diags}
+}
+
+// jsonLines is the encoder of every --format json output: one value per
+// line, without HTML escaping.
+func jsonLines(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
 }

@@ -119,6 +119,9 @@ func runSample(opts *sampleOptions, args []string) error {
 	case opts.format != "text" && opts.format != "json":
 		return misuse("--format must be text or json")
 	}
+	if err := os.MkdirAll(opts.out, 0o755); err != nil {
+		return misuse("-o %s: %v", opts.out, err)
+	}
 	base, err := opts.loadKB()
 	if err != nil {
 		return misuse("%v", err)
