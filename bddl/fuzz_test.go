@@ -56,6 +56,16 @@ func FuzzParse(f *testing.F) {
 		if file == nil {
 			t.Fatal("ParseFile returned a nil *File")
 		}
+		// A Reference-mode read only relaxes: it never fails where the
+		// strict read succeeds, and its tree stays inside the source.
+		for _, opts := range []Options{{Mode: Reference}, {Mode: Reference, Goal: AllGoalFormulas}} {
+			ref, refDiags := opts.ParseFile("fuzz.bddl", src)
+			checkRanges(t, src, refDiags)
+			checkNodeRanges(t, src, ref)
+			if !diags.HasErrors() && refDiags.HasErrors() {
+				t.Fatalf("Reference-mode read fails where the strict one does not:\n%s\ninput %q", brief(refDiags), src)
+			}
+		}
 		checkRanges(t, src, diags)
 		checkNodeRanges(t, src, file)
 		if diags.HasErrors() {

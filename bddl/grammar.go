@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"sync"
 )
 
 // The participle grammar describes a file's skeleton:
@@ -128,7 +129,12 @@ func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-var fileParser = participle.MustBuild[gFile](
-	participle.Lexer(lexDef{}),
-	participle.CaseInsensitive("Name"),
-)
+// fileParser builds the grammar of record on first use: ParseFile runs the
+// hand-written fast path, so a process that only parses pays nothing for
+// participle's reflection at start-up.
+var fileParser = sync.OnceValue(func() *participle.Parser[gFile] {
+	return participle.MustBuild[gFile](
+		participle.Lexer(lexDef{}),
+		participle.CaseInsensitive("Name"),
+	)
+})

@@ -7,7 +7,7 @@ import (
 // grammarHeader parses src with the participle grammar of record and
 // returns the header it read, or ok=false when the grammar rejects it.
 func grammarHeader(src []byte) (kind, name string, ok bool) {
-	g, err := fileParser.ParseBytes("grammar.bddl", src)
+	g, err := fileParser().ParseBytes("grammar.bddl", src)
 	if err != nil || g == nil || g.Name == nil {
 		return "", "", false
 	}

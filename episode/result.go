@@ -71,9 +71,25 @@ type Result struct {
 	// Conjuncts are the goal's top-level conjuncts as written; PerStep
 	// has the truth of the goal and of each conjunct at every step (with
 	// CheckOptions.PerStep).
-	Conjuncts []string    `json:"conjuncts,omitempty"`
-	PerStep   []StepTruth `json:"per_step,omitempty"`
-	Stats     *Stats      `json:"stats,omitempty"`
+	Conjuncts []string `json:"conjuncts,omitempty"`
+	// Firings are the transition rules applied (CheckOptions.AfterStep,
+	// bddl check --transitions), with the step each fired at.
+	Firings []RuleFiring `json:"firings,omitempty"`
+	PerStep []StepTruth  `json:"per_step,omitempty"`
+	Stats   *Stats       `json:"stats,omitempty"`
+}
+
+// RuleFiring is one transition rule that fired at a step: the rule and
+// its family, the container (machine, or the object sliced), and the
+// instances consumed and produced ("name (generated)" for an output the
+// activity has no instance for).
+type RuleFiring struct {
+	Step      int64    `json:"step"`
+	Rule      string   `json:"rule"`
+	Family    string   `json:"family"`
+	Container string   `json:"container,omitempty"`
+	Consumed  []string `json:"consumed,omitempty"`
+	Produced  []string `json:"produced,omitempty"`
 }
 
 // Literal is a ground literal of the goal or :init and why it has its

@@ -62,6 +62,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		writeLiterals(&b, "unsatisfied at the end", r.Unsatisfied)
 		writeLiterals(&b, "undetermined at the end", r.Undetermined)
 		writeLiterals(&b, ":init literals not true at the first step", r.InitFailures)
+		writeFirings(&b, r.Firings)
 	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("  warnings\n")
@@ -95,6 +96,26 @@ func writeLiterals(b *strings.Builder, title string, lits []Literal) {
 		if l.Detail != "" {
 			fmt.Fprintf(b, "        %s\n", l.Detail)
 		}
+	}
+}
+
+func writeFirings(b *strings.Builder, fs []RuleFiring) {
+	if len(fs) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "  rules fired (%d)\n", len(fs))
+	for _, f := range fs {
+		fmt.Fprintf(b, "    step %d  %s %s", f.Step, f.Family, f.Rule)
+		if f.Container != "" {
+			fmt.Fprintf(b, " in %s", f.Container)
+		}
+		if len(f.Consumed) > 0 {
+			fmt.Fprintf(b, ": %s", strings.Join(f.Consumed, ", "))
+		}
+		if len(f.Produced) > 0 {
+			fmt.Fprintf(b, " → %s", strings.Join(f.Produced, ", "))
+		}
+		b.WriteByte('\n')
 	}
 }
 

@@ -221,3 +221,60 @@ func TestCorpusGoalSampling(t *testing.T) {
 	}
 	t.Logf("goal states of %d of %d clean activities (%.1f%%); failures by type: %v", ok, n, 100*float64(ok)/float64(max(n, 1)), kinds)
 }
+
+// TestCorpusLayouts lays out every scene of the BEHAVIOR-1K knowledge
+// base: no two scene objects overlap, no two rooms overlap, every piece of
+// furniture stands in its room and none blocks a door.
+func TestCorpusLayouts(t *testing.T) {
+	c := corpusData(t)
+	for _, ks := range c.base.Scenes() {
+		sc := sampler.LayoutScene(c.base, ks)
+		var boxes []predicates.Box
+		var names []string
+		for i, r := range sc.Rooms {
+			for _, q := range sc.Rooms[i+1:] {
+				if boxOverlap(r.Floor, q.Floor) {
+					t.Errorf("%s: rooms %s and %s overlap", sc.Name, r.Name, q.Name)
+				}
+			}
+			for _, o := range r.Objects {
+				if o.Kind == sampler.Furniture {
+					ctr := o.Box.Center()
+					if ctr[0] < r.Floor.Min[0] || ctr[0] > r.Floor.Max[0] || ctr[1] < r.Floor.Min[1] || ctr[1] > r.Floor.Max[1] {
+						t.Errorf("%s: %s stands outside %s", sc.Name, o.Name, r.Name)
+					}
+					for _, k := range r.Keepout {
+						if boxOverlap(o.Box, k) {
+							t.Errorf("%s: %s blocks a door of %s", sc.Name, o.Name, r.Name)
+						}
+					}
+				}
+				boxes = append(boxes, o.Box)
+				names = append(names, o.Name)
+			}
+		}
+		// Sweep along x so the check stays fast on scenes of thousands of
+		// objects.
+		idx := make([]int, len(boxes))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.Slice(idx, func(a, b int) bool { return boxes[idx[a]].Min[0] < boxes[idx[b]].Min[0] })
+		for a := range idx {
+			for b := a + 1; b < len(idx) && boxes[idx[b]].Min[0] < boxes[idx[a]].Max[0]; b++ {
+				if boxOverlap(boxes[idx[a]], boxes[idx[b]]) {
+					t.Errorf("%s: %s overlaps %s", sc.Name, names[idx[a]], names[idx[b]])
+				}
+			}
+		}
+	}
+}
+
+func boxOverlap(a, b predicates.Box) bool {
+	for k := 0; k < 3; k++ {
+		if a.Max[k] <= b.Min[k]+1e-6 || b.Max[k] <= a.Min[k]+1e-6 {
+			return false
+		}
+	}
+	return true
+}

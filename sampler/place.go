@@ -277,20 +277,21 @@ func (pl *plan) explainNoSpace(i int, parentLit *literal) *Failure {
 }
 
 // dims is the object's size for a placement: a folded cloth takes half
-// its footprint at twice its thickness.
+// its footprint.
 func (pl *plan) dims(i int) [3]float64 {
 	s := pl.inst[i].size
 	folds := pl.inst[i].st.foldLevel
 	if pl.inst[i].cloth && pl.folded(i) {
 		folds++
 	}
+	// The inventory's height of a cloth is that of its loose, crumpled
+	// mesh, more than a folded stack's: folding keeps it.
 	for range folds {
 		if s[0] >= s[1] {
 			s[0] /= 2
 		} else {
 			s[1] /= 2
 		}
-		s[2] *= 2
 	}
 	return s
 }
@@ -453,11 +454,18 @@ func (pl *plan) free(i int, box predicates.Box, r *Room) bool {
 	if pl.nearRoom == r {
 		bodies = pl.near
 	}
+	in := &pl.inst[i]
 	for _, b := range bodies {
 		if b.inst == i || !overlaps(box, b.box) {
 			continue
 		}
 		if b.inst >= 0 && (pl.contains(b.inst, i) || pl.contains(i, b.inst)) {
+			continue
+		}
+		// A scene object that already cuts into the container (a sink set
+		// into a countertop, in a simulator scene's approximate boxes)
+		// does not keep things out of it.
+		if in.rel == "inside" && in.parent >= 0 && (b.inst < 0 || pl.inst[b.inst].bound != nil) && overlaps(b.box, pl.inst[in.parent].box) {
 			continue
 		}
 		return false
@@ -662,43 +670,56 @@ func (pl *plan) placeBeside(i, p int, gap float64, hang bool) bool {
 	}
 	size := pl.dims(i)
 	pe := pb.Extent()
-	for t := 0; t < randomTries; t++ {
-		yaw := float64(pl.rng.IntN(2)) * math.Pi / 2
-		probe := yawBox(size, yaw, r3.Vec{})
-		e := probe.Extent()
-		g := gap
+	c := pb.Center()
+	// try puts i on one side of p (0–3: −y, +y, −x, +x), its centre
+	// offset sideways by lat (a fraction of the allowed offset), at gap g
+	// (negative: a gap nextto allows, drawn at random or the middle one).
+	try := func(yaw float64, side int, lat, g float64, random bool) bool {
+		e := yawBox(size, yaw, r3.Vec{}).Extent()
 		if g < 0 {
-			lim := pl.geo.nextRatio * (pe[0] + pe[1] + pe[2] + e[0] + e[1] + e[2])
-			g = distuv.Uniform{Min: 0, Max: min(lim*0.8, 0.05), Src: pl.rng}.Rand()
+			lim := min(pl.geo.nextRatio*(pe[0]+pe[1]+pe[2]+e[0]+e[1]+e[2])*0.8, 0.05)
+			g = lim / 2
+			if random {
+				g = distuv.Uniform{Min: 0, Max: lim, Src: pl.rng}.Rand()
+			}
 		}
-		side := pl.rng.IntN(4)
+		off := func(half, phalf float64) float64 { return lat * max(min(half, phalf)*0.9, 0) }
 		var cx, cy float64
-		lat := func(half, phalf float64) float64 {
-			m := max(min(half, phalf)*0.9, 0)
-			return distuv.Uniform{Min: -m, Max: m + 1e-12, Src: pl.rng}.Rand()
-		}
-		c := pb.Center()
 		switch side {
 		case 0:
-			cx, cy = c[0]+lat(e[0]/2, pe[0]/2), pb.Min[1]-g-e[1]/2
+			cx, cy = c[0]+off(e[0]/2, pe[0]/2), pb.Min[1]-g-e[1]/2
 		case 1:
-			cx, cy = c[0]+lat(e[0]/2, pe[0]/2), pb.Max[1]+g+e[1]/2
+			cx, cy = c[0]+off(e[0]/2, pe[0]/2), pb.Max[1]+g+e[1]/2
 		case 2:
-			cx, cy = pb.Min[0]-g-e[0]/2, c[1]+lat(e[1]/2, pe[1]/2)
+			cx, cy = pb.Min[0]-g-e[0]/2, c[1]+off(e[1]/2, pe[1]/2)
 		default:
-			cx, cy = pb.Max[0]+g+e[0]/2, c[1]+lat(e[1]/2, pe[1]/2)
+			cx, cy = pb.Max[0]+g+e[0]/2, c[1]+off(e[1]/2, pe[1]/2)
 		}
-		z := sup.z
-		rg := sup
+		z, rg := sup.z, sup
 		if hang {
 			z = max(pb.Min[2], c[2]-size[2]/2)
 			rg = region{room: sup.room}
 		} else if cx < sup.minX || cx > sup.maxX || cy < sup.minY || cy > sup.maxY {
-			continue
+			return false
 		}
-		box := yawBox(size, yaw, r3.Vec{X: cx, Y: cy, Z: z})
-		if pl.accept(i, box, yaw, rg) {
+		return pl.accept(i, yawBox(size, yaw, r3.Vec{X: cx, Y: cy, Z: z}), yaw, rg)
+	}
+	for t := 0; t < randomTries; t++ {
+		yaw := float64(pl.rng.IntN(2)) * math.Pi / 2
+		side := pl.rng.IntN(4)
+		lat := distuv.Uniform{Min: -1, Max: 1, Src: pl.rng}.Rand()
+		if try(yaw, side, lat, gap, true) {
 			return true
+		}
+	}
+	// Then every side, both ways round, at five offsets.
+	for side := 0; side < 4; side++ {
+		for _, yaw := range []float64{0, math.Pi / 2} {
+			for _, lat := range []float64{0, -0.5, 0.5, -1, 1} {
+				if try(yaw, side, lat, gap, false) {
+					return true
+				}
+			}
 		}
 	}
 	return false

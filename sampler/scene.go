@@ -184,8 +184,8 @@ func layoutRoom(b *kb.Base, kr kb.Room, perModel map[string]int, x0, y0 float64)
 				it.span = it.w + 2*openingMargin
 			} else {
 				it.span = it.w + furnitureSlack
-				height = max(height, it.h+0.3)
 			}
+			height = max(height, it.h+0.3) // the ceiling clears everything, doors too
 			items = append(items, it)
 		}
 	}

@@ -216,7 +216,7 @@ func TestCheckShardsMerge(t *testing.T) {
 	if got := verdicts(all); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("merged:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !strings.Contains(r.stdout, "ACTIVITY") || !strings.Contains(r.stderr, "duplicates dropped") {
+	if !strings.Contains(r.stdout, "ACTIVITY") || !strings.Contains(r.stderr, "dropped)") {
 		t.Errorf("merge output:\n%s\n%s", r.stdout, r.stderr)
 	}
 	args = []string{"results", "merge", filepath.Join(dir, "none.jsonl")}

@@ -22,6 +22,13 @@ func TestCheckGoalFormulas(t *testing.T) {
 	if !strings.Contains(r.stderr, "warning: (not (open ?car.n.01_1)) at 15:9 is ignored by the reference") {
 		t.Errorf("bddl %s stderr lacks the warning:\n%s", strings.Join(args, " "), r.stderr)
 	}
+	// The result carries the definition's warning with its position.
+	args = []string{"check", "--format", "json", "--activity", def, "--episode", ep}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 0)
+	if !strings.Contains(r.stdout, `two_goal_formulas.bddl:15:9: warning: (not (open ?car.n.01_1)) at 15:9 is ignored`) {
+		t.Errorf("bddl %s result lacks the definition's warning:\n%s", strings.Join(args, " "), r.stdout)
+	}
 	args = []string{"check", "--goal-formulas", "all", "--activity", def, "--episode", ep}
 	runBDDL(t, args...).wantCode(t, args, exitFindings)
 	args = []string{"check", "--warnings-as-errors", "--activity", def, "--episode", ep}

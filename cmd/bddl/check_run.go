@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -146,11 +145,11 @@ func (c *checkRun) run(ctx context.Context) ([]*batch.Outcome, error) {
 func (c *checkRun) print(o *batch.Outcome) error {
 	w := c.opts.stdout()
 	if c.opts.format == "json" {
-		line, err := json.Marshal(o)
+		line, err := batch.MarshalLine(o)
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(append(line, '\n'))
+		_, err = w.Write(line)
 		return err
 	}
 	r := o.Result

@@ -82,6 +82,8 @@ func TestCheckExamples(t *testing.T) {
 		"slicing_apples_for_a_snack/episodes/unfinished.jsonl":       {false, "false", "true"},
 		"doing_the_laundry/episodes/missing-data.jsonl":              {false, "unknown", "true"},
 		"cleaning_the_kitchen_counter/episodes/from-init.jsonl":      {false, "false", "true"},
+		// Recorded with transition rules off: it succeeds only with --transitions.
+		"making_a_smoothie/episodes/rules-off.jsonl": {false, "false", "true"},
 	}
 	got := map[string]outcome{}
 	for _, m := range jsonResults(t, r.stdout) {

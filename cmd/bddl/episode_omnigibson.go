@@ -110,8 +110,8 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	if err != nil {
 		return misuse("%v", err)
 	}
-	if !hasModelSizes(base) {
-		fmt.Fprintf(o.err, "bddl: warning: knowledge base %s has no object model sizes: objects get no boxes and geometric atoms stay undetermined (pass the BEHAVIOR-1K knowledge_base with --kb)\n", o.kbSource())
+	if !hasModelSizes(base) && o.dataset == "" {
+		fmt.Fprintf(o.err, "bddl: warning: knowledge base %s has no object model sizes: objects get no boxes and geometric atoms stay undetermined (pass the BEHAVIOR-1K knowledge_base with --kb, or --og-dataset)\n", o.kbSource())
 	}
 	var ds *omnigibson.Dataset
 	if o.dataset != "" {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -82,5 +81,5 @@ func runExplain(opts *explainOptions) error {
 	for _, f := range goal {
 		e.Goal = append(e.Goal, bddl.Explain(f))
 	}
-	return json.NewEncoder(opts.out).Encode(e) // one JSON line, as every --format json
+	return jsonLines(opts.out).Encode(e)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"sync"
@@ -54,13 +55,18 @@ type parsed struct {
 // parseInputs reads and parses files on all cores, returning results in
 // the order of the inputs.
 func parseInputs(ins []batch.Input, stdin io.Reader) []parsed {
+	return parseInputsWith(ins, stdin, bddl.Options{})
+}
+
+// parseInputsWith is parseInputs under a reading policy.
+func parseInputsWith(ins []batch.Input, stdin io.Reader, opts bddl.Options) []parsed {
 	out := make([]parsed, len(ins))
 	idx := make([]int, len(ins))
 	for i := range idx {
 		idx[i] = i
 	}
 	_ = batch.Run(context.Background(), batch.Pool{}, idx, func(_ context.Context, i int) (parsed, bool) {
-		return parseOne(ins[i], stdin), true
+		return parseOneWith(ins[i], stdin, opts), true
 	}, batch.Handlers[parsed]{Completed: func(i int, p parsed) error {
 		out[i] = p
 		return nil
@@ -78,4 +84,12 @@ func parseOneWith(in batch.Input, stdin io.Reader, opts bddl.Options) parsed {
 	}
 	f, diags := opts.ParseFile(in.Path, src)
 	return parsed{path: in.Path, file: f, diags: diags}
+}
+
+// jsonLines is the encoder of every --format json output: one value per
+// line, without HTML escaping.
+func jsonLines(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
 }

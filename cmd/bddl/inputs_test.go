@@ -25,7 +25,7 @@ func TestNoInputIsMisuse(t *testing.T) {
 			args := []string{cmd, dir}
 			r := runBDDL(t, args...)
 			r.wantCode(t, args, exitMisuse)
-			if !strings.Contains(r.stderr, "no definitions under "+dir) {
+			if !strings.Contains(r.stderr, "no definitions found under "+dir) {
 				t.Errorf("%v: stderr %q", args, r.stderr)
 			}
 		}
@@ -211,5 +211,20 @@ func TestKBSpecialFile(t *testing.T) {
 		case <-time.After(30 * time.Second):
 			t.Fatalf("--kb %s hung", p)
 		}
+	}
+}
+
+// TestEmbeddedKBNoteCheck: check with a BEHAVIOR-1K activity library and
+// the embedded knowledge base says which knowledge base is in use.
+func TestEmbeddedKBNoteCheck(t *testing.T) {
+	dir := corpus.ActivitiesDir(t)
+	t.Setenv("BDDL_KB", "")
+	r := runBDDL(t, "check", "--activities", dir, "--episode", examplePath("tidying_the_living_room", "poses.jsonl"))
+	if !strings.Contains(r.stderr, "embedded example knowledge base") {
+		t.Errorf("no note:\n%s", r.stderr)
+	}
+	r = runBDDL(t, "check", "--episode", examplePath("tidying_the_living_room", "poses.jsonl"))
+	if strings.Contains(r.stderr, "embedded example knowledge base") {
+		t.Errorf("a note without BEHAVIOR-1K data:\n%s", r.stderr)
 	}
 }

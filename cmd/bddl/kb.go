@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -221,9 +220,7 @@ func runKBCheck(opts *kbCheckOptions) error {
 // kbWriteJSON writes v as one JSON line, as every kb subcommand's JSON
 // output.
 func kbWriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return jsonLines(w).Encode(v)
 }
 
 // kbRecordOf is the flat JSON record of a knowledge-base finding.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
@@ -48,7 +50,27 @@ func (g *globalOptions) kbSource() string {
 	case os.Getenv(kb.EnvVar) != "":
 		return os.Getenv(kb.EnvVar) + " ($" + kb.EnvVar + ")"
 	}
-	return "(embedded default)"
+	return embeddedKB
+}
+
+// embeddedKB is kbSource's name for the embedded example knowledge base.
+const embeddedKB = "(embedded default)"
+
+// noteEmbeddedKBFor says, on stderr, that the embedded example knowledge
+// base is in use when the activity library given looks like BEHAVIOR-1K
+// data (an activity_definitions tree), whose synsets it mostly lacks.
+func (g *globalOptions) noteEmbeddedKBFor(library string) {
+	if library == "" || g.kbSource() != embeddedKB {
+		return
+	}
+	abs, _ := filepath.Abs(library)
+	for _, part := range strings.Split(filepath.ToSlash(abs), "/") {
+		if part == "activity_definitions" {
+			fmt.Fprintf(g.err, "bddl: note: checking %s against the embedded example knowledge base; "+
+				"for BEHAVIOR-1K data give --kb <knowledge_base dir> or set %s\n", library, kb.EnvVar)
+			return
+		}
+	}
 }
 
 func kbPlural(n int) string {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -61,7 +60,7 @@ func runParse(opts *parseOptions) error {
 	}
 	results := parseInputs(ins, opts.in)
 	failed := 0
-	enc := json.NewEncoder(opts.out)
+	enc := jsonLines(opts.out)
 	for _, r := range results {
 		if r.err != nil {
 			fmt.Fprintln(opts.err, r.err)

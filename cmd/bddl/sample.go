@@ -29,6 +29,7 @@ const (
 
 type sampleOptions struct {
 	*globalOptions
+	readFlags
 	scene  string
 	files  []string
 	seed   uint64
@@ -84,6 +85,7 @@ misuse.`,
 	f.BoolVar(&opts.svg, "svg", false, "also draw each configuration from above as SVG")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per configuration)")
 	f.IntVar(&opts.jobs, "jobs", runtime.NumCPU(), "configurations sampled in parallel")
+	opts.readFlags.add(f)
 	return cmd
 }
 
@@ -117,6 +119,9 @@ func runSample(opts *sampleOptions, args []string) error {
 	case opts.format != "text" && opts.format != "json":
 		return misuse("--format must be text or json")
 	}
+	if err := os.MkdirAll(opts.out, 0o755); err != nil {
+		return misuse("-o %s: %v", opts.out, err)
+	}
 	base, err := opts.loadKB()
 	if err != nil {
 		return misuse("%v", err)
@@ -136,7 +141,11 @@ func runSample(opts *sampleOptions, args []string) error {
 			return misuse("no scene %q in the knowledge base", opts.scene)
 		}
 	}
-	jobs, err := sampleJobs(opts, args)
+	parse, err := opts.readFlags.options()
+	if err != nil {
+		return err
+	}
+	jobs, err := sampleJobs(opts, args, parse)
 	if err != nil {
 		return err
 	}
@@ -247,7 +256,7 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 
 // sampleJobs resolves the arguments: files, directories and globs of
 // definitions, else names of embedded examples.
-func sampleJobs(opts *sampleOptions, args []string) ([]sampleJob, error) {
+func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampleJob, error) {
 	var jobs []sampleJob
 	var paths []string
 	for _, a := range args {
@@ -266,9 +275,12 @@ func sampleJobs(opts *sampleOptions, args []string) ([]sampleJob, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range parseInputs(ins, opts.in) {
+		for _, p := range parseInputsWith(ins, opts.in, parse) {
 			if p.err != nil {
 				return nil, misuse("%v", p.err)
+			}
+			if !p.diags.HasErrors() {
+				p.diags.WriteText(opts.err) // what the reference passes over
 			}
 			if p.file == nil || p.file.Problem == nil {
 				continue // domain files

@@ -95,6 +95,13 @@ func TestSampleMisuseAndFailure(t *testing.T) {
 	if _, _, code := execSample(t, "sample", "-o", t.TempDir()); code != 2 {
 		t.Errorf("without an activity: exit %d, want 2", code)
 	}
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := execSample(t, "sample", "tidying_the_living_room", "-o", notDir); code != 2 {
+		t.Errorf("-o a file: exit %d, want 2", code)
+	}
 	if _, _, code := execSample(t, "sample", "no_such_activity", "-o", t.TempDir()); code != 2 {
 		t.Errorf("unknown activity: exit %d, want 2", code)
 	}
@@ -128,5 +135,34 @@ func TestSampleGoalThenCheck(t *testing.T) {
 		if r["success"] != true {
 			t.Errorf("goal state not a success: %v", r)
 		}
+	}
+}
+
+// TestSampleSceneFile samples a reference task in the layout of its own
+// scene file.
+func TestSampleSceneFile(t *testing.T) {
+	dir := os.Getenv("BDDL_OMNIGIBSON")
+	if dir == "" {
+		dir = "../../../shared/omnigibson"
+	}
+	corpusDir := os.Getenv("BDDL_CORPUS")
+	if corpusDir == "" {
+		corpusDir = "../../../shared/behavior1k"
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "cook_bacon", "*_template-partial_rooms.json"))
+	if len(files) == 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no OmniGibson scene files: set BDDL_OMNIGIBSON")
+		}
+		t.Skip("no OmniGibson scene files at " + dir)
+	}
+	out, errs, code := execSample(t, "sample", "--kb", filepath.Join(corpusDir, "knowledge_base"), filepath.Join(dir, "cook_bacon", "problem0.bddl"),
+		"--scene-file", files[0], "-o", t.TempDir(), "--format", "json")
+	recs := jsonResults(t, out)
+	if code != 0 || len(recs) != 1 || recs[0]["scene"] != "house_single_floor" {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	if _, _, code := execSample(t, "sample", "tidying_the_living_room", "--scene-file", filepath.Join(dir, "nope.json"), "-o", t.TempDir()); code != 2 {
+		t.Errorf("a missing scene file: exit %d, want 2", code)
 	}
 }

@@ -22,14 +22,16 @@ var schemas embed.FS
 
 // schemaNames lists the record types, and which commands print each.
 var schemaNames = map[string]string{
-	"result":  "check --format json, check --out, results merge",
-	"finding": "validate --format json, kb check --format json",
-	"scenes":  "validate --scenes --format json",
-	"parse":   "parse --format json",
-	"explain": "explain --format json",
-	"synset":  "kb show, kb search, kb tree with --format json",
-	"episode": "the episode files check reads (also: bddl episode schema)",
-	"sample":  "sample --format json",
+	"result":       "check --format json, check --out, results merge",
+	"finding":      "validate --format json, kb check --format json",
+	"scenes":       "validate --scenes --format json",
+	"parse":        "parse --format json",
+	"explain":      "explain --format json",
+	"synset":       "kb show, kb search, kb tree with --format json",
+	"episode":      "the episode files check reads (also: bddl episode schema)",
+	"sample":       "sample --format json",
+	"transition":   "transition list --format json",
+	"rule-explain": "transition explain --format json",
 }
 
 func schemaFor(name string) ([]byte, error) {

@@ -54,6 +54,9 @@ func TestJSONLinesMatchSchemas(t *testing.T) {
 		{"synset", []string{"kb", "show", "--format", "json", "apple.n.01", "oven.n.01"}},
 		{"synset", []string{"kb", "search", "--format", "json", "apple"}},
 		{"synset", []string{"kb", "tree", "--format", "json", "food.n.02"}},
+		{"transition", []string{"transition", "list", "--format", "json"}},
+		{"rule-explain", []string{"transition", "explain", "--format", "json", "sugar_cookies"}},
+		{"result", []string{"check", "--transitions", "--format", "json", "--episode", examplePath("making_a_smoothie", "rules-off.jsonl")}},
 		{"sample", []string{"sample", "--format", "json", "-n", "2", "-o", t.TempDir(), "tidying_the_living_room"}},
 		{"sample", []string{"sample", "--format", "json", "--scene", "Studio_0", "-o", t.TempDir(), "doing_the_laundry"}},
 	}

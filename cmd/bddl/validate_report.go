@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -230,7 +229,7 @@ type errorRecord struct {
 func writeValidateJSON(opts *validateOptions, results []validated, kbFindings []kb.Finding) (bool, error) {
 	t := newTally()
 	t.addResults(results, kbFindings)
-	enc := json.NewEncoder(opts.out)
+	enc := jsonLines(opts.out)
 	for _, r := range results {
 		if r.err != nil {
 			if err := enc.Encode(errorRecord{File: r.path, Severity: bddl.Error, Code: "read-error", Message: r.err.Error()}); err != nil {

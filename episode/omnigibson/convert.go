@@ -86,41 +86,11 @@ type Converter struct {
 	modelID  []int            // per template object, a dense id of its model
 	nModels  int
 	boundTo  map[string]string // BDDL instance by simulator name
-	pool     sync.Pool         // *scratch
-}
-
-// modelInfo is what the knowledge base and the dataset say of a scene
-// object's model, resolved once per template.
-type modelInfo struct {
-	size      [3]float64
-	hasSize   bool
-	meta      *ModelMeta
-	container bool
-	// sizeGuessed: the size is its category's median (the model is not
-	// in the inventory).
-	sizeGuessed bool
-	err         error
-}
-
-// categorySize is the per-axis median size of a category's models.
-func categorySize(b *kb.Base, category string) ([3]float64, bool) {
-	var axes [3][]float64
-	for _, m := range b.Models(category) {
-		if m.HasSize {
-			for k := 0; k < 3; k++ {
-				axes[k] = append(axes[k], m.Size[k])
-			}
-		}
-	}
-	if len(axes[0]) == 0 {
-		return [3]float64{}, false
-	}
-	var out [3]float64
-	for k := range out {
-		sort.Float64s(axes[k])
-		out[k] = axes[k][len(axes[k])/2]
-	}
-	return out, true
+	// roomTypes are the room types :init puts each instance in (a
+	// wildcard's under its prefix, "tree.n.01_"), to choose among the
+	// rooms of an object listed in several.
+	roomTypes map[string][]string
+	pool      sync.Pool // *scratch
 }
 
 // simUUID is the simulator's id of a named object: the MD5 of its name
@@ -164,6 +134,13 @@ func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.B
 		}
 		c.binding[k] = b.Name
 	}
+	c.roomTypes = map[string][]string{}
+	for _, f := range problem.Init {
+		if a, ok := f.(*bddl.Atom); ok && a.Pred.Key() == "inroom" && len(a.Args) == 2 {
+			k := strings.TrimSuffix(a.Args[0].Key(), "*")
+			c.roomTypes[k] = append(c.roomTypes[k], a.Args[1].Key())
+		}
+	}
 	c.boundTo = make(map[string]string, len(c.binding))
 	for k, name := range c.binding {
 		c.boundTo[name] = k
@@ -198,76 +175,6 @@ func (c *Converter) declares(k string) bool {
 		if rest, ok := strings.CutPrefix(k, w); ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
 			return true
 		}
-	}
-	return false
-}
-
-// Report says how a conversion was made: what is exact and what rests on
-// an approximation.
-type Report struct {
-	Instance string `json:"instance"` // the instance file, or the template for its own state
-	Objects  int    `json:"objects"`
-	// Boxes: objects given a box; BoxesExact of them with the dataset's
-	// offset; BoxesEstimated with the support estimate; the rest are
-	// centred on the root link.
-	Boxes          int `json:"boxes"`
-	BoxesExact     int `json:"boxes_exact"`
-	BoxesEstimated int `json:"boxes_estimated"`
-	// NoSize lists objects whose model has no size: no box, so their
-	// geometric atoms stay undetermined.
-	NoSize []string `json:"no_size,omitempty"`
-	// SizesGuessed lists objects whose model the inventory lacks, boxed
-	// with their category's median size.
-	SizesGuessed []string `json:"sizes_guessed,omitempty"`
-	// Joints: articulated objects; JointsAssumed of them with assumed
-	// limits (no dataset).
-	Joints        int `json:"joints"`
-	JointsAssumed int `json:"joints_assumed"`
-	// Substances present and absent; Future lists declared instances
-	// that are not in the scene.
-	Substances int      `json:"substances"`
-	Future     []string `json:"future,omitempty"`
-	// Approximate lists the instances whose records rest on an
-	// approximation: ApproxBoxes their box (placement, size, the agent's),
-	// ApproxJoints their joint limits, ApproxParticles their particle
-	// counts (physical systems, counted in boxes).
-	Approximate     []string `json:"approximate,omitempty"`
-	ApproxBoxes     []string `json:"approx_boxes,omitempty"`
-	ApproxJoints    []string `json:"approx_joints,omitempty"`
-	ApproxParticles []string `json:"approx_particles,omitempty"`
-}
-
-// approxKind says which of an instance's records rest on an
-// approximation.
-type approxKind uint8
-
-const (
-	approxBox       approxKind = 1 << iota // box placement or size
-	approxJoints                           // assumed joint limits
-	approxParticles                        // particle counts from boxes
-)
-
-// IsApproximate reports whether an atom of the predicate over these
-// instances would be decided on an approximated record: geometry on an
-// approximate box, open on assumed joint limits, particle predicates on
-// counts taken in boxes.
-func (r *Report) IsApproximate(pred string, args []string) bool {
-	in := func(list []string, names ...string) bool {
-		for _, n := range names {
-			i := sort.SearchStrings(list, n)
-			if i < len(list) && list[i] == n {
-				return true
-			}
-		}
-		return false
-	}
-	switch {
-	case IsGeometric(pred):
-		return in(r.ApproxBoxes, args...)
-	case pred == "open":
-		return in(r.ApproxJoints, args...)
-	case pred == "filled" || pred == "contains" || pred == "covered" || pred == "empty":
-		return len(args) > 0 && in(r.ApproxParticles, args[0])
 	}
 	return false
 }
@@ -472,6 +379,26 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	return h, rep, nil
 }
 
+// room picks an object's room: of several, the first of a type :init
+// puts the instance in (the simulator's room state holds for any of an
+// object's rooms; the episode records one).
+func (c *Converter) room(k string, rooms []string) string {
+	if len(rooms) > 1 {
+		want := c.roomTypes[k]
+		if i := strings.LastIndexByte(k, '_'); i >= 0 {
+			want = append(want[:len(want):len(want)], c.roomTypes[k[:i+1]]...)
+		}
+		for _, r := range rooms {
+			for _, t := range want {
+				if kb.RoomType(r) == t {
+					return r
+				}
+			}
+		}
+	}
+	return rooms[0]
+}
+
 // instanceOf is the BDDL instance bound to a simulator name, "" if none.
 func (c *Converter) instanceOf(name string) string {
 	for k, n := range c.binding {
@@ -519,93 +446,6 @@ func groundLevel(rs []RobotPose) (float64, bool) {
 		g = min(g, r.Pos[2])
 	}
 	return g, true
-}
-
-// resolveModels resolves every template object's model once.
-func (c *Converter) resolveModels() {
-	t := c.tmpl
-	c.byUUID = make(map[int64]string, len(t.Objects))
-	c.models = make([]modelInfo, len(t.Objects))
-	c.modelID = make([]int, len(t.Objects))
-	ids := map[[2]string]int{}
-	for i := range t.Objects {
-		o := &t.Objects[i]
-		c.byUUID[simUUID(o.Name)] = o.Name
-		c.models[i] = c.resolveModel(o)
-		key := [2]string{o.Category, o.Model}
-		id, ok := ids[key]
-		if !ok {
-			id = len(ids)
-			ids[key] = id
-		}
-		c.modelID[i] = id
-	}
-	c.nModels = len(ids)
-}
-
-// resolveModel looks a scene object's model up: its size (dataset, else
-// knowledge base), dataset metadata, and whether it can hold particles.
-func (c *Converter) resolveModel(o *SceneObject) modelInfo {
-	var mi modelInfo
-	if c.opts.Dataset != nil && o.Category != "" && o.Model != "" {
-		m, err := c.opts.Dataset.Model(o.Category, o.Model)
-		if err != nil {
-			mi.err = err
-			return mi
-		}
-		mi.meta = m
-		if m != nil && m.HasSize {
-			mi.size, mi.hasSize = m.Size, true
-		}
-	}
-	mi.container = true
-	if c.base != nil && o.Model != "" {
-		m, ok := c.base.ModelByName(o.Category + "-" + o.Model)
-		if !ok {
-			m, ok = c.base.ModelByName(o.Model)
-		}
-		if !mi.hasSize && (!ok || !m.HasSize) {
-			// A model the inventory lacks: the median size of its
-			// category's models stands in (approximate).
-			if sz, found := categorySize(c.base, o.Category); found {
-				mi.size, mi.hasSize, mi.sizeGuessed = sz, true, true
-			}
-		}
-		if ok {
-			if !mi.hasSize && m.HasSize {
-				mi.size, mi.hasSize = m.Size, true
-			}
-			// Only a model with a fillable volume holds particles; one
-			// the inventory knows nothing of is given the benefit.
-			if len(m.MetaLinks) > 0 {
-				mi.container = m.HasMetaLink("fillable") || m.HasMetaLink("openfillable")
-			}
-		}
-	}
-	return mi
-}
-
-// placeBox gives the item its box: the model's size × scale about the
-// root link, shifted by the dataset's offset when there is one.
-func (c *Converter) placeBox(it *sceneItem, mi *modelInfo) error {
-	if mi.err != nil {
-		return mi.err
-	}
-	it.meta, it.container, it.sizeGuessed = mi.meta, mi.container, mi.sizeGuessed
-	if !mi.hasSize || !it.state.HasPose {
-		return nil
-	}
-	o, size := it.obj, mi.size
-	half := r3.Vec{X: size[0] * o.Scale[0] / 2, Y: size[1] * o.Scale[1] / 2, Z: size[2] * o.Scale[2] / 2}
-	center := vec(it.state.Pos)
-	b := NewBox(center, half, it.state.Quat)
-	if it.meta != nil && it.meta.HasOffset {
-		off := r3.Vec{X: it.meta.Offset[0] * o.Scale[0], Y: it.meta.Offset[1] * o.Scale[1], Z: it.meta.Offset[2] * o.Scale[2]}
-		b.Center = r3.Add(center, rotate(it.state.Quat, off))
-		it.exact = true
-	}
-	it.box, it.hasBox = b, true
-	return nil
 }
 
 // applyEstimates shifts the boxes without an exact offset by their
@@ -670,7 +510,7 @@ func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, 
 	}
 	if len(it.obj.InRooms) > 0 {
 		o.Set |= predicates.FieldRoom
-		o.Room = it.obj.InRooms[0]
+		o.Room = c.room(k, it.obj.InRooms)
 	}
 	if !math.IsNaN(st.Temperature) {
 		o.Set |= predicates.FieldTemperature
@@ -702,48 +542,4 @@ func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, 
 			approx[k] |= approxJoints
 		}
 	}
-}
-
-// assumedRange is the range assumed for a joint without limits (radians
-// or metres; the files say neither the limits nor the joint's type),
-// opening away from 0 in the direction the joint stands. Models are closed
-// at 0, and the simulator samples an open joint at least 5 % of its range
-// past that (OmniGibson, object_states/open_state.py): 5 % of this range,
-// 0.02, lies below that for revolute joints (ranges of a radian or more)
-// and for drawers of 0.4 m or more, and far above the numerical noise of
-// a closed joint. A closed joint the sampler resampled can sit up to 5 %
-// of its range from 0 and may then read as open: that is the
-// approximation.
-const assumedRange = 0.4
-
-// joints turns joint positions into joint records: with the dataset's
-// limits and openable annotation when it has them, else with assumed
-// limits (closed at 0, a quarter turn of range).
-func (c *Converter) joints(it *sceneItem, q []float64) []episode.Joint {
-	out := make([]episode.Joint, 0, len(q))
-	if m := it.meta; m != nil && len(m.Joints) == len(q) {
-		if len(m.Openable) > 0 {
-			for _, oj := range m.Openable {
-				if oj.Index < len(q) {
-					j := m.Joints[oj.Index]
-					out = append(out, episode.Joint{Name: j.Name, Q: q[oj.Index], Lo: j.Lo, Hi: j.Hi, Dir: oj.Dir})
-				}
-			}
-			if len(out) > 0 {
-				return out
-			}
-		}
-		for i, j := range m.Joints {
-			out = append(out, episode.Joint{Name: j.Name, Q: q[i], Lo: j.Lo, Hi: j.Hi, Dir: 1})
-		}
-		return out
-	}
-	for i, v := range q {
-		j := episode.Joint{Name: fmt.Sprintf("joint_%d", i), Q: v, Lo: 0, Hi: max(assumedRange, v), Dir: 1}
-		if v < 0 {
-			j.Lo, j.Hi, j.Dir = min(-assumedRange, v), 0, -1
-		}
-		out = append(out, j)
-	}
-	return out
 }

@@ -332,3 +332,22 @@ func TestObjectWithoutRootLink(t *testing.T) {
 		t.Errorf("bow %+v: want attached to nothing", b)
 	}
 }
+
+// TestRoomChoice: of an object's several rooms, the one :init names.
+func TestRoomChoice(t *testing.T) {
+	c := &Converter{roomTypes: map[string][]string{"table.n.02_1": {"kitchen"}, "tree.n.01_": {"garden"}}}
+	for _, tc := range []struct {
+		inst  string
+		rooms []string
+		want  string
+	}{
+		{"table.n.02_1", []string{"living_room_0", "kitchen_0"}, "kitchen_0"},
+		{"table.n.02_1", []string{"living_room_0", "bedroom_1"}, "living_room_0"},
+		{"tree.n.01_7", []string{"corridor_0", "garden_0"}, "garden_0"},
+		{"chair.n.01_1", []string{"corridor_0", "garden_0"}, "corridor_0"},
+	} {
+		if got := c.room(tc.inst, tc.rooms); got != tc.want {
+			t.Errorf("room(%s, %v) = %s, want %s", tc.inst, tc.rooms, got, tc.want)
+		}
+	}
+}

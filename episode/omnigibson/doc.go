@@ -54,7 +54,7 @@
 // not the box centre (a table's sits near its top) and the files give no
 // offset, so each model's vertical offset is estimated from the scene's
 // resting objects (offsets.go; Options.Offsets); joint limits are absent,
-// so joints get an assumed range (closed at 0, a quarter turn);
+// so joints get an assumed range (closed at 0, 0.4 radians or metres);
 // particle containment uses boxes for fillable volumes. The Report lists
 // what rests on an approximation, and the header's meta names the
 // instances. With a Dataset (an OmniGibson dataset directory, --og-dataset)

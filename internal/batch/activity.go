@@ -24,6 +24,9 @@ type Activity struct {
 	// Key identifies the definition for the program cache.
 	Key     string
 	Problem *bddl.Problem
+	// Warnings are what a Reference-mode read of the definition passed
+	// over (bddl.Options); each result checked against it carries them.
+	Warnings bddl.Diagnostics
 }
 
 // Resolver finds the activity each episode is checked against and
@@ -168,7 +171,7 @@ func (r *Resolver) parseActivity(path string, src []byte) (*Activity, error) {
 	if act, _, ok := activities.ActivityPath(abs); ok {
 		name = act
 	}
-	return &Activity{Name: name, Key: "file:" + abs, Problem: prob}, nil
+	return &Activity{Name: name, Key: "file:" + abs, Problem: prob, Warnings: diags}, nil
 }
 
 func (r *Resolver) fromLibrary(a *activities.Activity) (*Activity, error) {
@@ -179,7 +182,7 @@ func (r *Resolver) fromLibrary(a *activities.Activity) (*Activity, error) {
 		return nil, a.Diagnostics
 	}
 	r.warnOnce("lib:"+a.Path, a.Diagnostics)
-	return &Activity{Name: a.Name, Key: "lib:" + a.Path, Problem: a.Problem}, nil
+	return &Activity{Name: a.Name, Key: "lib:" + a.Path, Problem: a.Problem, Warnings: a.Diagnostics}, nil
 }
 
 // Resolve finds the activity for an episode whose header names ref.

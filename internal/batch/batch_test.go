@@ -1,8 +1,11 @@
 package batch
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -91,7 +94,7 @@ func TestExpand(t *testing.T) {
 	}
 
 	for _, bad := range []struct{ arg, want string }{
-		{filepath.Join(dir, "empty"), "no episodes under " + filepath.Join(dir, "empty")},
+		{filepath.Join(dir, "empty"), "no episodes found under " + filepath.Join(dir, "empty")},
 		{filepath.Join(dir, "nowhere"), filepath.Join(dir, "nowhere") + ": no such file"},
 		{filepath.Join(dir, "runs/**/*.none"), "no file matches"},
 	} {
@@ -364,5 +367,67 @@ func TestEvaluateHook(t *testing.T) {
 	}
 	if o := c.Check(context.Background(), Episodes(context.Background(), ins)[0]); !strings.Contains(o.Error, "rule engine failed") || o.Success {
 		t.Errorf("a failing hook: %+v", o.Result)
+	}
+}
+
+// TestKeyInMatchesPathKey: the batch form of PathKey gives the same keys.
+func TestKeyInMatchesPathKey(t *testing.T) {
+	wd, _ := os.Getwd()
+	for _, p := range []string{"a.jsonl", "./x/../a.jsonl", "/abs/b.jsonl", "run.hdf5#demo_3", "../up/c.jsonl.gz", "-", ""} {
+		if got, want := keyIn(wd, p), PathKey(p); got != want {
+			t.Errorf("keyIn(%q) = %q, PathKey = %q", p, got, want)
+		}
+	}
+}
+
+// TestFormatWithSeveralEpisodes: a registered format whose files hold
+// several episodes yields one Episode per name, named path#name, sharded
+// and resumed by that name, with the format's extra result fields.
+func TestFormatWithSeveralEpisodes(t *testing.T) {
+	src := filepath.Join("..", "..", "activities", "examples", "tidying_the_living_room", "episodes", "poses.jsonl")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run_0.multi")
+	os.WriteFile(run, data, 0o644)
+	f := &Format{
+		Name:     "multi",
+		Suffixes: []string{".multi"},
+		List: func(_ context.Context, path string) ([]string, error) {
+			return []string{"demo_0", "demo_1", "demo_2"}, nil
+		},
+		Open: func(ctx context.Context, ep Episode, o OpenOptions) (*episode.Reader, io.Closer, error) {
+			r, err := episode.NewReader(bytes.NewReader(data), ep.Name())
+			return r, io.NopCloser(nil), err
+		},
+		Fields: func(ep Episode, _ *episode.Header) map[string]any { return map[string]any{"demo": ep.Sub} },
+	}
+	RegisterFormat(f)
+	defer func() {
+		formatsMu.Lock()
+		formats = formats[:len(formats)-1]
+		formatsMu.Unlock()
+	}()
+	ins, err := Expand([]string{dir}, ExpandOptions{What: "episodes", Match: IsEpisodeFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps := Episodes(context.Background(), ins)
+	if len(eps) != 3 || eps[1].Name() != run+"#demo_1" || eps[1].ShardKey() != "run_0.multi#demo_1" {
+		t.Fatalf("episodes %+v", eps)
+	}
+	c := &Checker{Resolver: NewResolver(kb.Default(), predicates.Options{}), Options: episode.CheckOptions{Hold: 1}}
+	o := c.Check(context.Background(), eps[2])
+	line, err := json.Marshal(o)
+	if err != nil || o.Error != "" {
+		t.Fatalf("%v %s", err, o.Error)
+	}
+	if !bytes.Contains(line, []byte(`"episode":"`+run+`#demo_2"`)) || !bytes.HasSuffix(line, []byte(`,"demo":"demo_2"}`)) {
+		t.Errorf("result line: %s", line)
+	}
+	if k := eps[2].Key(); !strings.HasSuffix(k, "run_0.multi#demo_2") || !filepath.IsAbs(k) {
+		t.Errorf("key %s", k)
 	}
 }

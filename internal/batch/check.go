@@ -1,8 +1,8 @@
 package batch
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -62,14 +62,19 @@ type Outcome struct {
 // MarshalJSON writes the result's fields and the Extra fields as one
 // flat object.
 func (o *Outcome) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(o.Result)
-	if err != nil || len(o.Extra) == 0 {
-		return b, err
-	}
-	extra, err := json.Marshal(o.Extra)
+	b, err := MarshalLine(o.Result)
 	if err != nil {
 		return nil, err
 	}
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	if len(o.Extra) == 0 {
+		return b, nil
+	}
+	extra, err := MarshalLine(o.Extra)
+	if err != nil {
+		return nil, err
+	}
+	extra = bytes.TrimSuffix(extra, []byte("\n"))
 	if len(extra) <= 2 {
 		return b, nil
 	}
@@ -115,10 +120,16 @@ func (c *Checker) Check(ctx context.Context, ep Episode) *Outcome {
 	}
 	res.Activity = act.Name
 	res.Episode = ep.Name()
+	for _, d := range act.Warnings {
+		res.Warnings = append(res.Warnings, d.Error()) // file:line:col: warning: ...
+	}
 	if c.Resolver.Fixed() && ref != "" && !SameActivity(ref, act) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("the episode names activity %q; checked against %s as --activity asks", ref, act.Name))
 	}
 	o := &Outcome{Result: res}
+	if ep.Format != nil && ep.Format.Fields != nil {
+		o.Extra = ep.Format.Fields(ep, r.Header())
+	}
 	if !res.Interrupted && c.Finish != nil {
 		c.Finish(ctx, t, o)
 	}

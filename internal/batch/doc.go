@@ -27,6 +27,7 @@
 //			Suffixes: []string{".hdf5", ".h5"},
 //			List:     listDemos, // ["demo_0", "demo_1", ...]
 //			Open:     openDemo,  // ep.Path, ep.Sub → *episode.Reader
+//			Fields:   demoFields, // extra result fields: {"demo": ep.Sub}
 //		})
 //	}
 //
@@ -72,7 +73,11 @@
 // cancellation; it is neither recorded nor printed. WithSignals gives the
 // context: the first SIGINT/SIGTERM cancels it, a second exits at once.
 // Nothing in Run is specific to episodes: `bddl sample` runs instances
-// with it.
+// with it. NewProgress makes an item bar on a terminal (nil otherwise; a
+// nil *Progress does nothing); NewBytesProgress a bar by bytes for one
+// long job. In cmd/bddl, batchFlags gives any batch command --shard,
+// --jobs and --no-progress with the same meaning, and its pool() and
+// progress() build the Pool.
 //
 // # Sharding
 //
@@ -91,5 +96,13 @@
 // against the records by key: done ones are skipped, errored ones retried.
 // A results line must carry "episode" (the item's name as given); any
 // other fields are kept. ReadResults, MergeResults and WriteSummary serve
-// `bddl results merge` and the summary table.
+// `bddl results merge` and the summary table. A command writing records of
+// its own (a sample per instance) appends any value with a flat JSON form
+// whose "episode" names the item; MarshalLine is the encoder of every JSON
+// line.
+//
+// # Definitions
+//
+// LoadLibrary loads an activity_definitions tree (links followed, special
+// files skipped, each file at most fsutil.DefinitionLimit).
 package batch

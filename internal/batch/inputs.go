@@ -108,7 +108,7 @@ func Expand(args []string, o ExpandOptions) ([]Input, error) {
 				return nil, err
 			}
 			if n == 0 {
-				return nil, fmt.Errorf("no %s under %s (looked for %s)", o.What, a, o.Describe)
+				return nil, fmt.Errorf("no %s found under %s (looked for %s)", o.What, a, o.Describe)
 			}
 		case err == nil:
 			add(Input{Path: a, Arg: a, Root: filepath.Dir(a), Rel: filepath.ToSlash(filepath.Clean(a))})

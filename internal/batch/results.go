@@ -28,7 +28,8 @@ type Record struct {
 	Error          string  `json:"error,omitempty"`
 
 	// Key is the resume identity: PathKey(Episode).
-	Key  string          `json:"-"`
+	Key string `json:"-"`
+	// Line is the whole line, as read by ReadResults (not by OpenResults).
 	Line json.RawMessage `json:"-"`
 }
 
@@ -72,7 +73,7 @@ func OpenResults(path string, note func(string)) (*ResultsFile, error) {
 		}
 		return nil, fmt.Errorf("%s: locking: %w", path, err)
 	}
-	records, end, err := readRecords(f, path, note)
+	records, end, err := readRecords(f, path, note, false)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -95,14 +96,16 @@ func ReadResults(path string, note func(string)) ([]Record, error) {
 		return nil, err
 	}
 	defer f.Close()
-	recs, _, err := readRecords(f, path, note)
+	recs, _, err := readRecords(f, path, note, true)
 	return recs, err
 }
 
 // readRecords reads result lines from r; end is the offset just past the
-// last complete line.
-func readRecords(r io.Reader, path string, note func(string)) (recs []Record, end int64, err error) {
+// last complete line. keepLines keeps each record's Line (merging needs
+// it; resuming does not).
+func readRecords(r io.Reader, path string, note func(string), keepLines bool) (recs []Record, end int64, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
+	cwd, _ := os.Getwd() // once: filepath.Abs would ask for every line
 	var long []byte
 	for n := 1; ; n++ {
 		line, err := br.ReadSlice('\n')
@@ -133,8 +136,10 @@ func readRecords(r io.Reader, path string, note func(string)) (recs []Record, en
 			note(fmt.Sprintf("%s:%d: not a result line; kept as is", path, n))
 			continue
 		}
-		rec.Key = PathKey(rec.Episode)
-		rec.Line = append(json.RawMessage(nil), text...)
+		rec.Key = keyIn(cwd, rec.Episode)
+		if keepLines {
+			rec.Line = append(json.RawMessage(nil), text...)
+		}
 		recs = append(recs, rec)
 	}
 }
@@ -147,11 +152,11 @@ func (r *ResultsFile) Path() string { return r.path }
 
 // Append writes v as one JSON line with a single write.
 func (r *ResultsFile) Append(v any) error {
-	line, err := json.Marshal(v)
+	line, err := MarshalLine(v)
 	if err != nil {
 		return err
 	}
-	_, err = r.f.Write(append(line, '\n'))
+	_, err = r.f.Write(line)
 	return err
 }
 

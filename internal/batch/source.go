@@ -29,6 +29,10 @@ type Format struct {
 	// stop (with an error) once ctx is done; o.Count, when set, is told of
 	// the bytes read from the file as they are read, for progress.
 	Open func(ctx context.Context, ep Episode, o OpenOptions) (*episode.Reader, io.Closer, error)
+	// Fields, when set, returns extra fields for the result line of an
+	// episode of this format (a run file's "demo", "run_seed"); they are
+	// written flat after the result's own fields.
+	Fields func(ep Episode, h *episode.Header) map[string]any
 }
 
 // OpenOptions are what Format.Open is told besides the episode.

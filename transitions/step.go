@@ -1,0 +1,152 @@
+package transitions
+
+import (
+	"github.com/openbddl/bddl/predicates"
+)
+
+// plan is a firing decided on the recorded state, applied after every
+// family has been evaluated. Its lists are spans of the Engine's buffers.
+type plan struct {
+	family     Family
+	rule       string
+	index      int
+	container  ObjectID
+	tool, heat ObjectID
+	cons       [2]int // consumed objects in objBuf
+	sys        [2]int // consumed substances in objBuf
+	rels       [2]int // relations in relBuf
+	objOut     []output
+	sysOut     []output
+	instances  int
+	filled     predicates.Truth // whether the consumed substances filled the container
+	placement  placement
+	src        ObjectID // the object sliced, diced or melted
+	box        predicates.Box
+	hasBox     bool
+}
+
+type placement uint8
+
+const (
+	placeOnContainer placement = iota // object outputs on top of the container
+	placeSplit                        // halves of the sliced object
+	placeParticles                    // a substance where the object was
+	placeNone
+)
+
+// rel is a fact a plan writes: in removals (remove) or additions.
+type rel struct {
+	pred   predicates.PredID
+	a, b   ObjectID
+	val    predicates.Truth
+	remove bool
+}
+
+// Step applies the rules to s: it evaluates every family on s as
+// recorded, then removes what the firings consume and adds what they
+// make, and reports it. s must be a state of the program the Engine was
+// compiled for; any other state is left alone. A step on which nothing
+// fires allocates nothing.
+func (e *Engine) Step(s *predicates.State) Outcome {
+	e.plans, e.objBuf, e.relBuf = e.plans[:0], e.objBuf[:0], e.relBuf[:0]
+	e.firings, e.changes, e.prodBuf = e.firings[:0], e.changes[:0], e.prodBuf[:0]
+	if s == nil || s.Program() != e.c.prog || e.c.base == nil {
+		return Outcome{}
+	}
+	e.s = s
+	e.heatCook()
+	e.machines()
+	e.mixing()
+	e.substanceCooking()
+	e.washers()
+	e.slicing()
+	e.melting()
+	e.dryers()
+	e.s = nil
+	for _, b := range e.busyList {
+		e.busy[b] = false
+	}
+	e.busyList = e.busyList[:0]
+	if len(e.plans) == 0 {
+		return Outcome{}
+	}
+	e.apply(s)
+	for i := range e.plans {
+		p := &e.plans[i]
+		for _, o := range e.objBuf[p.cons[0]:p.cons[1]] {
+			e.taken[o] = false
+		}
+	}
+	return Outcome{Firings: e.firings, Changes: e.changes}
+}
+
+func (e *Engine) markBusy(c ObjectID) {
+	e.busy[c] = true
+	e.busyList = append(e.busyList, c)
+}
+
+func (e *Engine) at(pred predicates.PredID, a, b ObjectID) predicates.Truth {
+	return e.c.prog.Atom(e.s, pred, a, b)
+}
+
+func (e *Engine) exists(o ObjectID) bool { return e.s.Exists(o) == predicates.True }
+
+// inContainer is SEMANTICS.md A9: the object's centre inside the
+// container, or the object on top of it (flat containers).
+func (e *Engine) inContainer(o, c ObjectID) bool {
+	return e.at(pInside, o, c) == predicates.True || e.at(pOntop, o, c) == predicates.True
+}
+
+// gather fills e.contents with the existing objects in container c (only
+// inside when insideOnly) and e.systems with the substances it contains.
+func (e *Engine) gather(c ObjectID, insideOnly bool) {
+	e.contents, e.systems = e.contents[:0], e.systems[:0]
+	for _, o := range e.c.objList {
+		if o == c || !e.exists(o) {
+			continue
+		}
+		if insideOnly {
+			if e.at(pInside, o, c) == predicates.True {
+				e.contents = append(e.contents, o)
+			}
+		} else if e.inContainer(o, c) {
+			e.contents = append(e.contents, o)
+		}
+	}
+	for _, sub := range e.c.substList {
+		if e.exists(sub) && e.at(pContains, c, sub) == predicates.True {
+			e.systems = append(e.systems, sub)
+		}
+	}
+}
+
+func (e *Engine) newPlan(f Family, index int, container ObjectID) *plan {
+	name := "garbage"
+	if index >= 0 {
+		name = e.c.rules[index].Name
+	}
+	e.plans = append(e.plans, plan{family: f, rule: name, index: index, container: container, tool: NoObject,
+		heat: NoObject, src: NoObject, instances: 1, filled: predicates.Unknown,
+		cons: [2]int{len(e.objBuf), len(e.objBuf)}, sys: [2]int{len(e.objBuf), len(e.objBuf)},
+		rels: [2]int{len(e.relBuf), len(e.relBuf)}})
+	return &e.plans[len(e.plans)-1]
+}
+
+// consume appends o to the plan's consumed objects, which must be the
+// last span written.
+func (e *Engine) consume(p *plan, o ObjectID) {
+	e.objBuf = append(e.objBuf, o)
+	p.cons[1] = len(e.objBuf)
+	p.sys = [2]int{len(e.objBuf), len(e.objBuf)}
+	e.taken[o] = true
+}
+
+func (e *Engine) consumeSys(p *plan, sub ObjectID) {
+	e.objBuf = append(e.objBuf, sub)
+	p.sys[1] = len(e.objBuf)
+}
+
+func (e *Engine) addRel(p *plan, pred predicates.PredID, a, b ObjectID, val predicates.Truth, remove bool) {
+	e.relBuf = append(e.relBuf, rel{pred: pred, a: a, b: b, val: val, remove: remove})
+	p.rels[1] = len(e.relBuf)
+}
