@@ -149,9 +149,6 @@ func readRecords(r io.Reader, path string, note func(string), keepLines bool) (r
 // Records are the records the file held when opened, in file order.
 func (r *ResultsFile) Records() []Record { return r.records }
 
-// Path is the file's path as given.
-func (r *ResultsFile) Path() string { return r.path }
-
 // Append writes v as one JSON line with a single write.
 func (r *ResultsFile) Append(v any) error {
 	line, err := MarshalLine(v)
