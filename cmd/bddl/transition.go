@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
@@ -268,7 +269,9 @@ func runTransitionExplain(opts *transitionOptions, name string) error {
 	lib := activities.Examples()
 	where := "the embedded examples"
 	if opts.library != "" {
-		if lib, err = activities.LoadDir(opts.library); err != nil {
+		// Read as the reference reads, so official activities with a
+		// defect it passes over are searched too.
+		if lib, err = activities.LoadDirWith(opts.library, bddl.Options{Mode: bddl.Reference}); err != nil {
 			return misuse("--activities %s: %v", opts.library, err)
 		}
 		where = opts.library
