@@ -284,6 +284,10 @@ func runTransitionExplain(opts *transitionOptions, name string) error {
 		return enc.Encode(rec)
 	}
 	fmt.Fprint(opts.streams.out, transitions.Explain(base, r))
+	if len(r.Outputs) == 0 {
+		fmt.Fprintln(opts.streams.out, "  needed  by no future instance: the rule only removes")
+		return nil
+	}
 	if len(needed) == 0 {
 		fmt.Fprintf(opts.streams.out, "  needed  by no activity goal in %s\n", where)
 		return nil

@@ -1,7 +1,6 @@
 package robolab
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -250,65 +249,6 @@ func envCfgDT(path string) (float64, bool) {
 	return dt, validDT(dt)
 }
 
-// checkLength compares the file's size with the end-of-file address its
-// superblock declares: a file cut short (a crash while recording, a copy
-// stopped early) is shorter.
-func checkLength(path string, size int64) *Error {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	eof, ok := declaredEOF(f)
-	if !ok || eof <= uint64(size) {
-		return nil
-	}
-	return &Error{File: path, Truncated: true,
-		Msg: fmt.Sprintf("truncated: the file has %d bytes, its superblock declares %d", size, eof)}
-}
-
-// declaredEOF reads the end-of-file address of an HDF5 superblock at
-// offset 0 (versions 0–3; the library reading the rest does not expose it).
-func declaredEOF(r io.ReaderAt) (uint64, bool) {
-	var b [96]byte
-	n, _ := r.ReadAt(b[:], 0)
-	if n < 48 || string(b[:8]) != "\x89HDF\r\n\x1a\n" {
-		return 0, false
-	}
-	var off, size int
-	switch b[8] {
-	case 0, 1:
-		size = int(b[13])
-		off = 24
-		if b[8] == 1 {
-			off = 28
-		}
-		// base, free-space, end-of-file addresses
-		return addrs(b[:n], off, size, 0, 2)
-	case 2, 3:
-		size = int(b[9])
-		// base, superblock extension, end-of-file addresses
-		return addrs(b[:n], 12, size, 0, 2)
-	}
-	return 0, false
-}
-
-// addrs reads the base address (index base) and another address (index
-// k) of a superblock's address list, returning base + the other.
-func addrs(b []byte, off, size, base, k int) (uint64, bool) {
-	if size != 8 && size != 4 || off+(k+1)*size > len(b) {
-		return 0, false
-	}
-	read := func(i int) uint64 {
-		p := b[off+i*size:]
-		if size == 4 {
-			return uint64(binary.LittleEndian.Uint32(p))
-		}
-		return binary.LittleEndian.Uint64(p)
-	}
-	return read(base) + read(k), true
-}
-
 // child finds a group's member by name; nil when absent.
 func child(g *hdf5.Group, name string) hdf5.Object {
 	for _, c := range g.Children() {
@@ -332,90 +272,4 @@ func lookup(g *hdf5.Group, path string) hdf5.Object {
 		}
 	}
 	return cur
-}
-
-// attrNumber reads a numeric scalar attribute of a group.
-func attrNumber(g *hdf5.Group, name string) (float64, bool) {
-	v, ok := attrValue(g, name)
-	if !ok {
-		return 0, false
-	}
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case []int64:
-		if len(x) == 1 {
-			return float64(x[0]), true
-		}
-	case []float64:
-		if len(x) == 1 {
-			return x[0], true
-		}
-	}
-	return 0, false
-}
-
-// attrString reads a string attribute of a group.
-func attrString(g *hdf5.Group, name string) (string, bool) {
-	v, ok := attrValue(g, name)
-	if !ok {
-		return "", false
-	}
-	switch x := v.(type) {
-	case string:
-		return x, true
-	case []string:
-		if len(x) == 1 {
-			return x[0], true
-		}
-	}
-	return "", false
-}
-
-// hasAttr reports whether a group has an attribute, whatever its type.
-func hasAttr(g *hdf5.Group, name string) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	attrs, err := g.Attributes()
-	if err != nil {
-		return false
-	}
-	for _, a := range attrs {
-		if a.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func attrValue(g *hdf5.Group, name string) (v any, ok bool) {
-	defer func() {
-		if recover() != nil {
-			v, ok = nil, false
-		}
-	}()
-	attrs, err := g.Attributes()
-	if err != nil {
-		return nil, false
-	}
-	for _, a := range attrs {
-		if a.Name == name {
-			v, err := a.ReadValue()
-			return v, err == nil
-		}
-	}
-	return nil, false
 }

@@ -66,7 +66,9 @@ func OpenResults(path string, note func(string)) (*ResultsFile, error) {
 		}
 		return nil, err
 	}
-	if err := fsutil.Lock(f); err != nil {
+	if err := fsutil.Lock(f); errors.Is(err, fsutil.ErrLockUnsupported) {
+		note(fmt.Sprintf("%s: not locked (%v): make sure no other run writes to it", path, err))
+	} else if err != nil {
 		f.Close()
 		if errors.Is(err, fsutil.ErrLocked) {
 			return nil, fmt.Errorf("%s: another run is writing to this file; wait for it to finish or choose another --out", path)

@@ -41,12 +41,15 @@ BODIES = {
 }
 
 
-def corners(center, half, yaw):
-    """OBB corners: 0-3 the bottom face, 4-7 the top face, same order."""
+def corners(center, half, yaw, order="cyclic"):
+    """OBB corners: 0-3 the bottom face, 4-7 the top face, same order.
+    cyclic: around each face; bits: USD's GfRange3d.GetCorner order (bit 0
+    x, bit 1 y, bit 2 z), whose faces are not in cyclic order."""
     c, s = math.cos(yaw), math.sin(yaw)
     out = []
+    face = ((-1, -1), (1, -1), (1, 1), (-1, 1)) if order == "cyclic" else ((-1, -1), (1, -1), (-1, 1), (1, 1))
     for dz in (-1, 1):
-        for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        for dx, dy in face:
             lx, ly = dx * half[0], dy * half[1]
             out.append((center[0] + c * lx - s * ly, center[1] + s * lx + c * ly, center[2] + dz * half[2]))
     return out
@@ -122,7 +125,8 @@ class Demo:
             )
 
 
-def write_demo(g, kind, T, seed, *, bbox_dtype=np.int16, names=None, image=True, big_image=False, mutate=None, contiguous=False):
+def write_demo(g, kind, T, seed, *, bbox_dtype=np.int16, names=None, image=True, big_image=False, mutate=None, contiguous=False,
+               corner_order="cyclic"):
     """Writes demo group g: T steps of the given kind, flushed every FLUSH steps."""
     names = names or {n: n for n in ("apple", "bowl", "mug", "robot", "cabinet")}
     rng = np.random.default_rng(seed)
@@ -148,7 +152,7 @@ def write_demo(g, kind, T, seed, *, bbox_dtype=np.int16, names=None, image=True,
                 n = names[body]
                 put(f"states/rigid_object/{n}/root_pose", pose(s[body], yaw))
                 put(f"states/rigid_object/{n}/root_velocity", [0.0] * 6)
-                mm = np.rint(np.array(corners(s[body], half, yaw)) * 1000.0)
+                mm = np.rint(np.array(corners(s[body], half, yaw, corner_order)) * 1000.0)
                 put(f"bbox/bbox_mm/{n}", mm.astype(bbox_dtype))
                 put(f"bbox/centroid/{n}", np.array(s[body], dtype=np.float16))
             put(f"states/articulation/{names['robot']}/joint_position", rng.normal(0, 0.1, 9).astype(np.float32))
@@ -227,6 +231,12 @@ def main():
     # uncompressed (h5py's default when no chunks are asked for).
     f, data = new_run("contiguous.hdf5")
     end_demo(data, write_demo(data.create_group("demo_0"), "undone", 48, seed=21, image=False, contiguous=True), True)
+    f.close()
+
+    # corners_bits.hdf5: corners in USD's GetCorner order (the faces'
+    # corners not in cyclic order).
+    f, data = new_run("corners_bits.hdf5")
+    end_demo(data, write_demo(data.create_group("demo_0"), "undone", 48, seed=22, image=False, corner_order="bits"), True)
     f.close()
 
     # Bad files, one fault per demo.
