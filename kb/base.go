@@ -45,6 +45,10 @@ type Base struct {
 	worldMu   sync.Mutex // guards worldProb while tiers load
 	worldProb problems
 
+	// cacheKey is the key of the cache entry the Base was stored under or
+	// served from; zero when it was not cached.
+	cacheKey [32]byte
+
 	// extraChecks runs source-specific consistency checks for Check.
 	extraChecks func(*Base) []Finding
 }

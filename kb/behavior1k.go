@@ -54,6 +54,7 @@ func LoadBehavior1K(dir string) (*Base, error) {
 	hasher.memo.save()
 	if keyed {
 		if b, hier := loadCached(cdir, key); b != nil {
+			b.cacheKey = key
 			b.attachB1K(dir, hier)
 			return b, b.loadErrs.Err()
 		}
@@ -68,6 +69,7 @@ func LoadBehavior1K(dir string) (*Base, error) {
 	})
 	if keyed && ok && parsed == key && b1kSources(dir).listing == set.listing {
 		storeEntry(cdir, key, encodeBase(b, hier))
+		b.cacheKey = key
 	}
 	return b, b.loadErrs.Err()
 }

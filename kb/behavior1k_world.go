@@ -3,6 +3,7 @@ package kb
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
@@ -29,27 +30,47 @@ func loadB1KTier(dir string, b *Base, cats []hierCategory, t worldTier, w *world
 	}
 	switch t {
 	case tierCategories:
-		for _, c := range cats {
-			if !c.system {
-				w.mapCategory(c.name, c.id)
-			} else if _, seen := w.catSynset[c.name]; !seen {
-				w.catSynset[c.name] = c.id
-				w.synSystems[c.id] = append(w.synSystems[c.id], c.name)
+		apply := func(data []byte) {
+			for _, c := range cats {
+				if !c.system {
+					w.mapCategory(c.name, c.id)
+				} else if _, seen := w.catSynset[c.name]; !seen {
+					w.catSynset[c.name] = c.id
+					w.synSystems[c.id] = append(w.synSystems[c.id], c.name)
+				}
+			}
+			if data != nil {
+				worldCategories(data, b, w, p)
 			}
 		}
-		if data := read(fileCategories); data != nil {
-			worldCategories(data, b, w, p)
+		if b.cacheKey == ([32]byte{}) {
+			// Not from the cache: the categories depend on the Base's
+			// synset ids, which only its key pins down.
+			apply(read(fileCategories))
+			return
 		}
+		cachedTier(dir, "categories of "+hex.EncodeToString(b.cacheKey[:]), fileCategories, read, p,
+			func(payload []byte) bool { return decodeCategories(payload, w, b.NumSynsets()) },
+			apply,
+			func() []byte { return encodeCategories(w) })
 	case tierScenes:
 		cachedTier(dir, "scenes", fileScenes, read, p,
 			func(payload []byte) bool { return decodeScenes(payload, w) },
-			func(data []byte) { worldScenes(data, w, p) },
+			func(data []byte) {
+				if data != nil {
+					worldScenes(data, w, p)
+				}
+			},
 			func() []byte { return encodeScenes(w.scenes) })
 	case tierModels:
 		var order []Model
 		cachedTier(dir, "models", fileInventory, read, p,
 			func(payload []byte) bool { return decodeModelsIndex(payload, w) },
-			func(data []byte) { order = worldInventory(data, w, p) },
+			func(data []byte) {
+				if data != nil {
+					order = worldInventory(data, w, p)
+				}
+			},
 			func() []byte { return encodeModels(order, w.hasAttachments) })
 	}
 }

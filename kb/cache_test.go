@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 func baseDiff(a, b *Base) string {
 	return cmp.Diff(a, b,
 		cmp.Exporter(func(reflect.Type) bool { return true }),
-		cmpopts.IgnoreFields(Base{}, "worldOnce", "worldInit", "worldLoad", "worldData", "worldMu", "worldProb", "extraChecks"),
+		cmpopts.IgnoreFields(Base{}, "worldOnce", "worldInit", "worldLoad", "worldData", "worldMu", "worldProb", "extraChecks", "cacheKey"),
 		cmpopts.EquateEmpty())
 }
 
@@ -99,6 +99,13 @@ func TestCacheRoundTrip(t *testing.T) {
 				}
 				if diff := cmp.Diff(parsed.CategoriesOf(pid), again.CategoriesOf(pid)); diff != "" {
 					t.Errorf("CategoriesOf(%s) differs:\n%s", name, diff)
+				}
+			}
+			for _, cat := range []string{"apple", "oven", "water", "no such category"} {
+				pid, pok := parsed.SynsetOfCategory(cat)
+				aid, aok := again.SynsetOfCategory(cat)
+				if pid != aid || pok != aok {
+					t.Errorf("SynsetOfCategory(%s) = %v %v, want %v %v", cat, aid, aok, pid, pok)
 				}
 			}
 			for _, m := range parsed.Models("oven") {
@@ -169,6 +176,21 @@ func TestCacheNeverStale(t *testing.T) {
 		}, func(t *testing.T, b *Base, err error) {
 			if r := b.RoomsWith(b.ID("apple.n.01")); len(r) != 1 || r[0].Count != 3 {
 				t.Errorf("RoomsWith(apple) = %+v after the edit, want 3 apples", r)
+			}
+		}},
+		{"category mapping", func(dir string) error {
+			return replaceIn(filepath.Join(dir, fileCategories), "oven,oven.n.01", "oven,apple.n.01")
+		}, func(t *testing.T, b *Base, err error) {
+			if id, _ := b.SynsetOfCategory("oven"); id != b.ID("oven.n.01") {
+				// The hierarchy maps oven first; the CSV's other mapping is a warning.
+				t.Errorf("oven maps to %s", b.Name(id))
+			}
+			found := false
+			for _, f := range b.Check() {
+				found = found || f.Code == "category-mismatch"
+			}
+			if !found {
+				t.Error("the changed category mapping is not reported")
 			}
 		}},
 		{"params removed", func(dir string) error {

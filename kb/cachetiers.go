@@ -28,7 +28,8 @@ func tierKey(dir, cdir, kind, file string) (key [32]byte, sum []byte, ok bool) {
 
 // cachedTier loads a one-file tier through the cache: decode serves a
 // hit; on a miss, parse reads data and encode's payload is stored when
-// the file was read exactly as hashed and parse reported nothing.
+// the file was read exactly as hashed and parse reported nothing. parse
+// gets nil when the file cannot be read (read reports why).
 func cachedTier(dir, kind, file string, read func(string) []byte, p *problems,
 	decode func([]byte) bool, parse func([]byte), encode func() []byte) {
 	cdir := cacheDir()
@@ -43,10 +44,10 @@ func cachedTier(dir, kind, file string, read func(string) []byte, p *problems,
 		}
 	}
 	data := read(file)
+	parse(data) // nil when the file is missing or unreadable
 	if data == nil {
 		return
 	}
-	parse(data)
 	if keyed && len(p.errs) == 0 && len(p.findings) == 0 {
 		if h := sha256.Sum256(data); bytes.Equal(h[:], sum) {
 			storeEntry(cdir, key, encode())
@@ -267,5 +268,56 @@ func decodeScenes(payload []byte, w *world) bool {
 		return false
 	}
 	w.scenes = scenes
+	return true
+}
+
+func encodeCategories(w *world) []byte {
+	var e cacheEncoder
+	cats := make([]string, 0, len(w.catSynset))
+	for c := range w.catSynset {
+		cats = append(cats, c)
+	}
+	slices.Sort(cats)
+	e.uint(uint64(len(cats)))
+	for _, c := range cats {
+		e.str(c)
+		e.id(w.catSynset[c])
+	}
+	for _, m := range []map[SynsetID][]string{w.synCats, w.synSystems} {
+		ids := make([]SynsetID, 0, len(m))
+		for id := range m {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		e.uint(uint64(len(ids)))
+		for _, id := range ids {
+			e.id(id)
+			e.strs(m[id])
+		}
+	}
+	return e.buf
+}
+
+func decodeCategories(payload []byte, w *world, n int) bool {
+	d := newCacheDecoder(payload)
+	k := d.count(2)
+	catSynset := make(map[string]SynsetID, k)
+	for range k {
+		c := d.str()
+		catSynset[c] = d.id(n)
+	}
+	var maps [2]map[SynsetID][]string
+	for i := range maps {
+		k := d.count(2)
+		maps[i] = make(map[SynsetID][]string, k)
+		for range k {
+			id := d.id(n)
+			maps[i][id] = d.strs()
+		}
+	}
+	if d.bad || d.pos != len(payload) {
+		return false
+	}
+	w.catSynset, w.synCats, w.synSystems = catSynset, maps[0], maps[1]
 	return true
 }
