@@ -1,6 +1,6 @@
 module github.com/openbddl/bddl
 
-go 1.24.0
+go 1.25
 
 require (
 	github.com/alecthomas/participle/v2 v2.1.4
@@ -9,6 +9,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/schollz/progressbar/v3 v3.18.0
+	github.com/scigolib/hdf5 v0.14.1
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	golang.org/x/term v0.36.0

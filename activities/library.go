@@ -71,9 +71,21 @@ func LoadDir(dir string) (*Library, error) {
 	return LoadFS(os.DirFS(dir), ".", dir)
 }
 
+// LoadDirWith is LoadDir reading each definition under a reading policy:
+// consuming tools read as the reference does (bddl.Reference), so an
+// official activity with a defect the reference passes over is loaded,
+// its warnings in its Diagnostics.
+func LoadDirWith(dir string, opts bddl.Options) (*Library, error) {
+	return loadFS(os.DirFS(dir), ".", opts, dir)
+}
+
 // LoadFS is LoadDir on a file system, from root. Paths are reported
 // under prefix (root when no prefix is given).
 func LoadFS(fsys fs.FS, root string, prefix ...string) (*Library, error) {
+	return loadFS(fsys, root, bddl.Options{}, prefix...)
+}
+
+func loadFS(fsys fs.FS, root string, opts bddl.Options, prefix ...string) (*Library, error) {
 	var paths []string
 	err := fs.WalkDir(fsys, root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -105,7 +117,7 @@ func LoadFS(fsys fs.FS, root string, prefix ...string) (*Library, error) {
 			}
 			name = filepath.Join(prefix[0], filepath.FromSlash(rel))
 		}
-		f, diags := bddl.ParseFile(name, src)
+		f, diags := opts.ParseFile(name, src)
 		act, n, _ := ActivityPath(paths[i])
 		acts[i] = &Activity{Name: act, Instance: n, Path: name, Source: src, Problem: f.Problem, Diagnostics: diags}
 	})

@@ -167,3 +167,28 @@ func BenchmarkParseErrors(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParsePathological parses each input of TestPathologicalInputsBounded
+// at 256 KiB and reports the bytes allocated per input byte, which that
+// test bounds.
+func BenchmarkParsePathological(b *testing.B) {
+	names := make([]string, 0, len(pathological))
+	for name := range pathological {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		src := pathological[name](1 << 18)
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				ParseFile("hostile.bddl", src)
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(src)), "B/input-byte")
+		})
+	}
+}

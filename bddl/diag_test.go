@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -267,5 +268,30 @@ func TestParseDiagnosticsHaveSource(t *testing.T) {
 				t.Errorf("%s: diagnostic %q has Source %p, want the file's %p", in, d.Error(), d.Source, f.Source)
 			}
 		}
+	}
+}
+
+// TestLongLineClipped: a diagnostic on a very long line shows a window
+// around the subject, not the whole line, and the caret still points at
+// the subject.
+func TestLongLineClipped(t *testing.T) {
+	line := strings.Repeat("a ", 2500) + "(bad)" + strings.Repeat(" b", 2500)
+	src := NewSource("long.bddl", []byte(line+"\n"))
+	col := int32(strings.Index(line, "(bad)") + 1)
+	d := &Diagnostic{Severity: Error, Code: "c", Summary: "bad", Source: src,
+		Subject: Range{Start: Pos{Line: 1, Col: col}, End: Pos{Line: 1, Col: col + 5}}}
+	text := d.Text()
+	lines := strings.Split(text, "\n")
+	if len(text) > 600 || len(lines) < 3 {
+		t.Fatalf("not clipped (%d bytes):\n%.400s", len(text), text)
+	}
+	src1, caret := lines[1], lines[2]
+	i := strings.Index(src1, "(bad)")
+	j := strings.Index(caret, "^^^^^")
+	if i < 0 || j < 0 || utf8.RuneCountInString(src1[:i]) != utf8.RuneCountInString(caret[:j]) {
+		t.Errorf("the caret does not point at the subject:\n%s\n%s", src1, caret)
+	}
+	if !strings.Contains(src1, "…") {
+		t.Errorf("no mark where the line was cut: %s", src1)
 	}
 }

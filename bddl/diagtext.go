@@ -34,7 +34,6 @@ func (d *Diagnostic) Text() string {
 		if line != nil {
 			num := fmt.Sprintf("%5d", d.Subject.Start.Line)
 			pad := strings.Repeat(" ", len(num))
-			fmt.Fprintf(&b, "%s | %s\n", num, displayText(line))
 			// Columns count bytes; the caret line counts what the text
 			// shows, so it lines up under multi-byte characters and
 			// escaped control bytes.
@@ -43,8 +42,10 @@ func (d *Diagnostic) Text() string {
 			if d.Subject.End.Line == d.Subject.Start.Line {
 				end = min(max(start, int(d.Subject.End.Col)-1), len(line))
 			}
+			shown, lead, start, end := clipLine(line, start, end)
+			fmt.Fprintf(&b, "%s | %s\n", num, shown)
 			width := max(1, displayWidth(line[start:end]))
-			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", displayWidth(line[:start])), strings.Repeat("^", width))
+			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", lead+displayWidth(line[:start])), strings.Repeat("^", width))
 			if d.Detail != "" {
 				fmt.Fprintf(&b, "%s = %s\n", pad, d.Detail)
 			}
@@ -129,3 +130,36 @@ func (d *Diagnostic) Record() DiagnosticRecord {
 
 // MarshalJSON writes the flat record form.
 func (d *Diagnostic) MarshalJSON() ([]byte, error) { return json.Marshal(d.Record()) }
+
+// maxShownLine is the most bytes of a source line a diagnostic shows; a
+// longer line is clipped around the subject.
+const maxShownLine = 160
+
+// clipLine returns the text of line to show, clipped to a window around
+// the subject [start, end) when the line is long, with "…" where it was
+// cut; lead is the width of what is shown before line[start:] begins, and
+// start and end are moved into the window.
+func clipLine(line []byte, start, end int) (shown string, lead, s, e int) {
+	if len(line) <= maxShownLine {
+		return displayText(line), 0, start, end
+	}
+	ws := max(0, start-maxShownLine/3)
+	for ws > 0 && !utf8.RuneStart(line[ws]) {
+		ws--
+	}
+	we := min(len(line), ws+maxShownLine)
+	for we < len(line) && !utf8.RuneStart(line[we]) {
+		we--
+	}
+	end = min(end, we)
+	var b strings.Builder
+	if ws > 0 {
+		b.WriteString("…")
+		lead = 1
+	}
+	b.WriteString(displayText(line[ws:we]))
+	if we < len(line) {
+		b.WriteString("…")
+	}
+	return b.String(), lead - displayWidth(line[:ws]), start, max(start, end)
+}

@@ -50,9 +50,8 @@ func ExampleFormat() {
 	os.Stdout.Write(bddl.Format(f))
 	// Output:
 	// (define (problem p)
-	//     (:domain omnigibson)
+	//     (:domain omnigibson) ; the domain
 	//
-	//     ; the domain
 	//     (:objects
 	//         a.n.01_1 - a.n.01
 	//     )

@@ -49,6 +49,19 @@ func (p *sectionParser) peek2() token {
 	return p.buf[1]
 }
 
+// peek3 returns the token after the next two without consuming anything:
+// it scans ahead on a copy of the scanner's state.
+func (p *sectionParser) peek3() token {
+	p.peek2()
+	saved := *p.sc
+	comments := len(*p.sc.comments)
+	var t token
+	p.sc.scanInto(&t)
+	*p.sc = saved
+	*p.sc.comments = (*p.sc.comments)[:comments]
+	return t
+}
+
 func (p *sectionParser) next() token {
 	p.peek()
 	t := p.buf[0]
@@ -618,7 +631,10 @@ func (p *sectionParser) count(q *Quant, head token, example string) bool {
 func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 	open := p.peek()
 	v := p.peek2()
-	if open.typ != tokLParen || v.typ != tokVar {
+	// (x - type): a declaration without '?', not a formula such as
+	// (cooked ?x) where a declaration is missing.
+	bare := open.typ == tokLParen && v.typ == tokName && p.peek3().typ == tokDash
+	if open.typ != tokLParen || v.typ != tokVar && !bare {
 		p.errorf(head.rng(), codeMissingDecl, head.val+" has no variable declaration",
 			"declare the variable before the body: "+example)
 		return VarDecl{}, false
@@ -626,6 +642,15 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 	p.next()
 	p.next()
 	d := VarDecl{Var: Ident{Name: v.val[1:], Range: v.rng()}}
+	if bare {
+		// The reference strips the '?' of a declared variable, so it reads
+		// a declaration without one the same way.
+		d.Var.Name = v.val
+		e := p.errorf(v.rng(), codeBadDecl, "variable "+v.val+" is declared without '?'",
+			"write (?"+v.val+" - SYNSET)")
+		e.reference = "the reference reads it as ?" + v.val
+		v.val = "?" + v.val // for the length check below
+	}
 	// After an error, skip the rest of the declaration and its ')', so
 	// the quantifier's own ')' still closes the quantifier.
 	if len(v.val) < 2 {

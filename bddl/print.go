@@ -9,7 +9,9 @@ import (
 // The canonical layout is the corpus's own: 4-space indentation, one
 // object type line and one :init literal per line, goal connectives and
 // quantifiers spread over lines with atoms on one line. Comments are kept:
-// each is printed on its own line before the element that follows it.
+// a comment that shares its source line with the element before it stays
+// at the end of that element's line (it describes it); any other is printed
+// on its own line before the element that follows it.
 
 // Format returns the canonical text of a parsed file.
 func Format(f *File) []byte {
@@ -24,7 +26,7 @@ func Format(f *File) []byte {
 
 // FormatProblem returns the canonical text of a problem.
 func FormatProblem(p *Problem) []byte {
-	pr := &printer{comments: p.Comments}
+	pr := newPrinter(p.Comments, p.Source)
 	pr.line(0, p.Range.Start.Offset, "(define (problem "+p.Name.Name+")")
 	for i, s := range p.Sections {
 		if i > 0 {
@@ -67,7 +69,7 @@ func FormatProblem(p *Problem) []byte {
 
 // FormatDomain returns the canonical text of a domain.
 func FormatDomain(d *Domain) []byte {
-	pr := &printer{comments: d.Comments}
+	pr := newPrinter(d.Comments, d.Source)
 	pr.line(0, d.Range.Start.Offset, "(define (domain "+d.Name.Name+")")
 	for _, s := range d.Sections {
 		switch s.Keyword.Key() {
@@ -101,17 +103,53 @@ func FormatDomain(d *Domain) []byte {
 type printer struct {
 	buf      bytes.Buffer
 	comments []Comment
-	next     int // index of the first comment not yet printed
+	next     int    // index of the first comment not yet printed
+	src      []byte // the source, to tell trailing comments; nil: none are
+	prev     int32  // source offset of the element printed last; -1: none
+}
+
+func newPrinter(comments []Comment, src *Source) *printer {
+	p := &printer{comments: comments, prev: -1}
+	if src != nil {
+		p.src = src.Text
+	}
+	return p
 }
 
 // line prints text on its own line at the given depth, after the comments
 // that come before offset in the source.
 func (p *printer) line(depth int, offset int32, text string) {
+	p.comment(depth, offset)
+	p.write(depth, text)
+	p.prev = offset
+}
+
+// comment prints the comments that come before offset: at the end of the
+// last line printed when one shares that element's source line, else on
+// lines of their own.
+func (p *printer) comment(depth int, offset int32) {
 	for p.next < len(p.comments) && p.comments[p.next].Range.Start.Offset < offset {
-		p.write(depth, p.comments[p.next].Text)
+		c := p.comments[p.next]
+		if p.trailing(c) {
+			// Before the newline ending that line, and a blank line
+			// printed after it.
+			b := p.buf.Bytes()
+			n := len(b) - len(bytes.TrimRight(b, "\n"))
+			p.buf.Truncate(len(b) - n)
+			p.buf.WriteString(" " + c.Text + strings.Repeat("\n", n))
+		} else {
+			p.write(depth, c.Text)
+		}
 		p.next++
 	}
-	p.write(depth, text)
+}
+
+// trailing reports whether c follows the element printed last on the same
+// source line.
+func (p *printer) trailing(c Comment) bool {
+	start, end := p.prev, c.Range.Start.Offset
+	return p.src != nil && start >= 0 && start < end && int(end) <= len(p.src) &&
+		p.buf.Len() > 0 && bytes.IndexByte(p.src[start:end], '\n') < 0
 }
 
 func (p *printer) write(depth int, text string) {
@@ -125,9 +163,7 @@ func (p *printer) write(depth int, text string) {
 func (p *printer) blank() { p.buf.WriteByte('\n') }
 
 func (p *printer) flushAll() {
-	for ; p.next < len(p.comments); p.next++ {
-		p.write(0, p.comments[p.next].Text)
-	}
+	p.comment(0, 1<<31-1)
 }
 
 // formula prints a goal formula: atoms on one line, everything else with

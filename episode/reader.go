@@ -28,7 +28,11 @@ type Reader struct {
 	closer io.Closer
 	line   int    // number of the last line read
 	long   []byte // a line longer than br's buffer
-	bytes  int64  // bytes of decompressed input read
+	// maxLine is the longest line accepted (MaxLineBytes); fatal is the
+	// error of a line over it, returned by every later read.
+	maxLine int
+	fatal   error
+	bytes   int64 // bytes of decompressed input read
 
 	hl         headerLine
 	headerText []byte
@@ -65,6 +69,13 @@ type StepInfo struct {
 
 const bufferSize = 64 << 10
 
+// MaxLineBytes is the longest line a recording may have, line ending
+// excluded: 64 MiB. A step line of a real recording is a few kilobytes
+// and a header with thousands of objects a few megabytes; a longer line is
+// refused with its file and line number, so that a hostile file (a gzip
+// of one endless line) costs at most about twice this in memory.
+const MaxLineBytes = 64 << 20
+
 // maxSkipErrors is how many skipped-step errors a lenient Reader keeps.
 const maxSkipErrors = 20
 
@@ -75,7 +86,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 func NewReader(r io.Reader, name string) (*Reader, error) {
 	ensureTables()
-	rd := &Reader{name: name, unknown: map[string]bool{}}
+	rd := &Reader{name: name, unknown: map[string]bool{}, maxLine: MaxLineBytes}
 	br := bufio.NewReaderSize(r, bufferSize)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
@@ -395,14 +406,23 @@ func findStep(line []byte) (int64, bool) {
 // readLine returns the next line without its line ending. The slice is
 // valid until the next call.
 func (r *Reader) readLine() ([]byte, error) {
+	if r.fatal != nil {
+		return nil, r.fatal
+	}
 	line, err := r.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		r.long = append(r.long[:0], line...)
 		for err == bufio.ErrBufferFull {
+			if len(r.long) > r.maxLine {
+				return nil, r.tooLong()
+			}
 			line, err = r.br.ReadSlice('\n')
-			r.long = append(r.long, line...)
+			r.appendLong(line)
 		}
 		line = r.long
+	}
+	if n := len(bytes.TrimRight(line, "\r\n")); n > r.maxLine {
+		return nil, r.tooLong()
 	}
 	r.bytes += int64(len(line))
 	if err != nil && err != io.EOF {
@@ -419,6 +439,34 @@ func (r *Reader) readLine() ([]byte, error) {
 		}
 	}
 	return line, nil
+}
+
+// appendLong appends to the long-line buffer, doubling it when full (not
+// append's 1.25 for large slices) and jumping to the limit and one buffer
+// at the last step, so that a line of n bytes allocates about 2n in all.
+func (r *Reader) appendLong(b []byte) {
+	if need := len(r.long) + len(b); need > cap(r.long) {
+		c := max(2*cap(r.long), need)
+		if c >= r.maxLine {
+			c = max(r.maxLine+bufferSize+1, need)
+		}
+		grown := make([]byte, len(r.long), c)
+		copy(grown, r.long)
+		r.long = grown
+	}
+	r.long = append(r.long, b...)
+}
+
+// tooLong stops the reader at a line over maxLine.
+func (r *Reader) tooLong() error {
+	r.long = nil // release what was read of it
+	limit := fmt.Sprintf("%d bytes", r.maxLine)
+	if r.maxLine%(1<<20) == 0 {
+		limit = fmt.Sprintf("%d MiB", r.maxLine>>20)
+	}
+	r.fatal = &Error{File: r.name, Line: r.line + 1,
+		Msg: "line longer than the limit of " + limit + " (episode.MaxLineBytes); a recording's lines are a step or a header each"}
+	return r.fatal
 }
 
 func readFailure(err error) string {

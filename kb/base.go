@@ -2,6 +2,7 @@ package kb
 
 import (
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -35,11 +36,18 @@ type Base struct {
 	loadErrs DataErrors // data errors of the load, kept for Check
 	findings []Finding  // non-fatal findings of the load
 
-	// The world: scenes, categories, object models. Loaded on first use.
-	worldOnce sync.Once
-	worldLoad func() (*world, problems)
+	// The world: categories, scenes, object models, each tier loaded on
+	// first use by worldLoad into worldData (see Base.tier).
+	worldOnce [numWorldTiers]sync.Once
+	worldInit sync.Once
+	worldLoad func(worldTier, *world, *problems)
 	worldData *world
+	worldMu   sync.Mutex // guards worldProb while tiers load
 	worldProb problems
+
+	// cacheKey is the key of the cache entry the Base was stored under or
+	// served from; zero when it was not cached.
+	cacheKey [32]byte
 
 	// extraChecks runs source-specific consistency checks for Check.
 	extraChecks func(*Base) []Finding
@@ -183,6 +191,66 @@ const (
 // check, ancestor bitsets, property propagation, thresholds, rule indexes.
 func (bd *builder) finish(mode propagation, origin Origin) *Base {
 	n := len(bd.names)
+	b := bd.taxonomyBase(origin)
+	b.topo = bd.topoOrder(b)
+	b.computeAncestors()
+
+	// Properties.
+	b.propWords = (len(b.propTable.names) + 63) / 64
+	if b.propWords == 0 {
+		b.propWords = 1
+	}
+	b.props = make([]uint64, n*b.propWords)
+	for i := 0; i < n; i++ {
+		copy(b.props[i*b.propWords:(i+1)*b.propWords], bd.props[i*bd.stride:i*bd.stride+min(bd.stride, b.propWords)])
+	}
+	b.params = bd.params
+	switch mode {
+	case computePropagation:
+		b.propagateDown()
+		b.inheritParams()
+		b.applyImplications()
+		b.intersectLeaves()
+	case verifyPropagation:
+		bd.findings = append(bd.findings, b.propagationFindings(Location{File: "propagated_annots_params.json"})...)
+	}
+	bd.finishRest(b)
+	return b
+}
+
+// rebuild makes a Base from a decoded cache entry: the builder holds
+// names, edges, parameters, rules and findings; topo, props and propWords
+// are as finish computed them.
+func (bd *builder) rebuild(topo []SynsetID, propWords int, props []uint64, origin Origin) *Base {
+	b := bd.taxonomyBase(origin)
+	b.topo = topo
+	b.computeAncestors()
+	b.propWords, b.props, b.params = propWords, props, bd.params
+	bd.finishRest(b)
+	return b
+}
+
+// finishRest derives thresholds and the rule index and hands over rooms
+// and findings.
+func (bd *builder) finishRest(b *Base) {
+	b.computeThresholds()
+
+	b.rules = bd.rules
+	b.indexRules()
+
+	b.roomTypes = bd.roomTypes
+	b.roomTypeSet = make(map[string]struct{}, len(bd.roomTypes))
+	for _, r := range bd.roomTypes {
+		b.roomTypeSet[r] = struct{}{}
+	}
+	b.findings = bd.findings
+	b.loadErrs = bd.errs
+}
+
+// taxonomyBase starts a Base with the names and the compressed rows of
+// parents and children.
+func (bd *builder) taxonomyBase(origin Origin) *Base {
+	n := len(bd.names)
 	b := &Base{origin: origin, pruned: bd.pruned}
 	b.names = bd.names
 	b.byName = bd.byName
@@ -223,40 +291,6 @@ func (bd *builder) finish(mode propagation, origin Origin) *Base {
 		}
 	}
 
-	b.topo = bd.topoOrder(b)
-	b.computeAncestors()
-
-	// Properties.
-	b.propWords = (len(b.propTable.names) + 63) / 64
-	if b.propWords == 0 {
-		b.propWords = 1
-	}
-	b.props = make([]uint64, n*b.propWords)
-	for i := 0; i < n; i++ {
-		copy(b.props[i*b.propWords:(i+1)*b.propWords], bd.props[i*bd.stride:i*bd.stride+min(bd.stride, b.propWords)])
-	}
-	b.params = bd.params
-	switch mode {
-	case computePropagation:
-		b.propagateDown()
-		b.inheritParams()
-		b.applyImplications()
-		b.intersectLeaves()
-	case verifyPropagation:
-		bd.findings = append(bd.findings, b.propagationFindings(Location{File: "propagated_annots_params.json"})...)
-	}
-	b.computeThresholds()
-
-	b.rules = bd.rules
-	b.indexRules()
-
-	b.roomTypes = bd.roomTypes
-	b.roomTypeSet = make(map[string]struct{}, len(bd.roomTypes))
-	for _, r := range bd.roomTypes {
-		b.roomTypeSet[r] = struct{}{}
-	}
-	b.findings = bd.findings
-	b.loadErrs = bd.errs
 	return b
 }
 
@@ -336,24 +370,111 @@ func (bd *builder) topoOrder(b *Base) []SynsetID {
 
 func (b *Base) computeAncestors() {
 	n := len(b.names)
-	w := (n + 63) / 64
-	if w == 0 {
-		w = 1
-	}
-	b.ancWords = w
-	b.anc = make([]uint64, n*w)
+	b.ancStart = make([]int32, n)
+	b.ancEnd = make([]int32, n)
 	b.depth = make([]int32, n)
+	// Rows are built in topological order, each the sorted union of its
+	// parents' rows and itself. In a tree that is the parent's row plus
+	// one id, so the total is about n times the mean depth.
+	ids := make([]SynsetID, 0, 4*n)
+	var scratch []SynsetID
 	for _, id := range b.topo {
-		row := b.anc[int(id)*w : int(id+1)*w]
-		row[id>>6] |= 1 << (uint(id) & 63)
-		for _, p := range b.Parents(id) {
-			prow := b.anc[int(p)*w : int(p+1)*w]
-			for k := range row {
-				row[k] |= prow[k]
+		ps := b.Parents(id)
+		start := int32(len(ids))
+		switch len(ps) {
+		case 0:
+			ids = append(ids, id)
+		case 1:
+			// Insert id into the parent's sorted row.
+			row := ids[b.ancStart[ps[0]]:b.ancEnd[ps[0]]]
+			k, _ := slices.BinarySearch(row, id)
+			ids = append(ids, row[:k]...)
+			ids = append(ids, id)
+			row = ids[b.ancStart[ps[0]]:b.ancEnd[ps[0]]] // ids may have moved
+			ids = append(ids, row[k:]...)
+		default:
+			scratch = append(scratch[:0], id)
+			for _, p := range ps {
+				scratch = append(scratch, ids[b.ancStart[p]:b.ancEnd[p]]...)
 			}
+			slices.Sort(scratch)
+			ids = append(ids, slices.Compact(scratch)...)
+		}
+		b.ancStart[id], b.ancEnd[id] = start, int32(len(ids))
+		for _, p := range ps {
 			if d := b.depth[p] + 1; d > b.depth[id] {
 				b.depth[id] = d
 			}
+		}
+	}
+	b.ancIDs = slices.Clip(ids)
+	b.computeTreeIntervals()
+}
+
+// computeTreeIntervals numbers the forest that keeps each synset's first
+// parent by a depth-first walk: c is an ancestor of a along first parents
+// exactly when a's entry time lies in c's interval, one comparison pair
+// where the sorted rows need a binary search. treeOnly marks synsets
+// whose ancestors are all on their first-parent chain (a tree-shaped
+// taxonomy: nearly all of them), for which the interval answer is final.
+func (b *Base) computeTreeIntervals() {
+	n := len(b.names)
+	b.treeIn = make([]int32, n)
+	b.treeOut = make([]int32, n)
+	b.treeOnly = make([]uint64, (n+63)/64)
+	chainLen := make([]int32, n) // length of the first-parent chain, itself included
+	kids := make([][]SynsetID, n)
+	var roots []SynsetID
+	for i := range n {
+		ps := b.Parents(SynsetID(i))
+		if len(ps) == 0 {
+			roots = append(roots, SynsetID(i))
+		} else {
+			kids[ps[0]] = append(kids[ps[0]], SynsetID(i))
+		}
+	}
+	clock := int32(0)
+	type frame struct {
+		id   SynsetID
+		next int
+	}
+	var stack []frame
+	visited := make([]bool, n)
+	enter := func(id SynsetID, chain int32) {
+		visited[id] = true
+		b.treeIn[id] = clock
+		clock++
+		chainLen[id] = chain
+		if int(b.ancEnd[id]-b.ancStart[id]) == int(chain) {
+			b.treeOnly[id>>6] |= 1 << (uint(id) & 63)
+		}
+		stack = append(stack, frame{id: id})
+	}
+	walk := func(root SynsetID) {
+		enter(root, 1)
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(kids[top.id]) {
+				c := kids[top.id][top.next]
+				top.next++
+				if !visited[c] {
+					enter(c, chainLen[top.id]+1)
+				}
+				continue
+			}
+			b.treeOut[top.id] = clock
+			stack = stack[:len(stack)-1]
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	// Synsets on a hypernym cycle are reached from no root: give each an
+	// empty interval of its own, so only the rows answer for them.
+	for i := range n {
+		if !visited[i] {
+			b.treeIn[i], b.treeOut[i] = clock, clock
+			clock++
 		}
 	}
 }

@@ -2,12 +2,14 @@ package kb
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/csv"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -41,7 +43,47 @@ func LoadBehavior1K(dir string) (*Base, error) {
 		return nil, DataErrors{{Location: Location{File: fileHierarchy}, Code: "missing-file",
 			Message: "not a BEHAVIOR-1K knowledge base directory: " + err.Error()}}
 	}
-	imp := &b1kImporter{dir: dir, bd: newBuilder(4096)}
+	cdir := cacheDir()
+	if cdir == "" {
+		b, _ := loadB1KSources(dir, nil)
+		return b, b.loadErrs.Err()
+	}
+	set := b1kSources(dir)
+	hasher := newHasher(dir, cdir)
+	key, keyed := cacheKey(set, hasher.hash)
+	hasher.memo.save()
+	if keyed {
+		if b, hier := loadCached(cdir, key); b != nil {
+			b.cacheKey = key
+			b.attachB1K(dir, hier)
+			return b, b.loadErrs.Err()
+		}
+	}
+	hashes := map[string]fileSum{}
+	b, hier := loadB1KSources(dir, hashes)
+	// Store only what was parsed from exactly the keyed bytes: if a file
+	// or the rule directory changed during the load, the keys differ.
+	parsed, ok := cacheKey(set, func(name string) ([]byte, bool, bool) {
+		h, seen := hashes[name]
+		return h.sum, h.present, seen
+	})
+	if keyed && ok && parsed == key && b1kSources(dir).listing == set.listing {
+		storeEntry(cdir, key, encodeBase(b, hier))
+		b.cacheKey = key
+	}
+	return b, b.loadErrs.Err()
+}
+
+// fileSum is the hash of a file as the importer read it.
+type fileSum struct {
+	sum     []byte
+	present bool
+}
+
+// loadB1KSources parses the knowledge base from its files, recording in
+// hashes (when not nil) the hash of every file it reads.
+func loadB1KSources(dir string, hashes map[string]fileSum) (*Base, []hierCategory) {
+	imp := &b1kImporter{dir: dir, bd: newBuilder(4096), hashes: hashes}
 	imp.readHierarchy()
 	imp.readSynsetsCSV()
 	imp.readParams()
@@ -49,10 +91,17 @@ func LoadBehavior1K(dir string) (*Base, error) {
 	imp.readRules()
 	imp.compareCSV()
 
-	b := imp.bd.finish(verifyPropagation, Origin{Format: "behavior1k", Path: dir})
-	b.worldLoad = func() (*world, problems) { return loadB1KWorld(dir, b) }
+	b := imp.bd.finish(verifyPropagation, Origin{Format: "behavior1k"})
+	b.attachB1K(dir, imp.hierCats)
+	return b, imp.hierCats
+}
+
+// attachB1K points a loaded or decoded Base at its directory: the origin,
+// the lazily loaded world tiers and the consistency checks read from it.
+func (b *Base) attachB1K(dir string, cats []hierCategory) {
+	b.origin = Origin{Format: "behavior1k", Path: dir}
+	b.worldLoad = func(t worldTier, w *world, p *problems) { loadB1KTier(dir, b, cats, t, w, p) }
 	b.extraChecks = func(b *Base) []Finding { return b1kChecks(dir, b) }
-	return b, imp.bd.errs.Err()
 }
 
 // behavior1KDir accepts the knowledge-base directory itself or a directory
@@ -80,10 +129,34 @@ type b1kImporter struct {
 	csvLine    map[SynsetID]int
 	csvColumns []Property
 	stack      []SynsetID // children collected while scanning the hierarchy
+
+	// hierCats are the categories and particle systems the hierarchy
+	// attaches to synsets, in post-order as the categories tier applies
+	// them; collected here so that tier need not scan the hierarchy again.
+	hierCats []hierCategory
+
+	// hashes, when not nil, receives the hash of every file read, for the
+	// cache key.
+	hashes map[string]fileSum
+}
+
+// hierCategory is one category (or particle system) of a hierarchy node.
+type hierCategory struct {
+	id     SynsetID
+	name   string
+	system bool
 }
 
 func (imp *b1kImporter) read(name string, required bool) []byte {
-	data, err := os.ReadFile(filepath.Join(imp.dir, name))
+	data, err := readRegular(filepath.Join(imp.dir, name), maxDataFile)
+	if imp.hashes != nil {
+		if err == nil {
+			sum := sha256.Sum256(data)
+			imp.hashes[name] = fileSum{sum: sum[:], present: true}
+		} else if errors.Is(err, fs.ErrNotExist) {
+			imp.hashes[name] = fileSum{}
+		}
+	}
 	if err != nil {
 		if required || !errors.Is(err, fs.ErrNotExist) {
 			imp.bd.errorf(Location{File: name}, "missing-file", "cannot read: %v", err)
@@ -131,9 +204,19 @@ func (imp *b1kImporter) hierarchyNode(s *jsonScanner, depth int) SynsetID {
 	}
 	id := NoSynset
 	start := len(imp.stack)
+	var cats []hierCategory
 	first := true
 	for s.more(&first, '}') {
 		switch k := s.key(); string(k) {
+		case "categories", "substances":
+			system := string(k) == "substances"
+			if !s.open('[') {
+				break
+			}
+			lf := true
+			for s.more(&lf, ']') {
+				cats = append(cats, hierCategory{name: string(s.str()), system: system})
+			}
 		case "name":
 			name := s.str()
 			if len(name) == 0 {
@@ -163,6 +246,10 @@ func (imp *b1kImporter) hierarchyNode(s *jsonScanner, depth int) SynsetID {
 	if id != NoSynset {
 		for _, c := range imp.stack[start:] {
 			imp.bd.addParent(c, id)
+		}
+		for _, c := range cats {
+			c.id = id
+			imp.hierCats = append(imp.hierCats, c)
 		}
 	}
 	imp.stack = imp.stack[:start]
@@ -477,7 +564,14 @@ func (imp *b1kImporter) compareCSV() {
 			isParent[p] = true
 		}
 	}
-	for id, ps := range imp.csvProps {
+	// In id order, so that the findings come out the same every load.
+	ids := make([]SynsetID, 0, len(imp.csvProps))
+	for id := range imp.csvProps {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		ps := imp.csvProps[id]
 		if isParent[id] {
 			continue
 		}

@@ -3,23 +3,21 @@ package kb
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
 
-// loadB1KWorld reads the scene and asset files: categories and particle
-// systems (output_hierarchy.json, category_mapping.csv), scenes and their
-// rooms (combined_room_object_list.json), and object models with sizes,
-// meta links and attachment links (object_inventory.json).
-func loadB1KWorld(dir string, b *Base) (*world, problems) {
-	var p problems
-	w := newWorld()
+// loadB1KTier reads the files of one world tier: categories and particle
+// systems (from the hierarchy, collected at load, and category_mapping.csv),
+// scenes and their rooms (combined_room_object_list.json), or object models
+// with sizes, meta links and attachment links (object_inventory.json).
+func loadB1KTier(dir string, b *Base, cats []hierCategory, t worldTier, w *world, p *problems) {
 	read := func(name string) []byte {
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		data, err := readRegular(filepath.Join(dir, name), maxDataFile)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				p.errorf(Location{File: name}, "missing-file", "cannot read: %v", err)
@@ -30,90 +28,51 @@ func loadB1KWorld(dir string, b *Base) (*world, problems) {
 		}
 		return stripBOM(data)
 	}
-	if data := read(fileHierarchy); data != nil {
-		worldHierarchy(data, b, w, &p)
-	}
-	if data := read(fileCategories); data != nil {
-		worldCategories(data, b, w, &p)
-	}
-	if data := read(fileInventory); data != nil {
-		worldInventory(data, w, &p)
-	}
-	if data := read(fileScenes); data != nil {
-		worldScenes(data, w, &p)
-	}
-	return w, p
-}
-
-// worldHierarchy collects the categories and substances (particle systems)
-// the hierarchy attaches to synsets.
-func worldHierarchy(data []byte, b *Base, w *world, p *problems) {
-	s := &jsonScanner{data: data}
-	var node func(depth int)
-	node = func(depth int) {
-		if depth > maxJSONDepth {
-			s.fail("nesting too deep")
-			return
-		}
-		if !s.open('{') {
-			return
-		}
-		id := NoSynset
-		var cats, systems []string
-		first := true
-		for s.more(&first, '}') {
-			switch k := string(s.key()); k {
-			case "name":
-				id, _ = b.Lookup(string(s.str()))
-			case "categories", "substances":
-				isCat := k == "categories"
-				if !s.open('[') {
-					break
+	switch t {
+	case tierCategories:
+		apply := func(data []byte) {
+			for _, c := range cats {
+				if !c.system {
+					w.mapCategory(c.name, c.id)
+				} else if _, seen := w.catSynset[c.name]; !seen {
+					w.catSynset[c.name] = c.id
+					w.synSystems[c.id] = append(w.synSystems[c.id], c.name)
 				}
-				lf := true
-				for s.more(&lf, ']') {
-					v := string(s.str())
-					if isCat {
-						cats = append(cats, v)
-					} else {
-						systems = append(systems, v)
-					}
-				}
-			case "children":
-				if !s.open('[') {
-					break
-				}
-				cf := true
-				for s.more(&cf, ']') {
-					node(depth + 1)
-				}
-			default:
-				s.skip(depth + 1)
+			}
+			if data != nil {
+				worldCategories(data, b, w, p)
 			}
 		}
-		if id == NoSynset {
+		if b.cacheKey == ([32]byte{}) {
+			// Not from the cache: the categories depend on the Base's
+			// synset ids, which only its key pins down.
+			apply(read(fileCategories))
 			return
 		}
-		for _, c := range cats {
-			w.mapCategory(c, id)
-		}
-		for _, c := range systems {
-			if _, seen := w.catSynset[c]; !seen {
-				w.catSynset[c] = id
-				w.synSystems[id] = append(w.synSystems[id], c)
-			}
-		}
+		cachedTier(dir, "categories of "+hex.EncodeToString(b.cacheKey[:]), fileCategories, read, p,
+			func(payload []byte) bool { return decodeCategories(payload, w, b.NumSynsets()) },
+			apply,
+			func() []byte { return encodeCategories(w) })
+	case tierScenes:
+		cachedTier(dir, "scenes", fileScenes, read, p,
+			func(payload []byte) bool { return decodeScenes(payload, w) },
+			func(data []byte) {
+				if data != nil {
+					worldScenes(data, w, p)
+				}
+			},
+			func() []byte { return encodeScenes(w.scenes) })
+	case tierModels:
+		var order []Model
+		cachedTier(dir, "models", fileInventory, read, p,
+			func(payload []byte) bool { return decodeModelsIndex(payload, w) },
+			func(data []byte) {
+				if data != nil {
+					order = worldInventory(data, w, p)
+				}
+			},
+			func() []byte { return encodeModels(order, w.hasAttachments) })
 	}
-	if s.peek() == '[' {
-		s.pos++
-		first := true
-		for s.more(&first, ']') {
-			node(0)
-		}
-	} else {
-		node(0)
-	}
-	s.report(p, fileHierarchy)
 }
 
 // worldCategories reads category_mapping.csv (category → synset).
@@ -179,88 +138,163 @@ func worldCategories(data []byte, b *Base, w *world, p *problems) {
 }
 
 // worldInventory reads object_inventory.json: per model its provider, meta
-// links and attachment links; per model id its bounding-box size.
-func worldInventory(data []byte, w *world, p *problems) {
+// links and attachment links; per model id its bounding-box size. It
+// streams the file without building a value tree, and names are slices of
+// one copy of the file, so the 3 MB inventory costs one pass and a few
+// allocations per model.
+func worldInventory(data []byte, w *world, p *problems) []Model {
+	text := string(data)
 	s := &jsonScanner{data: data}
-	g := s.value(0)
-	s.end()
-	s.report(p, fileInventory)
-	if s.failed || g.kind != gObject {
-		return
-	}
-	src := source{file: fileInventory, data: data}
-	models := map[string]*Model{}
-	var order []string
-	model := func(name string) *Model {
-		if m, ok := models[name]; ok {
-			return m
+	// str returns the next string as a slice of text when it has no
+	// escapes (the common case), else a copy.
+	str := func() string {
+		b := s.str()
+		if len(b) == 0 {
+			return ""
 		}
-		cat, id := splitModelName(name)
-		m := &Model{Name: name, Category: cat, ID: id}
-		models[name] = m
-		order = append(order, name)
-		return m
+		if end := s.pos - 1; end >= len(b) && &b[0] == &data[end-len(b)] {
+			return text[end-len(b) : end]
+		}
+		return string(b)
 	}
-	strList := func(v gval, keys ...string) []string {
-		if v.kind != gList {
-			p.errorf(src.locate(v, keys...), "inventory-type", "expected a list of names, found %s", v.text())
+	at := func(pos int, keys ...string) Location {
+		return Location{File: fileInventory, Line: lineAt(data, pos), Key: keyPath(keys...)}
+	}
+	strList := func(keys ...string) []string {
+		pos := s.pos
+		if s.peek() != '[' {
+			s.skip(3)
+			p.errorf(at(pos, keys...), "inventory-type", "expected a list of names")
 			return nil
 		}
-		out := make([]string, 0, len(v.list))
-		for _, x := range v.list {
-			if x.kind == gString {
-				out = append(out, x.str)
+		s.pos++
+		var out []string
+		first := true
+		for s.more(&first, ']') {
+			if s.peek() == '"' {
+				out = append(out, str())
+			} else {
+				s.skip(4)
 			}
 		}
 		return out
 	}
-	sizes := map[string][3]float64{}
-	for i, section := range g.keys {
-		v := g.vals[i]
-		if v.kind != gObject {
-			continue // success flags and error lists
+	index := map[string]int32{}
+	var models []Model
+	model := func(name string) *Model {
+		if i, ok := index[name]; ok {
+			return &models[i]
 		}
-		for j, name := range v.keys {
-			x := v.vals[j]
+		cat, id := splitModelName(name)
+		index[name] = int32(len(models))
+		models = append(models, Model{Name: name, Category: cat, ID: id})
+		return &models[len(models)-1]
+	}
+	sizes := map[string][3]float64{}
+	if !s.open('{') {
+		s.report(p, fileInventory)
+		return nil
+	}
+	first := true
+	for s.more(&first, '}') {
+		section := str()
+		if s.peek() != ':' {
+			s.fail("expected ':' after key, found " + s.found())
+			break
+		}
+		s.pos++
+		switch section {
+		case "providers", "meta_links", "attachment_pairs", "bounding_box_sizes":
+		default:
+			s.skip(1) // success flags, error lists, needed_by
+			continue
+		}
+		if s.peek() != '{' {
+			s.skip(1)
+			continue
+		}
+		s.pos++
+		mfirst := true
+		for s.more(&mfirst, '}') {
+			name := str()
+			if s.peek() != ':' {
+				s.fail("expected ':' after key, found " + s.found())
+				break
+			}
+			s.pos++
+			pos := s.pos
 			switch section {
 			case "providers":
-				if x.kind == gString {
-					model(name).Provider = x.str
+				if s.peek() == '"' {
+					model(name).Provider = str()
+				} else {
+					s.skip(2)
 				}
 			case "meta_links":
-				model(name).MetaLinks = strList(x, section, name)
+				links := strList(section, name)
+				model(name).MetaLinks = links
 			case "attachment_pairs":
-				if x.kind != gObject {
-					p.errorf(src.locate(x, section, name), "inventory-type", "attachment pairs must be an object {M: [...], F: [...]}")
+				if s.peek() != '{' {
+					s.skip(2)
+					p.errorf(at(pos, section, name), "inventory-type", "attachment pairs must be an object {M: [...], F: [...]}")
 					continue
 				}
+				s.pos++
 				m := model(name)
-				for k, side := range x.keys {
-					switch side {
+				sfirst := true
+				for s.more(&sfirst, '}') {
+					switch side := string(s.key()); side {
 					case "M":
-						m.MaleAttachments = strList(x.vals[k], section, name, side)
+						m.MaleAttachments = strList(section, name, side)
 					case "F":
-						m.FemaleAttachments = strList(x.vals[k], section, name, side)
+						m.FemaleAttachments = strList(section, name, side)
+					default:
+						s.skip(3)
 					}
 				}
 			case "bounding_box_sizes":
-				if x.kind != gList || len(x.list) != 3 || x.list[0].kind != gNumber || x.list[1].kind != gNumber || x.list[2].kind != gNumber {
-					p.errorf(src.locate(x, section, name), "inventory-type", "a bounding box size must be [x, y, z] in metres")
+				var sz [3]float64
+				n := 0
+				ok := s.peek() == '['
+				if ok {
+					s.pos++
+					lfirst := true
+					for s.more(&lfirst, ']') {
+						c := s.peek()
+						if n < 3 && (c == '-' || '0' <= c && c <= '9') {
+							sz[n] = s.number()
+						} else {
+							s.skip(3)
+							ok = false
+						}
+						n++
+					}
+				} else {
+					s.skip(2)
+				}
+				if !ok || n != 3 {
+					p.errorf(at(pos, section, name), "inventory-type", "a bounding box size must be [x, y, z] in metres")
 					continue
 				}
-				sizes[name] = [3]float64{x.list[0].num, x.list[1].num, x.list[2].num}
+				sizes[name] = sz
 			}
 		}
 	}
-	for _, name := range order {
-		m := models[name]
+	s.end()
+	s.report(p, fileInventory)
+	if s.failed {
+		return nil
+	}
+	for i := range models {
+		m := &models[i]
 		if sz, ok := sizes[m.ID]; ok {
 			m.Size, m.HasSize = sz, true
-		} else if sz, ok := sizes[name]; ok {
+		} else if sz, ok := sizes[m.Name]; ok {
 			m.Size, m.HasSize = sz, true
 		}
 		w.addModel(*m)
 	}
+	return models
 }
 
 // worldScenes reads combined_room_object_list.json: {"scenes": {scene:

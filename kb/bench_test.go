@@ -116,3 +116,24 @@ func BenchmarkCheckApplicable(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadAndShow measures what `bddl kb show SYNSET` does: a load,
+// then the categories, models, rooms and rules of one synset (loading the
+// world tiers they need).
+func BenchmarkLoadAndShow(b *testing.B) {
+	dir := knowledgeBaseDir(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		base, err := LoadBehavior1K(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		id, ok := base.Lookup("apple.n.01")
+		if !ok {
+			b.Skip("corpus has no apple.n.01")
+		}
+		_ = base.ModelsOf(id)
+		_ = base.RoomsWith(id)
+		_ = base.RulesConsuming(id)
+	}
+}

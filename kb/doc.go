@@ -6,8 +6,9 @@
 // Synsets (WordNet names such as apple.n.01, plus BEHAVIOR-1K custom ones
 // such as half__apple.n.01) form a directed acyclic graph: a synset may have
 // several hypernyms (acetone.n.01 is a ketone.n.01 and a solvent.n.01).
-// Each synset has a dense SynsetID; IsA is one bit test on ancestor bitsets
-// computed at load, and Has one bit test on a per-synset property bitset.
+// Each synset has a dense SynsetID; IsA is a binary search of the synset's
+// sorted ancestor row computed at load (memory linear in synsets × depth),
+// and Has one bit test on a per-synset property bitset.
 //
 // A Property is an ability or class with its BEHAVIOR-1K name: cookable,
 // fillable, heatSource, ... and the derived classes the predicate rules use
@@ -39,8 +40,8 @@
 //
 // Rooms and scenes (room instances such as kitchen_0 with the object models
 // in them), object categories and models (bounding-box sizes, meta links,
-// attachment links) are loaded lazily on first use: validation and
-// evaluation do not need them.
+// attachment links) are loaded lazily on first use, in three tiers
+// (categories, scenes, models): validation and evaluation do not need them.
 //
 // Transition rules are typed records (Rule) with resolved synsets: the
 // recipe families of the BEHAVIOR-1K transition map (heat_cook,
@@ -58,6 +59,11 @@
 // hypernym cycle, a parameter of the wrong type, a rule naming an unknown
 // synset, malformed files) are collected into a DataErrors naming each file
 // and line or key path; the partially loaded Base comes back with them.
+// A BEHAVIOR-1K load goes through a content-addressed cache in the user's
+// cache directory (cache.go; CacheEnvVar turns it off or moves it): keyed by
+// the hashes of every source file, it never serves a Base for other data.
+// Numbers must be finite everywhere (NaN and infinity are data errors).
+//
 // Check validates a loaded Base further (propagation, consistency between
 // the BEHAVIOR-1K files, scene data) and returns Findings.
 //

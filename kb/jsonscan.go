@@ -1,6 +1,7 @@
 package kb
 
 import (
+	"math"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -248,11 +249,31 @@ func (s *jsonScanner) number() float64 {
 	}
 	f, err := strconv.ParseFloat(string(s.data[start:s.pos]), 64)
 	if err != nil || start == s.pos {
+		text := s.data[start:s.pos]
 		s.pos = start
-		s.fail("invalid number")
+		switch {
+		case nonFiniteWord(s.data[start:]) != "":
+			// Python's json module writes NaN and Infinity.
+			s.fail("number " + nonFiniteWord(s.data[start:]) + " is not finite; every number in a knowledge base must be")
+		case math.IsInf(f, 0):
+			s.fail("number " + strconv.Quote(string(text)) + " is out of range (not finite)")
+		default:
+			s.fail("invalid number")
+		}
 		return 0
 	}
 	return f
+}
+
+// nonFiniteWord returns the non-finite literal data starts with (NaN,
+// Infinity, -Infinity), or "".
+func nonFiniteWord(data []byte) string {
+	for _, w := range []string{"NaN", "Infinity", "-Infinity", "-NaN", "+Infinity"} {
+		if len(data) >= len(w) && string(data[:len(w)]) == w {
+			return w
+		}
+	}
+	return ""
 }
 
 func isNumberByte(c byte) bool {

@@ -23,7 +23,7 @@ func Load(path string) (*Base, error) {
 	if info.IsDir() {
 		return LoadBehavior1K(path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path, maxYAMLFile)
 	if err != nil {
 		return nil, fmt.Errorf("knowledge base %s: %w", path, err)
 	}

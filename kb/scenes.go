@@ -76,6 +76,10 @@ type world struct {
 	modelIdx   map[string]Model      // by full name and by id
 
 	hasAttachments bool // some model has attachment links
+
+	// lazy, when not nil, holds the models of a cached model entry, which
+	// fill models and modelIdx on demand (cachetiers.go).
+	lazy *lazyModels
 }
 
 func newWorld() *world {
@@ -110,8 +114,20 @@ func (w *world) addModel(m Model) {
 	}
 }
 
-// finish sorts everything for stable output.
-func (w *world) finish() {
+// finish sorts a tier for stable output.
+func (w *world) finish(t worldTier) {
+	switch t {
+	case tierCategories:
+		for _, cs := range w.synCats {
+			sort.Strings(cs)
+		}
+		return
+	case tierModels:
+		for _, ms := range w.models {
+			sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
+		}
+		return
+	}
 	sort.Slice(w.scenes, func(i, j int) bool { return w.scenes[i].Name < w.scenes[j].Name })
 	for i := range w.scenes {
 		w.sceneIdx[w.scenes[i].Name] = i
@@ -120,12 +136,6 @@ func (w *world) finish() {
 		for _, r := range rooms {
 			sort.Slice(r.Objects, func(a, b int) bool { return r.Objects[a].Model < r.Objects[b].Model })
 		}
-	}
-	for _, ms := range w.models {
-		sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
-	}
-	for _, cs := range w.synCats {
-		sort.Strings(cs)
 	}
 }
 
@@ -154,19 +164,48 @@ func RoomType(instance string) string {
 	return instance[:i]
 }
 
-func (b *Base) world() *world {
-	b.worldOnce.Do(func() {
-		if b.worldLoad == nil {
-			b.worldData = newWorld()
-			return
+// The world loads in three tiers, each on first need, so that a command
+// pays only for the data it uses: kb show of one synset reads categories,
+// scenes and models; validation reads none of them unless it checks scene
+// feasibility or attachments.
+type worldTier uint8
+
+const (
+	tierCategories worldTier = iota // category and particle-system → synset
+	tierScenes                      // scenes, rooms and the models in them
+	tierModels                      // object models: sizes, meta links, attachments
+	numWorldTiers
+)
+
+// tier loads one tier of the world if it is not loaded yet.
+func (b *Base) tier(t worldTier) *world {
+	b.worldOnce[t].Do(func() {
+		b.worldInit.Do(b.initWorld)
+		if b.worldLoad != nil {
+			var p problems
+			b.worldLoad(t, b.worldData, &p)
+			b.worldMu.Lock()
+			b.worldProb.errs = append(b.worldProb.errs, p.errs...)
+			b.worldProb.findings = append(b.worldProb.findings, p.findings...)
+			b.worldMu.Unlock()
 		}
-		w, p := b.worldLoad()
-		if w == nil {
-			w = newWorld()
-		}
-		w.finish()
-		b.worldData, b.worldProb = w, p
+		b.worldData.finish(t)
 	})
+	return b.worldData
+}
+
+func (b *Base) initWorld() {
+	if b.worldData == nil {
+		b.worldData = newWorld()
+	}
+}
+
+// world loads every tier.
+func (b *Base) world() *world {
+	for t := range numWorldTiers {
+		b.tier(t)
+	}
+	b.worldData.allModels()
 	return b.worldData
 }
 
@@ -188,11 +227,11 @@ func (b *Base) IsRoomType(name string) bool {
 
 // Scenes lists the scenes sorted by name. The slice and the scenes are
 // shared: do not modify them.
-func (b *Base) Scenes() []Scene { return b.world().scenes }
+func (b *Base) Scenes() []Scene { return b.tier(tierScenes).scenes }
 
 // Scene returns one scene by name.
 func (b *Base) Scene(name string) (Scene, bool) {
-	w := b.world()
+	w := b.tier(tierScenes)
 	i, ok := w.sceneIdx[name]
 	if !ok {
 		return Scene{}, false
@@ -203,24 +242,24 @@ func (b *Base) Scene(name string) (Scene, bool) {
 // SynsetOfCategory returns the synset an object category (or particle
 // system) maps to.
 func (b *Base) SynsetOfCategory(category string) (SynsetID, bool) {
-	id, ok := b.world().catSynset[category]
+	id, ok := b.tier(tierCategories).catSynset[category]
 	return id, ok
 }
 
 // Categories returns the object categories mapped directly to id.
-func (b *Base) Categories(id SynsetID) []string { return b.world().synCats[id] }
+func (b *Base) Categories(id SynsetID) []string { return b.tier(tierCategories).synCats[id] }
 
 // CategoriesOf returns the object categories of id's subtree (id and all
 // its descendants), sorted: the kinds of simulator objects that can stand
 // for an instance of id.
 func (b *Base) CategoriesOf(id SynsetID) []string {
-	return b.subtreeStrings(id, b.world().synCats)
+	return b.subtreeStrings(id, b.tier(tierCategories).synCats)
 }
 
 // SystemsOf returns the particle-system names of id's subtree, for
 // substances.
 func (b *Base) SystemsOf(id SynsetID) []string {
-	return b.subtreeStrings(id, b.world().synSystems)
+	return b.subtreeStrings(id, b.tier(tierCategories).synSystems)
 }
 
 func (b *Base) subtreeStrings(id SynsetID, m map[SynsetID][]string) []string {
@@ -249,7 +288,7 @@ func dedupSorted(s []string) []string {
 }
 
 // Models returns the object models of a category, sorted by name.
-func (b *Base) Models(category string) []Model { return b.world().models[category] }
+func (b *Base) Models(category string) []Model { return b.tier(tierModels).category(category) }
 
 // ModelsOf returns the models of every category in id's subtree.
 func (b *Base) ModelsOf(id SynsetID) []Model {
@@ -271,7 +310,9 @@ func (b *Base) NumModels() int {
 
 // ModelByName returns a model by its full name ("apple-agveuv") or id.
 func (b *Base) ModelByName(name string) (Model, bool) {
-	m, ok := b.world().modelIdx[name]
+	w := b.tier(tierModels)
+	w.allModels()
+	m, ok := w.modelIdx[name]
 	return m, ok
 }
 
@@ -309,7 +350,7 @@ func (b *Base) RoomsWith(id SynsetID) []RoomUse {
 // knowledge base has no attachment data at all, and the question cannot
 // be answered.
 func (b *Base) AttachmentCompatible(child, parent SynsetID) (compatible, known bool) {
-	if !b.world().hasAttachments {
+	if !b.tier(tierModels).hasAttachments {
 		return false, false
 	}
 	male := map[string]bool{}

@@ -27,10 +27,18 @@ type taxonomy struct {
 	// topo lists every id after all of its parents.
 	topo []SynsetID
 
-	// anc holds, per synset, ancWords words of a bitset over ids: bit j of
-	// row i is set when i is j or a descendant of j.
-	ancWords int
-	anc      []uint64
+	// The ancestors of i, itself included, sorted by id, are
+	// ancIDs[ancStart[i]:ancEnd[i]]: memory linear in the synsets times
+	// their depth, where a bit table would be quadratic in the synsets.
+	ancStart []int32
+	ancEnd   []int32
+	ancIDs   []SynsetID
+
+	// Entry and exit times of a depth-first walk of the first-parent
+	// forest, and the synsets all of whose ancestors are first parents
+	// (see computeTreeIntervals).
+	treeIn, treeOut []int32
+	treeOnly        []uint64
 }
 
 // NumSynsets is the number of synsets; ids run from 0 to NumSynsets()-1.
@@ -128,13 +136,30 @@ func (b *Base) IsCustom(id SynsetID) bool {
 	return b.valid(id) && b.custom[id>>6]&(1<<(uint(id)&63)) != 0
 }
 
-// IsA reports whether a is b or a descendant of b. It is one bit test on
-// the precomputed ancestor bitsets.
+// IsA reports whether a is c or a descendant of c: two comparisons on the
+// first-parent forest's walk order, and for synsets with several
+// hypernyms up their chain a binary search of their sorted ancestors.
 func (b *Base) IsA(a, c SynsetID) bool {
 	if uint(a) >= uint(len(b.names)) || uint(c) >= uint(len(b.names)) {
 		return false
 	}
-	return b.anc[int(a)*b.ancWords+int(c>>6)]&(1<<(uint(c)&63)) != 0
+	if in := b.treeIn[a]; b.treeIn[c] <= in && in < b.treeOut[c] {
+		return true // c is on a's first-parent chain
+	}
+	if b.treeOnly[a>>6]&(1<<(uint(a)&63)) != 0 {
+		return false // a has no other ancestors
+	}
+	row := b.ancIDs[b.ancStart[a]:b.ancEnd[a]]
+	lo, hi := 0, len(row)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if row[m] < c {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(row) && row[lo] == c
 }
 
 // Ancestors returns every strict ancestor of id, nearest first (breadth

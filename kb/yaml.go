@@ -2,6 +2,7 @@ package kb
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -25,11 +26,9 @@ func LoadYAML(name string, data []byte) (*Base, error) {
 		w = loadYAMLDoc(root, src, bd)
 	}
 	b := bd.finish(computePropagation, Origin{Format: "yaml", Path: name})
-	if w != nil {
-		// Scene data is small in YAML: it is built during the load and
-		// handed over as already "loaded".
-		b.worldLoad = func() (*world, problems) { return w, problems{} }
-	}
+	// Scene data is small in YAML: it is built during the load and
+	// handed over as already loaded.
+	b.worldData = w
 	return b, b.loadErrs.Err()
 }
 
@@ -49,7 +48,7 @@ func parseYAML(file string, data []byte, p *problems) (gval, bool) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return gval{kind: gObject, where: 1}, true // empty: reported as having no synsets
 	}
-	c := yamlConverter{file: file, p: p, budget: 1_000_000}
+	c := yamlConverter{file: file, p: p, budget: yamlAliasBudget}
 	g := c.convert(doc.Content[0], 0)
 	return g, !c.failed
 }
@@ -57,11 +56,22 @@ func parseYAML(file string, data []byte, p *problems) (gval, bool) {
 // yamlConverter turns yaml.Nodes into gvals. Aliases are followed, within
 // a budget of nodes so that alias bombs fail instead of exhausting memory.
 type yamlConverter struct {
-	file   string
-	p      *problems
-	budget int
-	failed bool
+	file       string
+	p          *problems
+	budget     int // nodes left to expand through aliases
+	aliasDepth int // > 0 while converting the target of an alias
+	anchored   int // > 0 while converting inside an anchored node
+	failed     bool
 }
+
+// yamlAliasBudget bounds the nodes aliases may expand to; a variable so
+// that tests can lower it.
+var yamlAliasBudget = 1_000_000
+
+// maxYAMLFile bounds a YAML knowledge base: the YAML library holds about
+// 25 times the text in memory. The BEHAVIOR-1K directory format has no
+// such cost and takes larger knowledge bases.
+const maxYAMLFile = 64 << 20
 
 func (c *yamlConverter) fail(n *yaml.Node, msg string) gval {
 	if !c.failed {
@@ -72,35 +82,60 @@ func (c *yamlConverter) fail(n *yaml.Node, msg string) gval {
 }
 
 func (c *yamlConverter) convert(n *yaml.Node, depth int) gval {
-	c.budget--
-	if c.budget < 0 {
-		return c.fail(n, "document too large (aliases expand beyond the limit)")
+	if c.aliasDepth > 0 {
+		// Only nodes reached through an alias count: a large document
+		// costs memory in proportion to its size, which the file limit
+		// bounds, but an alias can repeat a subtree without limit.
+		c.budget--
+		if c.budget < 0 {
+			return c.fail(n, fmt.Sprintf("aliases expand to more than %d nodes (an alias bomb?)", yamlAliasBudget))
+		}
 	}
 	if depth > maxJSONDepth {
 		return c.fail(n, "nesting too deep")
 	}
+	if n.Anchor != "" {
+		c.anchored++
+		defer func() { c.anchored-- }()
+	}
+	// Outside anchored subtrees (which an alias may convert again), each
+	// child is dropped from the node tree once converted, so that the
+	// collector can free the YAML nodes while the values are built: a large
+	// document then never holds both trees whole.
+	release := c.anchored == 0 && c.aliasDepth == 0
 	g := gval{where: int32(n.Line)}
 	switch n.Kind {
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			return c.fail(n, "unresolved alias")
 		}
+		c.aliasDepth++
 		a := c.convert(n.Alias, depth+1)
+		c.aliasDepth--
 		a.where = int32(n.Line)
 		return a
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return g
 		}
-		return c.convert(n.Content[0], depth+1)
+		root := c.convert(n.Content[0], depth+1)
+		if release {
+			n.Content[0] = nil
+		}
+		return root
 	case yaml.SequenceNode:
 		g.kind = gList
 		g.list = make([]gval, 0, len(n.Content))
-		for _, e := range n.Content {
+		for i, e := range n.Content {
 			g.list = append(g.list, c.convert(e, depth+1))
+			if release {
+				n.Content[i] = nil
+			}
 		}
 	case yaml.MappingNode:
 		g.kind = gObject
+		g.keys = make([]string, 0, len(n.Content)/2)
+		g.vals = make([]gval, 0, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Kind == yaml.AliasNode && k.Alias != nil {
@@ -119,6 +154,9 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) gval {
 			}
 			g.keys = append(g.keys, k.Value)
 			g.vals = append(g.vals, c.convert(v, depth+1))
+			if release {
+				n.Content[i], n.Content[i+1] = nil, nil
+			}
 		}
 	case yaml.ScalarNode:
 		switch n.ShortTag() {
@@ -137,6 +175,13 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) gval {
 			var v float64
 			if err := n.Decode(&v); err != nil {
 				return c.fail(n, "invalid number "+strconv.Quote(n.Value))
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				// .nan would make every comparison false (never cooked)
+				// and -.inf every one true (always cooked): refuse it.
+				c.p.errorf(Location{File: c.file, Line: n.Line}, "non-finite", "number %s is not finite; every number in a knowledge base must be", strconv.Quote(n.Value))
+				g.kind = gNull
+				break
 			}
 			g.kind, g.num = gNumber, v
 		default:

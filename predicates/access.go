@@ -62,3 +62,25 @@ func (s *State) Has(id ObjectID, fields Field) Field {
 // KB returns the knowledge base the program was compiled against (nil
 // when none).
 func (p *Program) KB() *kb.Base { return p.base }
+
+// MayTouch is a cheap necessary condition for (touching a b) to be True:
+// false when nothing recorded can make it so (no fact True for the atom,
+// no contact list for either object, not both boxes). Rule engines test
+// many pairs with it before evaluating the atom.
+func (p *Program) MayTouch(s *State, a, b ObjectID) bool {
+	if !p.compatible(s) || uint(a) >= uint(s.nObj) || uint(b) >= uint(s.nObj) || a == b {
+		return false
+	}
+	switch s.Fact(predTouching, a, b) {
+	case True:
+		return true
+	case False:
+		return false
+	}
+	oa, ob := &s.obj[a], &s.obj[b]
+	if (oa.has|ob.has)&FieldContacts != 0 {
+		return true
+	}
+	const boxes = FieldAABB | FieldOBB
+	return oa.has&boxes != 0 && ob.has&boxes != 0
+}

@@ -74,7 +74,7 @@ func (e *Engine) slicerTouching(o ObjectID) ObjectID {
 	}
 	tool := NoObject
 	for k, t := range e.c.slicers {
-		if t != o && e.exists(t) && e.at(pTouching, o, t) == predicates.True {
+		if t != o && e.exists(t) && e.c.prog.MayTouch(e.s, o, t) && e.at(pTouching, o, t) == predicates.True {
 			e.touched[k] = true
 			if tool == NoObject {
 				tool = t

@@ -26,7 +26,7 @@ func (e *Engine) mixing() {
 		tool := NoObject
 		if e.exists(cont) {
 			for _, t := range c.mixTools {
-				if t != cont && e.exists(t) && e.at(pTouching, cont, t) == predicates.True {
+				if t != cont && e.exists(t) && e.c.prog.MayTouch(e.s, cont, t) && e.at(pTouching, cont, t) == predicates.True {
 					tool = t
 					break
 				}

@@ -149,6 +149,9 @@ func checkPositive(t *testing.T, index int, res *SampleResult) {
 	after := res.After
 	switch r.Family {
 	case Washer:
+		if !sameSet(f.ConsumedSubstances, res.InputSubstances) {
+			t.Errorf("the washer emptied %v from its drum, want %v", name(f.ConsumedSubstances), name(res.InputSubstances))
+		}
 		for _, sub := range res.InputSubstances {
 			if !slices.ContainsFunc(res.Outcome.Changes, func(c Change) bool {
 				return c.Kind == ChangeFact && c.Pred == pCovered && c.Object == res.Item && c.Arg == sub && c.Value == predicates.False

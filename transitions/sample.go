@@ -85,8 +85,7 @@ type SampleResult struct {
 	Program    *predicates.Program
 	Steps      []*predicates.State
 	After      *predicates.State
-	// Outcome is the Step at the last state (a copy); Fired the Steps of
-	// earlier states fired nothing (always, for a well-formed sample).
+	// Outcome is what the engine's Step did at the last state (a copy).
 	Outcome Outcome
 	// Early are the firings of the steps before the last, which a
 	// well-formed sample has none of.
@@ -646,6 +645,7 @@ func (b *builder) goals() []string {
 	case Washer:
 		water, _ := b.base.SynsetOfCategory(waterSystem)
 		for _, n := range b.sysIn {
+			out = append(out, fmt.Sprintf("(not (contains %s %s))", b.container, n))
 			if b.synsetOfName(n) != water { // the washer wets its load again
 				out = append(out, fmt.Sprintf("(not (covered %s %s))", b.item, n))
 			}
@@ -863,6 +863,7 @@ func (b *builder) state(k int) *predicates.State {
 			item := b.id(b.item)
 			_ = s.SetAABB(item, box(ox+0.2, oy+0.2, 0.3, ox+0.4, oy+0.4, 0.4))
 			fact(pCovered, item, sub, present && b.v != MissingInput)
+			fact(pContains, cont, sub, present && b.v != MissingInput)
 		case Dryer:
 			item := b.id(b.item)
 			_ = s.SetAABB(item, box(ox+0.2, oy+0.2, 0.3, ox+0.4, oy+0.4, 0.4))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -45,6 +46,11 @@ type checkOptions struct {
 	// prepare are run on the checker before any episode is read; a flag
 	// added by a checkExtension sets hooks there (Evaluate, Finish).
 	prepare []func(c *batch.Checker) error
+	// inputs are run on the expanded inputs, before the activity is
+	// read: an extension may drop inputs or set options from them.
+	inputs []func(in []batch.Input) ([]batch.Input, error)
+	// summaries print after the text summary of a run.
+	summaries []func(out, errw io.Writer, fresh []*batch.Outcome) error
 }
 
 // checkExtensions let other files add flags to check without editing
@@ -172,6 +178,11 @@ func runCheck(opts *checkOptions) error {
 		inputs = dropKey(inputs, outKey)
 		if len(inputs) == 0 {
 			return misuse("no episodes besides the --out file")
+		}
+	}
+	for _, hook := range opts.inputs {
+		if inputs, err = hook(inputs); err != nil {
+			return err
 		}
 	}
 	ctx, stop := opts.interruptible()

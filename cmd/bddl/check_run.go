@@ -35,7 +35,15 @@ func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (
 	if opts.plot != "" {
 		c.plots = batch.PlotPaths(opts.plot, eps)
 	}
-	c.checker.Finish = c.finish
+	// A Finish an extension set in prepare runs first.
+	if ext := c.checker.Finish; ext != nil {
+		c.checker.Finish = func(ctx context.Context, t *batch.Task, o *batch.Outcome) {
+			ext(ctx, t, o)
+			c.finish(ctx, t, o)
+		}
+	} else {
+		c.checker.Finish = c.finish
+	}
 	if opts.out != "" {
 		rf, err := batch.OpenResults(opts.out, noter(opts.err))
 		if err != nil {
@@ -181,6 +189,13 @@ func (c *checkRun) report(fresh []*batch.Outcome, interrupted bool) error {
 	if opts.format == "text" && !c.single {
 		if err := batch.WriteSummary(opts.stdout(), all, len(c.previous)); err != nil {
 			return err
+		}
+	}
+	if opts.format == "text" {
+		for _, summary := range opts.summaries {
+			if err := summary(opts.stdout(), opts.err, fresh); err != nil {
+				return err
+			}
 		}
 	}
 	if opts.stats {

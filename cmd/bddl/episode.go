@@ -29,7 +29,7 @@ benchmarks, print the format's JSON Schema.`,
   bddl episode synth tidying_the_living_room --kind poses --steps 100000 -o poses.jsonl.gz
   bddl episode schema > episode.schema.json`,
 	}
-	cmd.AddCommand(newEpisodeFromInitCmd(g), newEpisodeSynthCmd(g), newEpisodeSchemaCmd(g), newEpisodeApplyRulesCmd(g))
+	cmd.AddCommand(newEpisodeFromInitCmd(g), newEpisodeSynthCmd(g), newEpisodeSchemaCmd(g), newEpisodeApplyRulesCmd(g), newEpisodeConvertCmd(g))
 	cmd.AddCommand(newEpisodeFromOmniGibsonCmd(g))
 	return asGroup(cmd)
 }

@@ -248,13 +248,15 @@ func (o *fromOGOptions) definition(task *omnigibson.Task) (string, *bddl.Problem
 	if err != nil {
 		return "", nil, misuse("definition: %v", err)
 	}
-	p, diags := bddl.ParseProblem(path, src)
+	// A consuming command: read as the reference reads, warnings shown.
+	p, diags := bddl.Options{Mode: bddl.Reference}.ParseProblem(path, src)
 	if diags.HasErrors() {
 		for _, d := range diags {
 			fmt.Fprintln(o.err, d)
 		}
 		return "", nil, misuse("definition %s has errors", path)
 	}
+	diags.WriteText(o.err)
 	return path, p, nil
 }
 

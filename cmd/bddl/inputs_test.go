@@ -228,3 +228,38 @@ func TestEmbeddedKBNoteCheck(t *testing.T) {
 		t.Errorf("a note without BEHAVIOR-1K data:\n%s", r.stderr)
 	}
 }
+
+// TestActivitiesThroughLinks: an --activities tree whose entries are
+// symbolic links (to an activity directory, to a problem file; the tree
+// itself a link) loads, and its activities are found by name.
+func TestActivitiesThroughLinks(t *testing.T) {
+	t.Parallel()
+	real := t.TempDir()
+	rename := func(src, from, to string) []byte {
+		return bytes.Replace(readFile(t, src), []byte(from+"-0"), []byte(to+"-0"), 1)
+	}
+	writeFile(t, filepath.Join(real, "tidy_up", "problem0.bddl"),
+		rename(filepath.Join(examples, "tidying_the_living_room", "problem0.bddl"), "tidying_the_living_room", "tidy_up"))
+	writeFile(t, filepath.Join(real, "store", "shoes.bddl"),
+		rename(filepath.Join(examples, "cleaning_shoes", "problem0.bddl"), "cleaning_shoes", "shoes_x"))
+	lib := t.TempDir()
+	os.Symlink(filepath.Join(real, "tidy_up"), filepath.Join(lib, "tidy_up"))
+	os.MkdirAll(filepath.Join(lib, "shoes_x"), 0o755)
+	os.Symlink(filepath.Join(real, "store", "shoes.bddl"), filepath.Join(lib, "shoes_x", "problem0.bddl"))
+	libLink := filepath.Join(t.TempDir(), "lib")
+	os.Symlink(lib, libLink)
+	dir := t.TempDir()
+	for _, c := range []struct{ example, file, from, to string }{
+		{"tidying_the_living_room", "poses.jsonl", "tidying_the_living_room", "tidy_up"},
+		{"cleaning_shoes", "success.jsonl", "cleaning_shoes", "shoes_x"},
+	} {
+		ep := filepath.Join(dir, c.to+".jsonl")
+		writeFile(t, ep, bytes.Replace(readFile(t, examplePath(c.example, c.file)), []byte(`"activity":"`+c.from+`"`), []byte(`"activity":"`+c.to+`"`), 1))
+		args := []string{"check", "--format", "json", "--activities", libLink, "--episode", ep}
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, exitOK)
+		if res := jsonResults(t, r.stdout); len(res) != 1 || res[0]["activity"] != c.to {
+			t.Errorf("%s: %v\n%s", ep, res, r.stderr)
+		}
+	}
+}

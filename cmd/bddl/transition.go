@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
@@ -268,7 +269,9 @@ func runTransitionExplain(opts *transitionOptions, name string) error {
 	lib := activities.Examples()
 	where := "the embedded examples"
 	if opts.library != "" {
-		if lib, err = activities.LoadDir(opts.library); err != nil {
+		// Read as the reference reads, so official activities with a
+		// defect it passes over are searched too.
+		if lib, err = activities.LoadDirWith(opts.library, bddl.Options{Mode: bddl.Reference}); err != nil {
 			return misuse("--activities %s: %v", opts.library, err)
 		}
 		where = opts.library
@@ -284,6 +287,10 @@ func runTransitionExplain(opts *transitionOptions, name string) error {
 		return enc.Encode(rec)
 	}
 	fmt.Fprint(opts.streams.out, transitions.Explain(base, r))
+	if len(r.Outputs) == 0 {
+		fmt.Fprintln(opts.streams.out, "  needed  by no future instance: the rule only removes")
+		return nil
+	}
 	if len(needed) == 0 {
 		fmt.Fprintf(opts.streams.out, "  needed  by no activity goal in %s\n", where)
 		return nil

@@ -295,8 +295,11 @@ func runApplyRules(opts *applyRulesOptions, path string) error {
 	}
 	eng.SetDT(bound.Header().DT)
 	s := prog.NewState()
+	// A bad recording is a finding (exit 1), as check reports it; the
+	// error names the file, line, step and field.
+	bad := func(err error) error { return &exitError{code: exitFindings, err: err} }
 	if err := bound.Bind(s); err != nil {
-		return err
+		return bad(err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(opts.out), "."+filepath.Base(opts.out)+".*")
 	if err != nil {
@@ -321,12 +324,12 @@ func runApplyRules(opts *applyRulesOptions, path string) error {
 		}
 		if err != nil {
 			tmp.Close()
-			return err
+			return bad(err)
 		}
 		st, err := values.ReadStep()
 		if err != nil {
 			tmp.Close()
-			return fmt.Errorf("%s: reading step %d again: %w", path, info.Step, err)
+			return bad(fmt.Errorf("%s: reading step %d again: %w", path, info.Step, err))
 		}
 		out := eng.Step(s)
 		for _, f := range out.Firings {

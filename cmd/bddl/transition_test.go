@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openbddl/bddl/internal/corpus"
 )
 
 // TestCheckTransitions: the smoothie episode recorded with rules off
@@ -64,6 +66,23 @@ func TestApplyRules(t *testing.T) {
 	}
 	args = []string{"episode", "apply-rules", out}
 	runBDDL(t, args...).wantCode(t, args, exitMisuse)
+	// A bad line is a finding naming the line; OUT is not written.
+	dir := t.TempDir()
+	badEp := filepath.Join(dir, "bad.jsonl")
+	src := strings.Replace(string(readFile(t, examplePath("making_a_smoothie", "rules-off.jsonl"))), `{"step":3,`, `{"step":3,"objects":{"nosuch.n.01_1":{}},`, 1)
+	if err := os.WriteFile(badEp, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badOut := filepath.Join(dir, "out.jsonl")
+	args = []string{"episode", "apply-rules", badEp, "-o", badOut}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, exitFindings)
+	if !strings.Contains(r.stderr, "bad.jsonl:5: step 3") {
+		t.Errorf("the error does not name the line: %s", r.stderr)
+	}
+	if _, err := os.Stat(badOut); err == nil {
+		t.Error("OUT was written for a bad recording")
+	}
 }
 
 func TestTransitionList(t *testing.T) {
@@ -203,4 +222,59 @@ func TestCheckTransitionsDeterministic(t *testing.T) {
 	if strings.Count(first, `"firings"`) != len(eps) {
 		t.Errorf("not every episode reports its firing:\n%s", first)
 	}
+}
+
+// sampleAndCheck writes the sample of every k-th rule of a knowledge base
+// with and without its outcome, and checks both episodes as the sample
+// promises: a success, and a success only with --transitions.
+func sampleAndCheck(t *testing.T, kbArgs []string, every int) {
+	t.Helper()
+	args := append(append([]string(nil), kbArgs...), "transition", "list", "--format", "json")
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitOK)
+	n := 0
+	for i, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		if i%every != 0 {
+			continue
+		}
+		var rec struct{ Family, Name string }
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		rule := rec.Family + "/" + rec.Name
+		dir, off := t.TempDir(), t.TempDir()
+		args := append(append([]string(nil), kbArgs...), "transition", "sample", rule, "-o", dir)
+		r := runBDDL(t, args...)
+		if r.code == exitFindings && strings.Contains(r.stderr, "never fires") {
+			continue
+		}
+		r.wantCode(t, args, exitOK)
+		args = append(append([]string(nil), kbArgs...), "transition", "sample", rule, "--rules-off", "-o", off)
+		runBDDL(t, args...).wantCode(t, args, exitOK)
+		for _, c := range []struct {
+			ep    string
+			flags []string
+			code  int
+		}{{filepath.Join(dir, "sample.jsonl"), nil, exitOK}, {filepath.Join(off, "sample.jsonl"), nil, exitFindings},
+			{filepath.Join(off, "sample.jsonl"), []string{"--transitions"}, exitOK}} {
+			args := append(append(append(append([]string(nil), kbArgs...), "check"), c.flags...), "--episode", c.ep)
+			if r := runBDDL(t, args...); r.code != c.code {
+				t.Errorf("%s: bddl %s exited %d, want %d\n%s", rule, strings.Join(args, " "), r.code, c.code, r.stdout)
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no rule sampled")
+	}
+}
+
+func TestTransitionSampleEveryDefaultRule(t *testing.T) { sampleAndCheck(t, nil, 1) }
+
+func TestTransitionSampleBehavior1K(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	// Every 300th rule: each run loads the knowledge base anew.
+	sampleAndCheck(t, []string{"--kb", filepath.Join(corpus.Dir(t), "knowledge_base")}, 300)
 }

@@ -41,7 +41,7 @@ func versionOf(info *debug.BuildInfo) string {
 		}
 		extra = append(extra, "revision "+rev)
 	} else {
-		extra = append(extra, "revision unknown (built without VCS information)")
+		extra = append(extra, "revision unknown: built without VCS information")
 	}
 	if at != "" {
 		extra = append(extra, at)

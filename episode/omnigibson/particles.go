@@ -24,9 +24,15 @@ import (
 // radius taken as half their median nearest-neighbour spacing (settled
 // particles touch).
 
-// contactTolerance is the reference's CONTACT_TOLERANCE plus the broad
-// phase's margin for a particle counted as touching a box.
-const contactTolerance = 0.005
+// contactTolerance is the reference's CONTACT_TOLERANCE: a particle
+// touches an object within its radius plus this of the object's surface.
+// maxParticleRadius caps the radius estimated from particle spacing, which
+// particles scattered over a surface (not touching) overstate; it is the
+// reference's broad-phase margin (CONTACT_AABB_TOLERANCE).
+const (
+	contactTolerance  = 0.005
+	maxParticleRadius = 0.025
+)
 
 func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[string]int, systems map[string]*System, approx map[string]approxKind) {
 	if len(systems) == 0 {
@@ -70,7 +76,7 @@ func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[st
 						inside++
 						top = max(top, v.Z)
 					}
-					if it.box.Contains(v, spacing/2+contactTolerance) {
+					if it.box.Contains(v, min(spacing/2, maxParticleRadius)+contactTolerance) {
 						cover++
 					}
 				}
@@ -78,7 +84,7 @@ func (c *Converter) particles(h *episode.Header, items []sceneItem, index map[st
 				if container {
 					p.FillFraction = 0
 					if inside > 0 {
-						p.FillFraction = fillFraction(spacing, top, &it.box)
+						p.FillFraction = fillFraction(min(spacing, 2*maxParticleRadius), top, &it.box)
 					}
 				}
 				approx[k] |= approxParticles

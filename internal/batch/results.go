@@ -66,7 +66,9 @@ func OpenResults(path string, note func(string)) (*ResultsFile, error) {
 		}
 		return nil, err
 	}
-	if err := fsutil.Lock(f); err != nil {
+	if err := fsutil.Lock(f); errors.Is(err, fsutil.ErrLockUnsupported) {
+		note(fmt.Sprintf("%s: not locked (%v): make sure no other run writes to it", path, err))
+	} else if err != nil {
 		f.Close()
 		if errors.Is(err, fsutil.ErrLocked) {
 			return nil, fmt.Errorf("%s: another run is writing to this file; wait for it to finish or choose another --out", path)
@@ -147,9 +149,6 @@ func readRecords(r io.Reader, path string, note func(string), keepLines bool) (r
 // Records are the records the file held when opened, in file order.
 func (r *ResultsFile) Records() []Record { return r.records }
 
-// Path is the file's path as given.
-func (r *ResultsFile) Path() string { return r.path }
-
 // Append writes v as one JSON line with a single write.
 func (r *ResultsFile) Append(v any) error {
 	line, err := MarshalLine(v)
@@ -184,13 +183,17 @@ type Resume struct {
 // PlanResume matches items (by key, as PathKey spells them) against the
 // records of a results file. The latest record of a key wins.
 func PlanResume(records []Record, keys []string) Resume {
-	latest := map[string]Record{}
-	for _, r := range records {
-		latest[r.Key] = r
+	latest := make(map[string]int, len(records)) // key → index of its last record
+	for i := range records {
+		latest[records[i].Key] = i
 	}
-	var p Resume
+	p := Resume{Done: make([]Record, 0, min(len(keys), len(records)))}
 	for i, k := range keys {
-		r, ok := latest[k]
+		j, ok := latest[k]
+		var r *Record
+		if ok {
+			r = &records[j]
+		}
 		switch {
 		case !ok:
 			p.Todo = append(p.Todo, i)
@@ -198,7 +201,7 @@ func PlanResume(records []Record, keys []string) Resume {
 			p.Todo = append(p.Todo, i)
 			p.Retried++
 		default:
-			p.Done = append(p.Done, r)
+			p.Done = append(p.Done, *r)
 		}
 	}
 	return p

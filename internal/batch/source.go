@@ -39,6 +39,9 @@ type Format struct {
 type OpenOptions struct {
 	Stdin io.Reader   // standard input, for "-"
 	Count func(n int) // bytes read from the file, as read
+	// Config is what the command gives formats that need more than the
+	// file (a RoboLab run file's --map); each format knows its type.
+	Config any
 }
 
 var (

@@ -132,14 +132,3 @@ func readLimited(r io.Reader, path string, limit int64) ([]byte, error) {
 	}
 	return data, nil
 }
-
-// IsStream reports whether path (as the command line gives it) is read
-// as a stream: "-", a pipe or a character device. Such a file can be read
-// only once.
-func IsStream(path string) bool {
-	if path == "-" {
-		return true
-	}
-	info, err := os.Stat(path)
-	return err == nil && info.Mode()&(fs.ModeNamedPipe|fs.ModeCharDevice) != 0
-}

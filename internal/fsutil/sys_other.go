@@ -10,6 +10,9 @@ import (
 // ErrLocked is returned by Lock when another process holds the lock.
 var ErrLocked = errors.New("locked by another process")
 
+// ErrLockUnsupported is returned by Lock where locks are not available.
+var ErrLockUnsupported = errors.New("the file system does not support locks")
+
 // Lock is a no-op where advisory locks are not available.
 func Lock(f *os.File) error { return nil }
 

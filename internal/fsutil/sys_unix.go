@@ -11,12 +11,19 @@ import (
 // ErrLocked is returned by Lock when another process holds the lock.
 var ErrLocked = errors.New("locked by another process")
 
+// ErrLockUnsupported is returned by Lock on a file system without
+// advisory locks (some network file systems).
+var ErrLockUnsupported = errors.New("the file system does not support locks")
+
 // Lock takes an exclusive advisory lock on f without waiting; it is
 // released when f is closed.
 func Lock(f *os.File) error {
 	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	if errors.Is(err, syscall.EWOULDBLOCK) {
+	switch {
+	case errors.Is(err, syscall.EWOULDBLOCK):
 		return ErrLocked
+	case errors.Is(err, syscall.ENOLCK), errors.Is(err, syscall.EOPNOTSUPP), errors.Is(err, syscall.ENOSYS):
+		return ErrLockUnsupported
 	}
 	return err
 }

@@ -1,0 +1,275 @@
+package robolab
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/scigolib/hdf5"
+)
+
+// Run is an open RoboLab run file (run_<i>.hdf5).
+type Run struct {
+	// Path is the file as given.
+	Path string
+	// EnvName is RoboLab's env_name: data's env_args attribute, else the
+	// name of the file's directory.
+	EnvName string
+	// Index is the run index of the file name run_<i>.hdf5; HasIndex is
+	// false for other names.
+	Index    int
+	HasIndex bool
+	// DT is the simulated seconds per step (0 when not known); DTSource
+	// says where it came from.
+	DT       float64
+	DTSource string
+
+	f         *hdf5.File
+	data      *hdf5.Group
+	demos     []Demo
+	truncated *Error
+}
+
+// Demo is one data/demo_<k> group: one episode.
+type Demo struct {
+	// Name is the group's name (demo_3); EnvID its index k, which is
+	// RoboLab's env_id.
+	Name  string
+	EnvID int
+	// DT is the demo's seconds per step: its own dt attribute, else the
+	// run's.
+	DT    float64
+	group *hdf5.Group
+	// unfinished says why RoboLab never closed the demo; "" when it did.
+	unfinished string
+}
+
+var (
+	demoName = regexp.MustCompile(`^demo_(\d+)$`)
+	runName  = regexp.MustCompile(`^run_(\d+)\.hdf5$`)
+)
+
+// Open opens a run file and reads its structure (not its data). A file
+// shorter than its superblock declares opens when its structure is
+// readable, and every episode read from it reports the truncation.
+func Open(path string) (run *Run, err error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &Error{File: path, Msg: "not a regular file"}
+	}
+	r := &Run{Path: path}
+	r.truncated = checkLength(path, info.Size())
+	defer func() {
+		if p := recover(); p != nil {
+			run, err = nil, r.fail("", fmt.Sprintf("corrupt HDF5 file (%v)", p))
+		}
+	}()
+	f, err := hdf5.Open(path)
+	if err != nil {
+		return nil, r.fail("", "cannot read it as HDF5: "+err.Error())
+	}
+	r.f = f
+	data, ok := child(f.Root(), "data").(*hdf5.Group)
+	if !ok {
+		f.Close()
+		return nil, r.fail("data", "missing group: a RoboLab run file has data/demo_<k> groups")
+	}
+	r.data = data
+	for _, c := range data.Children() {
+		g, ok := c.(*hdf5.Group)
+		if !ok {
+			continue
+		}
+		if m := demoName.FindStringSubmatch(g.Name()); m != nil {
+			k, err := strconv.Atoi(m[1])
+			if err != nil {
+				continue
+			}
+			r.demos = append(r.demos, Demo{Name: g.Name(), EnvID: k, group: g})
+		}
+	}
+	if len(r.demos) == 0 {
+		f.Close()
+		msg := "no demo_<k> groups: nothing to check"
+		if len(data.Children()) == 0 && f.SuperblockVersion() >= 2 {
+			msg += " (a file written with h5py's libver=\"latest\" is not readable here: write it with the default libver, as RoboLab does)"
+		}
+		return nil, r.fail("data", msg)
+	}
+	slices.SortFunc(r.demos, func(a, b Demo) int { return a.EnvID - b.EnvID })
+	r.readMeta(data)
+	r.findUnfinished(data)
+	for i := range r.demos {
+		d := &r.demos[i]
+		d.DT = r.DT
+		if v, ok := attrNumber(d.group, "dt"); ok && validDT(v) {
+			d.DT = v
+		}
+	}
+	return r, nil
+}
+
+// fail is an error about the file, noting its truncation if it is cut.
+func (r *Run) fail(path, msg string) *Error {
+	e := &Error{File: r.Path, Path: path, Msg: msg}
+	if t := r.truncated; t != nil {
+		e.Msg = t.Msg + "; " + msg
+		e.Truncated = true
+	}
+	return e
+}
+
+// Close closes the file.
+func (r *Run) Close() error {
+	if r.f == nil {
+		return nil
+	}
+	err := r.f.Close()
+	r.f = nil
+	return err
+}
+
+// Demos are the file's demo groups in env_id order.
+func (r *Run) Demos() []Demo { return r.demos }
+
+// Truncated is the error of a file shorter than its superblock declares,
+// nil otherwise.
+func (r *Run) Truncated() error {
+	if r.truncated == nil {
+		return nil
+	}
+	return r.truncated
+}
+
+// EpisodeName names a demo's episode: "run_0.hdf5#demo_3".
+func (r *Run) EpisodeName(d Demo) string { return r.Path + "#" + d.Name }
+
+// findUnfinished marks the demos RoboLab never closed. It closes a demo
+// by setting its success attribute and adding its num_samples to data's
+// total; a run that died while recording leaves a file that is whole as
+// of its last flush, with the open demos in neither. Only when the total
+// falls short of the demos' steps is a demo without success taken as
+// unfinished (success may be missing for other reasons).
+func (r *Run) findUnfinished(data *hdf5.Group) {
+	total, ok := attrNumber(data, "total")
+	if !ok {
+		return
+	}
+	sum := 0.0
+	for _, d := range r.demos {
+		if n, ok := attrNumber(d.group, "num_samples"); ok {
+			sum += n
+		}
+	}
+	if sum <= total {
+		return
+	}
+	for i := range r.demos {
+		d := &r.demos[i]
+		if !hasAttr(d.group, "success") {
+			n, _ := attrNumber(d.group, "num_samples")
+			d.unfinished = fmt.Sprintf("RoboLab never finished %s (it has no success attribute, and data's total of %.0f steps leaves out its %.0f): the run stopped while recording", d.Name, total, n)
+		}
+	}
+}
+
+// readMeta finds the environment's name, the run index and dt.
+func (r *Run) readMeta(data *hdf5.Group) {
+	if s, ok := attrString(data, "env_args"); ok {
+		var args struct {
+			EnvName string   `json:"env_name"`
+			DT      *float64 `json:"dt"`
+		}
+		if json.Unmarshal([]byte(s), &args) == nil {
+			r.EnvName = args.EnvName
+			if args.DT != nil && validDT(*args.DT) {
+				r.DT, r.DTSource = *args.DT, "data/env_args"
+			}
+		}
+	}
+	abs, _ := filepath.Abs(r.Path)
+	if r.EnvName == "" {
+		r.EnvName = filepath.Base(filepath.Dir(abs))
+	}
+	if m := runName.FindStringSubmatch(filepath.Base(r.Path)); m != nil {
+		if k, err := strconv.Atoi(m[1]); err == nil {
+			r.Index, r.HasIndex = k, true
+		}
+	}
+	if v, ok := attrNumber(data, "dt"); ok && validDT(v) {
+		r.DT, r.DTSource = v, "data/dt"
+	}
+	if r.DT == 0 {
+		cfg := filepath.Join(filepath.Dir(r.Path), "env_cfg.json")
+		if dt, ok := envCfgDT(cfg); ok {
+			r.DT, r.DTSource = dt, cfg
+		}
+	}
+}
+
+func validDT(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+
+// maxEnvCfg bounds the env_cfg.json read.
+const maxEnvCfg = 64 << 20
+
+// envCfgDT reads sim.dt × decimation from an env_cfg.json, as RoboLab
+// computes the dt of its results.
+func envCfgDT(path string) (float64, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return 0, false
+	}
+	var cfg struct {
+		Sim struct {
+			DT *float64 `json:"dt"`
+		} `json:"sim"`
+		Decimation *float64 `json:"decimation"`
+	}
+	if err := json.NewDecoder(io.LimitReader(f, maxEnvCfg)).Decode(&cfg); err != nil || cfg.Sim.DT == nil {
+		return 0, false
+	}
+	dt := *cfg.Sim.DT
+	if cfg.Decimation != nil && *cfg.Decimation >= 1 {
+		dt *= *cfg.Decimation
+	}
+	return dt, validDT(dt)
+}
+
+// child finds a group's member by name; nil when absent.
+func child(g *hdf5.Group, name string) hdf5.Object {
+	for _, c := range g.Children() {
+		if c.Name() == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// lookup follows a path of names from g.
+func lookup(g *hdf5.Group, path string) hdf5.Object {
+	var cur hdf5.Object = g
+	for _, name := range strings.Split(path, "/") {
+		grp, ok := cur.(*hdf5.Group)
+		if !ok {
+			return nil
+		}
+		if cur = child(grp, name); cur == nil {
+			return nil
+		}
+	}
+	return cur
+}

@@ -1,0 +1,67 @@
+package robolab
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+)
+
+// checkLength compares the file's size with the end-of-file address its
+// superblock declares: a file cut short (a crash while recording, a copy
+// stopped early) is shorter.
+func checkLength(path string, size int64) *Error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	eof, ok := declaredEOF(f)
+	if !ok || eof <= uint64(size) {
+		return nil
+	}
+	return &Error{File: path, Truncated: true,
+		Msg: fmt.Sprintf("truncated: the file has %d bytes, its superblock declares %d", size, eof)}
+}
+
+// declaredEOF reads the end-of-file address of an HDF5 superblock at
+// offset 0 (versions 0–3; the library reading the rest does not expose it).
+func declaredEOF(r io.ReaderAt) (uint64, bool) {
+	var b [96]byte
+	n, _ := r.ReadAt(b[:], 0)
+	if n < 48 || string(b[:8]) != "\x89HDF\r\n\x1a\n" {
+		return 0, false
+	}
+	var off, size int
+	switch b[8] {
+	case 0, 1:
+		size = int(b[13])
+		off = 24
+		if b[8] == 1 {
+			off = 28
+		}
+		// base, free-space, end-of-file addresses
+		return addrs(b[:n], off, size, 0, 2)
+	case 2, 3:
+		size = int(b[9])
+		// base, superblock extension, end-of-file addresses
+		return addrs(b[:n], 12, size, 0, 2)
+	}
+	return 0, false
+}
+
+// addrs reads the base address (index base) and another address (index
+// k) of a superblock's address list, returning base + the other.
+func addrs(b []byte, off, size, base, k int) (uint64, bool) {
+	if size != 8 && size != 4 || off+(k+1)*size > len(b) {
+		return 0, false
+	}
+	read := func(i int) uint64 {
+		p := b[off+i*size:]
+		if size == 4 {
+			return uint64(binary.LittleEndian.Uint32(p))
+		}
+		return binary.LittleEndian.Uint64(p)
+	}
+	return read(base) + read(k), true
+}
