@@ -169,6 +169,12 @@ func sampleAfter(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, res *s
 			steps = append(steps, st)
 		}
 		out := eng.Step(s)
+		if k == 0 && len(out.Changes) > 0 {
+			// Step 0 is the sampled state, where :init holds: what the
+			// rule does there is recorded on the next step.
+			st = &episode.Step{Step: 1}
+			steps = append(steps, st)
+		}
 		addChanges(prog, st, out.Changes)
 		if out.Fired() {
 			fired = true
