@@ -360,7 +360,12 @@ func TestCheckSignalStopsBlockedRead(t *testing.T) {
 		t.Skip(err)
 	}
 	cmd, stderr := bddlProcess(t, "check", "--activity", fifo, "--episode", examplePath("tidying_the_living_room", "poses.jsonl"))
-	time.Sleep(500 * time.Millisecond)
+	// Signal only once the run is blocked on the FIFO: a writer's
+	// non-blocking open succeeds only when a reader has it open, and the
+	// run installs its signal handlers before it reads the activity. A
+	// fixed sleep raced the start-up on a loaded machine.
+	w := openWhenReaderWaits(t, fifo)
+	defer w.Close()
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -483,7 +488,7 @@ func TestCheckSignalStopsStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	pr.Close()
-	time.Sleep(500 * time.Millisecond)
+	waitBlockedOnStdin(t, cmd.Process.Pid)
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -496,4 +501,44 @@ func TestCheckSignalStopsStdin(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("one SIGINT did not stop a run blocked on standard input")
 	}
+}
+
+// openWhenReaderWaits opens fifo for writing as soon as another process
+// has opened it for reading, failing after a generous deadline.
+func openWhenReaderWaits(t *testing.T, fifo string) *os.File {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			return f
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no reader opened %s: %v", fifo, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitBlockedOnStdin waits until a thread of process pid is in a read of
+// file descriptor 0 (Linux /proc/PID/task/*/syscall); where /proc does not
+// say, it falls back to a long pause.
+func waitBlockedOnStdin(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/syscall", pid))
+		if err != nil || len(tasks) == 0 {
+			time.Sleep(2 * time.Second)
+			return
+		}
+		for _, task := range tasks {
+			b, err := os.ReadFile(task)
+			if err == nil && bytes.HasPrefix(b, []byte("0 0x0 ")) {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the run never blocked reading standard input")
 }
