@@ -47,7 +47,6 @@ func TestJobsWriteEpisodes(t *testing.T) {
 	}
 }
 
-
 func TestAssignOutputs(t *testing.T) {
 	dir := t.TempDir()
 	one := []*Job{{Template: "a/x_template.json"}}
