@@ -108,3 +108,9 @@ func (r *Result) WriteFile(dir, digest string) (string, error) {
 	}
 	return path, nil
 }
+
+// Step is the configuration's step 0: the facts of the predicates that
+// only facts define.
+func (r *Result) Step() *episode.Step {
+	return &episode.Step{Step: 0, Facts: append([]episode.Atom(nil), r.facts...), False: append([]episode.Atom(nil), r.falseFacts...)}
+}

@@ -32,6 +32,7 @@ type sampleOptions struct {
 	readFlags
 	scene  string
 	files  []string
+	after  string
 	seed   uint64
 	count  int
 	goal   bool
@@ -72,11 +73,13 @@ misuse.`,
   bddl sample --kb behavior1k/knowledge_base behavior1k/activity_definitions -o samples/ --format json
   bddl sample problem0.bddl --scene Rs_int --seed 7 -n 300 -o samples/
   bddl sample cook_bacon/problem0.bddl --scene-file cook_bacon/house_single_floor_task_cook_bacon_0_0_template-partial_rooms.json -o samples/
-  bddl sample cleaning_shoes --goal -o goals/ && bddl check --episode goals/`,
+  bddl sample cleaning_shoes --goal -o goals/ && bddl check --episode goals/
+  bddl sample --after sugar_cookies -o rules/ && bddl check --episode rules/`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSample(opts, args) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.scene, "scene", "", "sample in this scene only")
+	f.StringVar(&opts.after, "after", "", "sample the states before and after a transition rule fires (RULE as 'bddl transition list' names it; no PATH)")
 	f.StringArrayVar(&opts.files, "scene-file", nil, "an OmniGibson *_template-partial_rooms.json scene file to sample in (repeatable)")
 	f.Uint64Var(&opts.seed, "seed", 0, "random seed")
 	f.IntVarP(&opts.count, "count", "n", 1, "configurations per activity")
@@ -95,6 +98,7 @@ type sampleJob struct {
 	problem *bddl.Problem
 	scenes  []string
 	fail    *sampler.Failure // known before sampling (no compatible scene)
+	after   *afterRule       // --after: the rule to replay after sampling
 }
 
 type sampleRecord struct {
@@ -110,8 +114,10 @@ type sampleRecord struct {
 
 func runSample(opts *sampleOptions, args []string) error {
 	switch {
-	case len(args) == 0:
+	case len(args) == 0 && opts.after == "":
 		return misuse("sample needs a definition, a directory or an example name")
+	case len(args) > 0 && opts.after != "":
+		return misuse("--after RULE samples the rule's own scene: give no PATH")
 	case opts.out == "":
 		return misuse("sample needs -o OUT, the directory to write configurations to")
 	case opts.count < 1 || opts.count > maxSampleCount:
@@ -145,8 +151,14 @@ func runSample(opts *sampleOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := sampleJobs(opts, args, parse)
-	if err != nil {
+	var jobs []sampleJob
+	if opts.after != "" {
+		job, err := afterJob(opts, base, opts.after)
+		if err != nil {
+			return err
+		}
+		jobs = []sampleJob{job}
+	} else if jobs, err = sampleJobs(opts, args, parse); err != nil {
 		return err
 	}
 	for i := range jobs {
@@ -231,6 +243,9 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 	}
 	start := time.Now()
 	res, err := smp.Sample(sampler.Request{Activity: j.name, Problem: j.problem, Scenes: j.scenes, Seed: opts.seed, Index: k, Goal: opts.goal})
+	if a := j.after; err != nil && a != nil && a.onProblem != nil {
+		res, err = smp.Sample(sampler.Request{Activity: j.name, Problem: a.onProblem, Scenes: j.scenes, Seed: opts.seed, Index: k})
+	}
 	rec.MS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		rec.Status = "failed"
@@ -242,7 +257,16 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 		return rec
 	}
 	rec.Scene = res.Scene
-	path, err := res.WriteFile(opts.out, smp.Digest())
+	var path string
+	if j.after != nil {
+		var fail *sampler.Failure
+		if path, fail = sampleAfter(opts, smp, j, res); fail != nil {
+			rec.Status, rec.Reason = "failed", fail
+			return rec
+		}
+	} else {
+		path, err = res.WriteFile(opts.out, smp.Digest())
+	}
 	if err == nil && opts.svg {
 		err = res.WriteSVG(filepath.Join(filepath.Dir(path), res.Scene+fmt.Sprintf("-%d-%d.svg", res.Seed, res.Index)))
 	}

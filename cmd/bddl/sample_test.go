@@ -166,3 +166,29 @@ func TestSampleSceneFile(t *testing.T) {
 		t.Errorf("a missing scene file: exit %d, want 2", code)
 	}
 }
+
+// TestSampleAfter: --after samples the state before a rule fires in a
+// scene and the state after; check finds the rule's outputs (the goal).
+func TestSampleAfter(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := execSample(t, "sample", "--after", "sugar_cookies", "-o", dir, "--format", "json", "--seed", "3")
+	recs := jsonResults(t, out)
+	if code != 0 || len(recs) != 1 || recs[0]["status"] != "ok" {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	file := recs[0]["file"].(string)
+	if _, err := os.Stat(filepath.Join(filepath.Dir(file), "problem0.bddl")); err != nil {
+		t.Fatalf("no definition next to the episode: %v", err)
+	}
+	out, errs, code = execSample(t, "check", "--format", "json", "--episode", file)
+	checked := jsonResults(t, out)
+	if code != 0 || len(checked) != 1 || checked[0]["success"] != true || checked[0]["init_ok"] != true {
+		t.Fatalf("check: exit %d: %s%s", code, out, errs)
+	}
+	if _, _, code := execSample(t, "sample", "--after", "no_such_rule", "-o", t.TempDir()); code != 2 {
+		t.Errorf("unknown rule: exit %d, want 2", code)
+	}
+	if _, _, code := execSample(t, "sample", "--after", "sugar_cookies", "tidying_the_living_room", "-o", t.TempDir()); code != 2 {
+		t.Errorf("--after with a PATH: exit %d, want 2", code)
+	}
+}
