@@ -169,7 +169,7 @@ func sampleAfter(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, res *s
 			steps = append(steps, st)
 		}
 		out := eng.Step(s)
-		addChanges(prog, st, out.Changes)
+		transitions.AddChanges(prog, st, out.Changes)
 		if out.Fired() {
 			fired = true
 			break
