@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/episode/omnigibson"
 	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
@@ -78,16 +75,8 @@ each episode's meta and counted in the report.`,
 	return cmd
 }
 
-// ogJob is one state to convert.
-type ogJob struct {
-	conv     *omnigibson.Converter
-	instance string // "" converts the template's own state
-	template string
-	out      string
-}
-
 type ogResult struct {
-	job *ogJob
+	job *omnigibson.Job
 	rep *omnigibson.Report
 	err error
 }
@@ -119,7 +108,7 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			return misuse("--og-dataset: %v", err)
 		}
 	}
-	var jobs []*ogJob
+	var jobs []*omnigibson.Job
 	for _, p := range paths {
 		task, err := omnigibson.FindTask(p)
 		if err != nil {
@@ -134,8 +123,8 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			fmt.Fprintln(o.err, "bddl:", err)
 			return findings()
 		}
-		if o.robot != "" && len(tmpl.Robots) > 0 && !hasRobot(tmpl.Robots, o.robot) {
-			return misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, robotList(tmpl.Robots))
+		if o.robot != "" && len(tmpl.Robots) > 0 && !tmpl.HasRobot(o.robot) {
+			return misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, tmpl.RobotNames())
 		}
 		conv, err := omnigibson.NewConverter(tmpl, problem, defPath, base, omnigibson.Options{
 			Robot: o.robot, Offsets: mode, Dataset: ds, Activity: defPath})
@@ -148,17 +137,17 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			if info != nil && info.IsDir() {
 				return misuse("%s: a task folder without instance files (*-tro_state.json)", p)
 			}
-			jobs = append(jobs, &ogJob{conv: conv, template: task.Template})
+			jobs = append(jobs, &omnigibson.Job{Conv: conv, Template: task.Template})
 		}
 		for _, in := range task.Instances {
-			jobs = append(jobs, &ogJob{conv: conv, instance: in, template: task.Template})
+			jobs = append(jobs, &omnigibson.Job{Conv: conv, Instance: in, Template: task.Template})
 		}
 	}
 	if len(jobs) == 0 {
 		return misuse("nothing to convert")
 	}
-	if err := o.assignOutputs(jobs); err != nil {
-		return err
+	if err := omnigibson.AssignOutputs(jobs, o.out); err != nil {
+		return misuse("%v", err)
 	}
 	ctx, stop := batch.WithSignals(context.Background(), o.err)
 	defer stop()
@@ -168,11 +157,11 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	if !o.noProgress {
 		pool.Progress = batch.NewProgress(o.err, int64(len(jobs)), 2, "converting")
 	}
-	err = batch.Run(ctx, pool, jobs, func(ctx context.Context, j *ogJob) (ogResult, bool) {
+	err = batch.Run(ctx, pool, jobs, func(ctx context.Context, j *omnigibson.Job) (ogResult, bool) {
 		if ctx.Err() != nil {
 			return ogResult{}, false
 		}
-		rep, err := convertOne(j)
+		rep, err := j.Run()
 		return ogResult{job: j, rep: rep, err: err}, true
 	}, batch.Handlers[ogResult]{Ordered: func(_ int, r ogResult) error {
 		results = append(results, r)
@@ -185,7 +174,7 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			rec := struct {
 				Output string `json:"output"`
 				*omnigibson.Report
-			}{r.job.out, r.rep}
+			}{r.job.Out, r.rep}
 			b, err := json.Marshal(rec)
 			if err != nil {
 				return err
@@ -208,23 +197,6 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 		return findings()
 	}
 	return nil
-}
-
-func hasRobot(rs []omnigibson.RobotPose, name string) bool {
-	for _, r := range rs {
-		if r.Robot == name {
-			return true
-		}
-	}
-	return false
-}
-
-func robotList(rs []omnigibson.RobotPose) string {
-	names := make([]string, len(rs))
-	for i, r := range rs {
-		names[i] = r.Robot
-	}
-	return strings.Join(names, ", ")
 }
 
 func hasModelSizes(b *kb.Base) bool { return b.NumModels() > 0 }
@@ -265,111 +237,17 @@ func fileExists(p string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
-// assignOutputs names each job's episode file: OUT itself for a single
-// state (unless OUT is a directory), else OUT/<stem>.jsonl.
-func (o *fromOGOptions) assignOutputs(jobs []*ogJob) error {
-	info, err := os.Stat(o.out)
-	isDir := err == nil && info.IsDir()
-	if len(jobs) == 1 && !isDir && !strings.HasSuffix(o.out, string(filepath.Separator)) {
-		jobs[0].out = o.out
-		return nil
-	}
-	if err == nil && !isDir {
-		return misuse("-o %s: %d states to convert need a directory, and %s is a file", o.out, len(jobs), o.out)
-	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return misuse("-o: %v", err)
-	}
-	seen := map[string]string{}
-	for _, j := range jobs {
-		src := j.instance
-		if src == "" {
-			src = j.template
-		}
-		name := omnigibson.Stem(src) + ".jsonl"
-		if prev, dup := seen[name]; dup {
-			return misuse("%s and %s would both be written to %s", prev, src, filepath.Join(o.out, name))
-		}
-		seen[name] = src
-		j.out = filepath.Join(o.out, name)
-	}
-	return nil
-}
-
-func convertOne(j *ogJob) (*omnigibson.Report, error) {
-	var h *episode.Header
-	var rep *omnigibson.Report
-	var err error
-	if j.instance == "" {
-		h, rep, err = j.conv.ConvertTemplate()
-	} else {
-		in, rerr := omnigibson.ReadInstance(j.instance)
-		if rerr != nil {
-			return nil, rerr
-		}
-		h, rep, err = j.conv.Convert(in)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return rep, writeEpisodeAtomic(j.out, h)
-}
-
-// writeEpisodeAtomic writes the one-step episode; a file it replaces is
-// replaced atomically, keeping its mode and owner.
-func writeEpisodeAtomic(path string, h *episode.Header) error {
-	var buf bytes.Buffer
-	w, err := episode.NewWriter(&buf, h)
-	if err == nil {
-		err = w.WriteStep(&episode.Step{Step: 0})
-	}
-	if err == nil {
-		err = w.Close()
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if _, err := os.Lstat(path); err == nil {
-		return fsutil.WriteFileAtomic(path, buf.Bytes())
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	_, err = tmp.Write(buf.Bytes())
-	if err = errors.Join(err, tmp.Chmod(0o644), tmp.Close()); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
+// textSummary sums up the converted states for people.
 func (o *fromOGOptions) textSummary(results []ogResult, failed, total int) {
-	var n, boxes, exact, est, joints, assumed, noSize int
+	var sum omnigibson.Summary
 	for _, r := range results {
-		if r.err != nil {
-			continue
+		if r.err == nil {
+			sum.Add(r.rep)
 		}
-		n++
-		boxes += r.rep.Boxes
-		exact += r.rep.BoxesExact
-		est += r.rep.BoxesEstimated
-		joints += r.rep.Joints
-		assumed += r.rep.JointsAssumed
-		noSize += len(r.rep.NoSize)
 	}
 	where := o.out
-	if total == 1 && n == 1 {
-		where = results[0].job.out
+	if total == 1 && sum.States == 1 {
+		where = results[0].job.Out
 	}
-	fmt.Fprintf(o.streams.out, "converted %d of %d state%s to %s\n", n, total, kbPlural(total), where)
-	if n == 0 {
-		return
-	}
-	fmt.Fprintf(o.streams.out, "boxes: %d (%d exact offsets, %d estimated from supports, %d centred on root links); %d objects without a model size\n",
-		boxes, exact, est, boxes-exact-est, noSize)
-	fmt.Fprintf(o.streams.out, "articulated objects: %d (%d with assumed joint limits)\n", joints, assumed)
-	if failed > 0 {
-		fmt.Fprintf(o.streams.out, "%d state%s failed (see above)\n", failed, kbPlural(failed))
-	}
+	sum.WriteText(o.streams.out, total, failed, where)
 }

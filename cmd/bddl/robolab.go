@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 
@@ -25,7 +22,7 @@ import (
 var roboLabFormat = &batch.Format{
 	Name:     "hdf5",
 	Suffixes: []string{".hdf5", ".h5"},
-	List:     listDemos,
+	List:     func(_ context.Context, path string) ([]string, error) { return robolab.DemoNames(path) },
 	Open:     openDemo,
 }
 
@@ -76,19 +73,6 @@ func insertParagraph(text, at, para string) string {
 	return text + "\n\n" + para
 }
 
-func listDemos(_ context.Context, path string) ([]string, error) {
-	r, err := robolab.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	var names []string
-	for _, d := range r.Demos() {
-		names = append(names, d.Name)
-	}
-	return names, nil
-}
-
 // roboLabCheck is check's RoboLab state: the flags, the map, RoboLab's
 // verdicts, and the demo streams between opening and finishing.
 type roboLabCheck struct {
@@ -99,17 +83,10 @@ type roboLabCheck struct {
 	m        *robolab.Map
 	resolver *batch.Resolver
 
+	verdicts *robolab.VerdictCache // nil: no run file among the episodes
 	mu       sync.Mutex
-	results  map[string]*robolab.Results // by results file; nil: none found
-	open     map[string]*roboLabEpisode  // by episode key, from openDemo to finish
-	verdicts []*robolab.Result           // the judged results, for the summary
-}
-
-type roboLabEpisode struct {
-	run    *robolab.Run
-	demo   robolab.Demo
-	stream *robolab.Stream // nil when err
-	err    error           // why the demo could not be read at all
+	open     map[string]*robolab.DemoEpisode // by episode key, from openDemo to finish
+	judged   []*robolab.Result               // the judged results, for the summary
 }
 
 func (rl *roboLabCheck) addFlags(f *pflag.FlagSet) {
@@ -144,8 +121,7 @@ func (rl *roboLabCheck) setup(opts *checkOptions, inputs []batch.Input) ([]batch
 		kept = append(kept, in)
 	}
 	inputs = kept
-	rl.results = map[string]*robolab.Results{}
-	rl.open = map[string]*roboLabEpisode{}
+	rl.open = map[string]*robolab.DemoEpisode{}
 	rl.activity = opts.activity
 	if rl.mapPath != "" {
 		m, err := robolab.LoadMap(rl.mapPath)
@@ -155,7 +131,7 @@ func (rl *roboLabCheck) setup(opts *checkOptions, inputs []batch.Input) ([]batch
 		rl.m = m
 		switch {
 		case opts.activity == "":
-			opts.activity = mapActivity(m, rl.mapPath)
+			opts.activity = m.ActivityRef()
 			rl.activity = opts.activity
 		case m.Activity != "":
 			// --activity a tree of activities: the map names which.
@@ -165,56 +141,16 @@ func (rl *roboLabCheck) setup(opts *checkOptions, inputs []batch.Input) ([]batch
 	if opts.activity == "" {
 		return nil, misuse("RoboLab run files name no BDDL activity: give --activity, or activity: in the --map file")
 	}
+	var fixed *robolab.Results
 	if rl.resultsPath != "" {
 		rs, err := robolab.LoadResults(rl.resultsPath)
 		if err != nil {
 			return nil, misuse("--robolab-results %v", err)
 		}
-		rl.results[""] = rs
+		fixed = rs
 	}
+	rl.verdicts = robolab.NewVerdictCache(fixed)
 	return inputs, nil
-}
-
-// mapActivity is the activity a map names: a file or activity directory
-// relative to the map's directory (name.bddl there too), else a name.
-func mapActivity(m *robolab.Map, mapPath string) string {
-	a := m.Activity
-	if a == "" || filepath.IsAbs(a) {
-		return a
-	}
-	dir := filepath.Dir(mapPath)
-	for _, cand := range []string{a, a + ".bddl"} {
-		if _, err := os.Stat(filepath.Join(dir, cand)); err == nil {
-			return filepath.Join(dir, cand)
-		}
-	}
-	if strings.ContainsAny(a, `/\`) || strings.HasSuffix(a, ".bddl") {
-		return filepath.Join(dir, a) // reported missing when read
-	}
-	return a
-}
-
-// verdictsFor are RoboLab's results for a run file: --robolab-results,
-// else the episode_results.jsonl found beside it or above.
-func (rl *roboLabCheck) verdictsFor(path string) (*robolab.Results, error) {
-	rl.mu.Lock()
-	defer rl.mu.Unlock()
-	if rs, ok := rl.results[""]; ok {
-		return rs, nil
-	}
-	file := robolab.FindResults(path)
-	if file == "" {
-		return nil, nil
-	}
-	if rs, ok := rl.results[file]; ok {
-		return rs, nil
-	}
-	rs, err := robolab.LoadResults(file)
-	if err != nil {
-		return nil, err
-	}
-	rl.results[file] = rs
-	return rs, nil
 }
 
 // openDemo opens a demo as an episode: the activity is resolved first,
@@ -232,42 +168,11 @@ func openDemo(ctx context.Context, ep batch.Episode, o batch.OpenOptions) (*epis
 	if err != nil {
 		return nil, nil, fmt.Errorf("activity %s: %v", act.Name, err)
 	}
-	run, err := robolab.Open(ep.Path)
+	e, src, err := robolab.OpenDemo(ep.Path, ep.Sub, robolab.Options{Activity: act.Name, Instances: robolab.InstancesOf(prog), Map: rl.m}, o.Count)
 	if err != nil {
 		return nil, nil, err
 	}
-	var demo robolab.Demo
-	found := false
-	for _, d := range run.Demos() {
-		if d.Name == ep.Sub {
-			demo, found = d, true
-		}
-	}
-	if !found {
-		run.Close()
-		return nil, nil, fmt.Errorf("%s: no data/%s", ep.Path, ep.Sub)
-	}
-	e := &roboLabEpisode{run: run, demo: demo}
-	var src io.Reader
-	if e.stream, e.err = run.Stream(demo, robolab.Options{Activity: act.Name, Instances: robolab.InstancesOf(prog), Map: rl.m}); e.err == nil {
-		src = e.stream
-		if o.Count != nil {
-			// A progress bar by bytes: the demo's share of the file, as
-			// its steps are read.
-			share, counted := batch.FileSize(ep.Path)/int64(len(run.Demos())), int64(0)
-			e.stream.Progress = func(done, steps int) {
-				if n := share * int64(done) / int64(steps); n > counted {
-					o.Count(int(n - counted))
-					counted = n
-				}
-			}
-		}
-	} else {
-		// A demo whose names or datasets are wrong has no steps; its
-		// result is the error, with the activity and RoboLab's fields.
-		header, _ := json.Marshal(map[string]any{"bddl_episode": episode.Version, "activity": act.Name})
-		src = strings.NewReader(string(header) + "\n")
-	}
+	run := e.Run
 	r, err := episode.NewReader(src, ep.Name())
 	if err != nil {
 		run.Close()
@@ -293,22 +198,12 @@ func (rl *roboLabCheck) finish(t *batch.Task, o *batch.Outcome) {
 	if e == nil {
 		return
 	}
-	res := robolab.NewResult(e.run, e.demo, o.Result)
-	switch {
-	case e.err != nil:
-		res.Warnings = nil // those of an empty stand-in
-		robolab.Spoil(res.Result, e.err)
-	default:
-		res.Warnings = append(res.Warnings, e.stream.Warnings()...)
-		if err := e.stream.Err(); err != nil {
-			robolab.Spoil(res.Result, err)
-		}
-	}
-	rs, err := rl.verdictsFor(e.run.Path)
+	res := e.Result(o.Result)
+	rs, err := rl.verdicts.For(e.Run.Path)
 	if err != nil {
 		o.Problems = append(o.Problems, "RoboLab results: "+err.Error())
 	}
-	res.Judge(rs.Find(e.run, e.demo))
+	res.Judge(rs.Find(e.Run, e.Demo))
 	if o.Extra == nil {
 		o.Extra = map[string]any{}
 	}
@@ -317,7 +212,7 @@ func (rl *roboLabCheck) finish(t *batch.Task, o *batch.Outcome) {
 	}
 	if res.Agreement != nil {
 		rl.mu.Lock()
-		rl.verdicts = append(rl.verdicts, res)
+		rl.judged = append(rl.judged, res)
 		rl.mu.Unlock()
 	}
 }
@@ -329,7 +224,7 @@ func (rl *roboLabCheck) report(w, errw io.Writer, fresh []*batch.Outcome) error 
 		return nil
 	}
 	byName := map[string]*robolab.Result{}
-	for _, r := range rl.verdicts {
+	for _, r := range rl.judged {
 		byName[r.Episode] = r
 	}
 	var ordered []*robolab.Result
@@ -339,137 +234,8 @@ func (rl *roboLabCheck) report(w, errw io.Writer, fresh []*batch.Outcome) error 
 		}
 	}
 	if len(ordered) == 0 {
-		var files []string
-		rl.mu.Lock()
-		for _, rs := range rl.results {
-			if rs != nil {
-				files = append(files, rs.File)
-			}
-		}
-		rl.mu.Unlock()
-		if len(files) == 0 {
-			fmt.Fprintln(errw, "bddl: note: no RoboLab verdict for these episodes: no episode_results.jsonl beside the run files or in their parent directory (give --robolab-results FILE)")
-		} else {
-			sort.Strings(files)
-			fmt.Fprintf(errw, "bddl: note: no RoboLab verdict for these episodes: %s %s no line of the same env_name, run and env_id\n", strings.Join(files, ", "), plural(len(files), "has", "have"))
-		}
+		fmt.Fprintln(errw, "bddl: note:", rl.verdicts.NoVerdictNote())
 		return nil
 	}
 	return robolab.WriteAgreement(w, ordered)
-}
-
-type episodeConvertOptions struct {
-	episodeWriteOptions
-	mapPath string
-	dir     string
-	gzip    bool
-	format  string
-}
-
-func newEpisodeConvertCmd(g *globalOptions) *cobra.Command {
-	opts := &episodeConvertOptions{episodeWriteOptions: episodeWriteOptions{globalOptions: g}}
-	cmd := &cobra.Command{
-		Use:   "convert RUN.hdf5... --map FILE -o DIR",
-		Short: "Write the demos of RoboLab run files as episode files",
-		Long: `Convert writes every data/demo_<k> of RoboLab run files (run_<i>.hdf5) as a
-JSON Lines episode, DIR/run_<i>_demo_<k>.jsonl (.jsonl.gz with --gzip), for
-users who want to keep or edit them: what 'bddl check --episode run_0.hdf5'
-reads directly. --map names the BDDL instance of each RoboLab object and the
-static objects RoboLab does not record (see the README's RoboLab section);
-the activity is --activity, else the map's activity:. The header declares
-the number of steps.
-
-A demo that cannot be read in full (a missing dataset, a shape that does
-not match its steps, NaN, a file cut short) is reported with the file,
-dataset and step, and no file is written for it. An existing file is
-replaced atomically, keeping its mode.
-
-The exit status is 0 when every demo was written, 1 when one was not, 2 on
-misuse.`,
-		Example: `  bddl episode convert output/AppleInBowlTask/run_0.hdf5 --map names.yaml -o episodes/
-  bddl check --activity my_task.bddl --episode 'episodes/*.jsonl'`,
-		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return runEpisodeConvert(opts, args)
-		},
-	}
-	f := cmd.Flags()
-	f.StringVarP(&opts.dir, "output", "o", "", "the directory to write the episodes to (created if missing)")
-	f.StringVar(&opts.mapPath, "map", "", "a YAML map of RoboLab object names to BDDL instances, and static objects")
-	f.StringVar(&opts.activity, "activity", "", "the activity: a problem file or a name (default: the map's activity:)")
-	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find the activity by name in")
-	f.BoolVar(&opts.gzip, "gzip", false, "write .jsonl.gz files")
-	f.StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per demo, JSON Lines)")
-	return cmd
-}
-
-func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
-	if err := checkFormat(opts.format); err != nil {
-		return err
-	}
-	if opts.dir == "" {
-		return misuse("no output directory: give -o DIR")
-	}
-	var m *robolab.Map
-	if opts.mapPath != "" {
-		var err error
-		if m, err = robolab.LoadMap(opts.mapPath); err != nil {
-			return misuse("--map %v", err)
-		}
-		if opts.activity == "" {
-			opts.activity = mapActivity(m, opts.mapPath)
-		}
-	}
-	if opts.activity == "" {
-		return misuse("no activity: give --activity, or activity: in the --map file")
-	}
-	prog, _, err := opts.compileActivity()
-	if err != nil {
-		return err
-	}
-	// The header names the activity, not the path it was read from here.
-	ref := prog.Problem().Name.Name
-	if err := os.MkdirAll(opts.dir, 0o755); err != nil {
-		return misuse("-o %v", err)
-	}
-	ropts := robolab.Options{Activity: ref, Instances: robolab.InstancesOf(prog), Map: m}
-	w := opts.streams.out
-	failed, written := 0, 0
-	report := func(name, path string, steps int, err error) {
-		if opts.format == "json" {
-			rec := map[string]any{"episode": name, "file": path, "steps": steps}
-			if err != nil {
-				rec["error"] = err.Error()
-			}
-			line, _ := json.Marshal(rec)
-			fmt.Fprintf(w, "%s\n", line)
-		} else if err == nil {
-			fmt.Fprintf(w, "%s: wrote %s (%d steps)\n", name, path, steps)
-		}
-		if err != nil {
-			failed++
-			fmt.Fprintf(opts.err, "bddl: %v\n", err)
-		} else {
-			written++
-		}
-	}
-	for _, path := range runs {
-		r, err := robolab.Open(path)
-		if err != nil {
-			report(path, "", 0, err)
-			continue
-		}
-		for _, d := range r.Demos() {
-			out, steps, err := robolab.Convert(r, d, ropts, opts.dir, opts.gzip)
-			report(r.EpisodeName(d), out, steps, err)
-		}
-		r.Close()
-	}
-	if opts.format == "text" {
-		fmt.Fprintf(opts.err, "converted %d %s, %d failed\n", written, plural(written, "demo", "demos"), failed)
-	}
-	if failed > 0 {
-		return findings()
-	}
-	return nil
 }

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/openbddl/bddl/episode/robolab"
 )
 
 // The RoboLab fixtures of episode/robolab: a run file of four demos (see
@@ -178,22 +176,6 @@ func TestCheckRoboLabDirectory(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "episode_results.jsonl is RoboLab's results file, not an episode") {
 		t.Errorf("stderr %q", r.stderr)
-	}
-}
-
-func TestMapActivity(t *testing.T) {
-	names := roboLabPath("names.yaml")
-	for _, tc := range []struct{ activity, want string }{
-		{"putting_the_apple_in_the_bowl.bddl", roboLabPath("putting_the_apple_in_the_bowl.bddl")},
-		{"putting_the_apple_in_the_bowl", roboLabPath("putting_the_apple_in_the_bowl.bddl")}, // .bddl beside the map
-		{"tidying_the_living_room", "tidying_the_living_room"},                               // a name
-		{"defs/missing.bddl", filepath.Join(roboLabData, "defs/missing.bddl")},
-		{"/abs/x.bddl", "/abs/x.bddl"},
-	} {
-		m := &robolab.Map{Activity: tc.activity}
-		if got := mapActivity(m, names); got != tc.want {
-			t.Errorf("activity: %s → %q, want %q", tc.activity, got, tc.want)
-		}
 	}
 }
 

@@ -175,7 +175,7 @@ func sampleAfter(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, res *s
 			st = &episode.Step{Step: 1}
 			steps = append(steps, st)
 		}
-		addChanges(prog, st, out.Changes)
+		transitions.AddChanges(prog, st, out.Changes)
 		if out.Fired() {
 			fired = true
 			break

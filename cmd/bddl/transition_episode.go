@@ -2,27 +2,22 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/batch"
-	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/transitions"
 )
 
-// The glue between transition rules and recorded episodes: states and
-// rule outcomes as episode fields, firings as result records, and the
-// --transitions evaluation of bddl check.
+// The commands that apply transition rules to recorded episodes:
+// bddl check --transitions and bddl episode apply-rules.
 
 // ---------------------------------------------------------------------
 // bddl check --transitions
@@ -36,180 +31,14 @@ func init() {
 			"apply the knowledge base's transition rules after each recorded step, before evaluating (for recordings made with rules off)")
 		o.prepare = append(o.prepare, func(c *batch.Checker) error {
 			if on {
-				c.Evaluate = transitionsEvaluate(c.Resolver.Base())
+				ec := transitions.NewEpisodeChecker(c.Resolver.Base())
+				c.Evaluate = func(ctx context.Context, t *batch.Task) *episode.Result {
+					return ec.Check(ctx, t.Program, t.Reader, t.Options)
+				}
 			}
 			return nil
 		})
 	})
-}
-
-// transitionsEvaluate is the check evaluation that applies the rules:
-// one engine per activity program, forked per episode.
-func transitionsEvaluate(base *kb.Base) batch.Evaluate {
-	var engines sync.Map // *predicates.Program → *transitions.Engine
-	return func(ctx context.Context, t *batch.Task) *episode.Result {
-		proto, ok := engines.Load(t.Program)
-		if !ok {
-			eng, err := transitions.Compile(t.Program, base)
-			if err != nil {
-				return &episode.Result{Error: err.Error(), Reason: err.Error()}
-			}
-			proto, _ = engines.LoadOrStore(t.Program, eng)
-		}
-		eng := proto.(*transitions.Engine).Fork()
-		eng.SetDT(t.Reader.Header().DT)
-		var firings []episode.RuleFiring
-		opts := t.Options
-		opts.AfterStep = func(s *predicates.State, info episode.StepInfo) error {
-			for _, f := range eng.Step(s).Firings {
-				firings = append(firings, firingRecord(t.Program, info.Step, f))
-			}
-			return nil
-		}
-		res := episode.Check(ctx, t.Program, t.Reader, opts)
-		res.Firings = firings
-		if eng.NumRules() == 0 {
-			res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
-		}
-		return res
-	}
-}
-
-// firingRecord is a firing as a result reports it.
-func firingRecord(p *predicates.Program, step int64, f transitions.Firing) episode.RuleFiring {
-	r := episode.RuleFiring{Step: step, Rule: f.Rule, Family: string(f.Family)}
-	if f.Container != predicates.NoObject {
-		r.Container = p.Name(f.Container)
-	}
-	for _, o := range f.Consumed {
-		r.Consumed = append(r.Consumed, p.Name(o))
-	}
-	for _, o := range f.ConsumedSubstances {
-		r.Consumed = append(r.Consumed, p.Name(o))
-	}
-	for _, pr := range f.Produced {
-		name := pr.Name
-		if pr.Object == predicates.NoObject {
-			name += " (generated)"
-		}
-		r.Produced = append(r.Produced, name)
-	}
-	return r
-}
-
-// ---------------------------------------------------------------------
-// States as episodes
-
-// objectOf is an object's recorded fields in a state, as far as rule
-// samples and outcomes use them: existence, box, temperatures.
-func objectOf(s *predicates.State, id predicates.ObjectID) *episode.Object {
-	o := &episode.Object{Set: predicates.FieldExists, Exists: s.Exists(id) == predicates.True}
-	if s.Has(id, predicates.FieldAABB) != 0 {
-		o.AABB, _ = s.Box(id)
-		o.Set |= predicates.FieldAABB
-	}
-	if t, ok := s.MaxTemperature(id); ok {
-		o.MaxTemperature, o.Set = t, o.Set|predicates.FieldMaxTemperature
-	}
-	if t, ok := s.Temperature(id); ok {
-		o.Temperature, o.Set = t, o.Set|predicates.FieldTemperature
-	}
-	return o
-}
-
-// factsIn lists a state's recorded facts, true and false.
-func factsIn(p *predicates.Program, s *predicates.State) (facts, falses []episode.Atom) {
-	n := p.NumIDs()
-	for _, pr := range predicates.Predicates() {
-		for a := 0; a < n; a++ {
-			for b := 0; b < n; b++ {
-				bid := predicates.ObjectID(b)
-				if pr.Arity == 1 {
-					if b > 0 {
-						break
-					}
-					bid = predicates.NoObject
-				}
-				t := s.Fact(pr.ID, predicates.ObjectID(a), bid)
-				if t == predicates.Unknown {
-					continue
-				}
-				at := episode.Atom{Pred: pr.Name, A: p.Name(predicates.ObjectID(a))}
-				if bid != predicates.NoObject {
-					at.B = p.Name(bid)
-				}
-				if t == predicates.True {
-					facts = append(facts, at)
-				} else {
-					falses = append(falses, at)
-				}
-			}
-		}
-	}
-	return facts, falses
-}
-
-// writeStatesEpisode writes states as an episode, one step each, delta
-// encoded.
-func writeStatesEpisode(w io.Writer, p *predicates.Program, activity string, meta json.RawMessage, states []*predicates.State) error {
-	h := &episode.Header{Activity: activity, ClosedWorld: states[0].ClosedWorld(), Steps: len(states), Objects: map[string]*episode.Object{}, Meta: meta}
-	for id := 0; id < p.NumObjects(); id++ {
-		h.Objects[p.Name(predicates.ObjectID(id))] = objectOf(states[0], predicates.ObjectID(id))
-	}
-	ew, err := episode.NewWriter(w, h)
-	if err != nil {
-		return err
-	}
-	for k, s := range states {
-		st := &episode.Step{Step: int64(k), Objects: map[string]*episode.Object{}}
-		for id := 0; id < p.NumObjects(); id++ {
-			st.Objects[p.Name(predicates.ObjectID(id))] = objectOf(s, predicates.ObjectID(id))
-		}
-		st.Facts, st.False = factsIn(p, s)
-		if err := ew.WriteSnapshot(st); err != nil {
-			return err
-		}
-	}
-	return ew.Close()
-}
-
-// addChanges writes an outcome's changes into a step as ordinary
-// recorded fields: existence, boxes, and facts (which replace an earlier
-// value of the same atom on that line).
-func addChanges(p *predicates.Program, st *episode.Step, changes []transitions.Change) {
-	for _, c := range changes {
-		switch c.Kind {
-		case transitions.ChangeExists, transitions.ChangeAABB:
-			if st.Objects == nil {
-				st.Objects = map[string]*episode.Object{}
-			}
-			name := p.Name(c.Object)
-			o := st.Objects[name]
-			if o == nil {
-				o = &episode.Object{}
-				st.Objects[name] = o
-			}
-			if c.Kind == transitions.ChangeExists {
-				o.Exists, o.Set, o.Null = c.Value == predicates.True, o.Set|predicates.FieldExists, o.Null&^predicates.FieldExists
-			} else {
-				o.AABB, o.Set, o.Null = c.Box, o.Set|predicates.FieldAABB, o.Null&^predicates.FieldAABB
-			}
-		case transitions.ChangeFact:
-			at := episode.Atom{Pred: c.Pred.String(), A: p.Name(c.Object)}
-			if c.Arg != predicates.NoObject {
-				at.B = p.Name(c.Arg)
-			}
-			drop := func(l []episode.Atom) []episode.Atom {
-				return slices.DeleteFunc(l, func(x episode.Atom) bool { return x == at })
-			}
-			st.Facts, st.False, st.Unset = drop(st.Facts), drop(st.False), drop(st.Unset)
-			if c.Value == predicates.True {
-				st.Facts = append(st.Facts, at)
-			} else {
-				st.False = append(st.False, at)
-			}
-		}
-	}
 }
 
 // ---------------------------------------------------------------------
@@ -293,12 +122,17 @@ func runApplyRules(opts *applyRulesOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	eng.SetDT(bound.Header().DT)
-	s := prog.NewState()
 	// A bad recording is a finding (exit 1), as check reports it; the
 	// error names the file, line, step and field.
-	bad := func(err error) error { return &exitError{code: exitFindings, err: err} }
-	if err := bound.Bind(s); err != nil {
+	bad := func(err error) error {
+		var re *transitions.RecordingError
+		if errors.As(err, &re) {
+			return &exitError{code: exitFindings, err: err}
+		}
+		return err
+	}
+	ap, err := transitions.NewApplier(eng, prog, path, bound, values)
+	if err != nil {
 		return bad(err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(opts.out), "."+filepath.Base(opts.out)+".*")
@@ -306,47 +140,13 @@ func runApplyRules(opts *applyRulesOptions, path string) error {
 		return misuse("-o %s: %v", opts.out, err)
 	}
 	defer os.Remove(tmp.Name())
-	newWriter := episode.NewWriter
-	if strings.HasSuffix(opts.out, ".gz") {
-		newWriter = episode.NewGzipWriter
-	}
-	h := *bound.Header()
-	ew, err := newWriter(tmp, &h)
+	fired, err := ap.WriteTo(tmp, strings.HasSuffix(opts.out, ".gz"), func(r episode.RuleFiring) {
+		fmt.Fprintf(opts.err, "step %d: %s %s in %s: %s → %s\n", r.Step, r.Family, r.Rule, r.Container,
+			strings.Join(r.Consumed, ", "), strings.Join(r.Produced, ", "))
+	})
 	if err != nil {
 		tmp.Close()
-		return err
-	}
-	fired := 0
-	for {
-		info, err := bound.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			tmp.Close()
-			return bad(err)
-		}
-		st, err := values.ReadStep()
-		if err != nil {
-			tmp.Close()
-			return bad(fmt.Errorf("%s: reading step %d again: %w", path, info.Step, err))
-		}
-		out := eng.Step(s)
-		for _, f := range out.Firings {
-			fired++
-			r := firingRecord(prog, info.Step, f)
-			fmt.Fprintf(opts.err, "step %d: %s %s in %s: %s → %s\n", info.Step, r.Family, r.Rule, r.Container,
-				strings.Join(r.Consumed, ", "), strings.Join(r.Produced, ", "))
-		}
-		addChanges(prog, st, out.Changes)
-		if err := ew.WriteStep(st); err != nil {
-			tmp.Close()
-			return err
-		}
-	}
-	if err := ew.Close(); err != nil {
-		tmp.Close()
-		return err
+		return bad(err)
 	}
 	if err := tmp.Close(); err != nil {
 		return err

@@ -87,3 +87,22 @@ func FuzzParseMap(f *testing.F) {
 		}
 	})
 }
+
+// TestMapActivityRef: the map's activity: is a file or activity
+// directory relative to the map (name.bddl there too), else a name.
+func TestMapActivityRef(t *testing.T) {
+	names := filepath.Join("testdata", "names.yaml")
+	for _, tc := range []struct{ activity, want string }{
+		{"putting_the_apple_in_the_bowl.bddl", filepath.Join("testdata", "putting_the_apple_in_the_bowl.bddl")},
+		{"putting_the_apple_in_the_bowl", filepath.Join("testdata", "putting_the_apple_in_the_bowl.bddl")}, // .bddl beside the map
+		{"tidying_the_living_room", "tidying_the_living_room"},                                             // a name
+		{"defs/missing.bddl", filepath.Join("testdata", "defs/missing.bddl")},
+		{"/abs/x.bddl", "/abs/x.bddl"},
+		{"", ""},
+	} {
+		m := &Map{File: names, Activity: tc.activity}
+		if got := m.ActivityRef(); got != tc.want {
+			t.Errorf("activity: %s → %q, want %q", tc.activity, got, tc.want)
+		}
+	}
+}

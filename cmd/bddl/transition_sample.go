@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/transitions"
+)
+
+// ---------------------------------------------------------------------
+// transition sample
+
+func newTransitionSampleCmd(g *globalOptions) *cobra.Command {
+	opts := &transitionOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "sample RULE [--seed N] [-o DIR] [--rules-off]",
+		Short: "Write a minimal episode in which a rule fires, and the state after it",
+		Long: `Build the smallest scene in which a rule fires (its inputs in a fitting
+container on an active heat source, in a machine that is switched on, under
+a knife, ...) as an activity definition and a recorded episode: the steps
+up to the trigger, the last with the rule's outcome written as ordinary
+recorded fields. Checking the episode finds the goal (the rule's outputs
+exist with their states) true. With --rules-off the outcome is left out, as
+a simulator with transition rules off records it: the goal then holds only
+under 'bddl check --transitions'.
+
+Without -o the episode goes to stdout, its header naming the sample's
+problem and carrying the definition in "meta"; with -o DIR the definition
+is written to DIR/problem0.bddl and the episode to DIR/sample.jsonl, ready
+for 'bddl check --episode DIR/sample.jsonl'. --variant builds one of the
+negative cases instead (the rule must not fire): ` + transitions.VariantNames() + `.`,
+		Example: `  bddl transition sample sugar_cookies -o cookies/ && bddl check --episode cookies/sample.jsonl
+  bddl transition sample apple.n.01-slicing --rules-off -o slicing/ && bddl check --transitions --episode slicing/sample.jsonl`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error { return runTransitionSample(opts, args[0]) },
+	}
+	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed for the positions")
+	cmd.Flags().StringVarP(&opts.outDir, "output", "o", "", "write DIR/problem0.bddl and DIR/sample.jsonl (default: the episode on stdout)")
+	cmd.Flags().BoolVar(&opts.rulesOff, "rules-off", false, "leave the rule's outcome out of the episode, as recorded with rules off")
+	cmd.Flags().StringVar(&opts.variant, "variant", "positive", "positive, or a negative case")
+	return cmd
+}
+
+func runTransitionSample(opts *transitionOptions, name string) error {
+	variant, ok := transitions.ParseVariant(opts.variant)
+	if !ok {
+		return misuse("--variant %q: use positive or one of %s", opts.variant, transitions.VariantNames())
+	}
+	base, err := opts.loadKB()
+	if err != nil {
+		return misuse("%v", err)
+	}
+	r, err := findRule(opts, base, name)
+	if err != nil {
+		return err
+	}
+	sopts := transitions.SampleOptions{Seed: opts.seed, Variant: variant}
+	res, err := transitions.Sample(base, r, sopts)
+	switch {
+	case errors.Is(err, transitions.ErrNotApplicable):
+		return misuse("--variant %s does not apply to %s %s", variant, r.Family, r.Name)
+	case errors.Is(err, transitions.ErrNeverFires):
+		fmt.Fprintf(opts.err, "bddl: %s %s never fires: there is no scene to sample\n", r.Family, r.Name)
+		return findings()
+	case err != nil:
+		return err
+	}
+	shadowed := false
+	if variant == transitions.Positive && !res.Outcome.Fired() {
+		// An earlier recipe of the file with the same inputs fires first;
+		// show this one alone, and say so.
+		fmt.Fprintf(opts.err, "bddl: %s %s does not fire in its sample: an earlier recipe of the file takes the same inputs; showing it alone\n", r.Family, r.Name)
+		shadowed = true
+		if res, err = transitions.Sample(base, r, transitions.SampleOptions{Seed: opts.seed, Alone: true}); err != nil {
+			return err
+		}
+	}
+	activity := res.Program.Problem().Name.Name
+	if opts.outDir != "" {
+		activity = "problem0.bddl"
+	}
+	var buf bytes.Buffer
+	if err := transitions.WriteSampleEpisode(&buf, r, res, activity, sopts, opts.rulesOff); err != nil {
+		return err
+	}
+	if opts.outDir == "" {
+		if _, err := opts.streams.out.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		if shadowed {
+			return findings()
+		}
+		return nil
+	}
+	if err := os.MkdirAll(opts.outDir, 0o755); err != nil {
+		return misuse("-o %s: %v", opts.outDir, err)
+	}
+	def, ep := filepath.Join(opts.outDir, "problem0.bddl"), filepath.Join(opts.outDir, "sample.jsonl")
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{def, []byte(res.Definition)}, {ep, buf.Bytes()}} {
+		if err := writeOrReplace(f.path, f.data); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(opts.err, "wrote %s and %s\n", def, ep)
+	if shadowed {
+		return findings()
+	}
+	return nil
+}
+
+// writeOrReplace creates a file, or replaces an existing one atomically
+// keeping its mode and owner.
+func writeOrReplace(path string, data []byte) error {
+	if _, err := os.Lstat(path); err == nil {
+		return fsutil.WriteFileAtomic(path, data)
+	}
+	return os.WriteFile(path, data, 0o644)
+}
