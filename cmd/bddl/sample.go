@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -30,6 +29,7 @@ const (
 type sampleOptions struct {
 	*globalOptions
 	readFlags
+	batchFlags
 	scene  string
 	files  []string
 	after  string
@@ -39,7 +39,6 @@ type sampleOptions struct {
 	out    string
 	svg    bool
 	format string
-	jobs   int
 }
 
 func newSampleCmd(g *globalOptions) *cobra.Command {
@@ -67,6 +66,12 @@ episode (header and one step) that 'bddl check' reads directly; --svg adds a
 top-down drawing next to it. The same seed, definition and knowledge base
 give byte-identical files, whatever --jobs.
 
+--shard I/N samples a deterministic 1/N of the activity definitions, each
+with all its -n configurations: a definition's key is its path relative to
+the argument it came from (an example's, its name; --after's, the rule), as
+'check' and 'validate' shard, so N machines with the same arguments write
+each file exactly once. A shard that holds no definition says so and exits 0.
+
 Exit status: 0 when every configuration was sampled, 1 when one failed, 2 on
 misuse.`,
 		Example: `  bddl sample tidying_the_living_room -o samples/ --svg
@@ -74,7 +79,8 @@ misuse.`,
   bddl sample problem0.bddl --scene Rs_int --seed 7 -n 300 -o samples/
   bddl sample cook_bacon/problem0.bddl --scene-file cook_bacon/house_single_floor_task_cook_bacon_0_0_template-partial_rooms.json -o samples/
   bddl sample cleaning_shoes --goal -o goals/ && bddl check --episode goals/
-  bddl sample --after sugar_cookies -o rules/ && bddl check --episode rules/`,
+  bddl sample --after sugar_cookies -o rules/ && bddl check --episode rules/
+  bddl sample behavior1k/activity_definitions --shard 2/8 -n 10 -o samples/   # one of 8 machines`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSample(opts, args) },
 	}
 	f := cmd.Flags()
@@ -87,14 +93,16 @@ misuse.`,
 	f.StringVarP(&opts.out, "out", "o", "", "output directory (required)")
 	f.BoolVar(&opts.svg, "svg", false, "also draw each configuration from above as SVG")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per configuration)")
-	f.IntVar(&opts.jobs, "jobs", runtime.NumCPU(), "configurations sampled in parallel")
 	opts.readFlags.add(f)
+	opts.batchFlags.add(f, "activity definitions")
+	f.Lookup("jobs").Usage = "configurations sampled in parallel" // the shard unit is the definition, the worker's the configuration
 	return cmd
 }
 
 // sampleJob is one activity to sample.
 type sampleJob struct {
 	name    string
+	key     string // the shard key: path relative to its argument, example name or rule
 	problem *bddl.Problem
 	scenes  []string
 	fail    *sampler.Failure // known before sampling (no compatible scene)
@@ -124,6 +132,9 @@ func runSample(opts *sampleOptions, args []string) error {
 		return misuse("-n must be between 1 and %d", maxSampleCount)
 	case opts.format != "text" && opts.format != "json":
 		return misuse("--format must be text or json")
+	}
+	if err := opts.batchFlags.parse(); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(opts.out, 0o755); err != nil {
 		return misuse("-o %s: %v", opts.out, err)
@@ -157,9 +168,16 @@ func runSample(opts *sampleOptions, args []string) error {
 		if err != nil {
 			return err
 		}
+		job.key = opts.after
 		jobs = []sampleJob{job}
 	} else if jobs, err = sampleJobs(opts, args, parse); err != nil {
 		return err
+	}
+	// The unit of a shard is the definition, so that its -n configurations
+	// are sampled on one machine and no file is written twice.
+	if jobs = batch.Select(opts.shard, jobs, func(j sampleJob) string { return j.key }); len(jobs) == 0 {
+		fmt.Fprintf(opts.err, "bddl: shard %s holds none of the activity definitions: nothing to sample\n", opts.shard)
+		return nil
 	}
 	for i := range jobs {
 		j := &jobs[i]
@@ -201,7 +219,7 @@ func runSample(opts *sampleOptions, args []string) error {
 	enc := json.NewEncoder(opts.globalOptions.out)
 	ctx, stop := batch.WithSignals(context.Background(), opts.err)
 	defer stop()
-	pool := batch.Pool{Jobs: opts.jobs, Progress: batch.NewProgress(opts.err, int64(len(tasks)), 20, "sampling")}
+	pool := opts.pool(opts.progress(opts.err, len(tasks), 20, "sampling"))
 	err = batch.Run(ctx, pool, tasks, func(_ context.Context, t task) (sampleRecord, bool) {
 		return sampleOne(opts, smp, &jobs[t.job], t.k), true
 	}, batch.Handlers[sampleRecord]{Ordered: func(_ int, r sampleRecord) error {
@@ -289,7 +307,7 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 			if !ok || act.Problem == nil {
 				return nil, misuse("%s: not a file or directory, nor an embedded example", a)
 			}
-			jobs = append(jobs, sampleJob{name: act.Name, problem: act.Problem})
+			jobs = append(jobs, sampleJob{name: act.Name, key: act.Name, problem: act.Problem})
 			continue
 		}
 		paths = append(paths, a)
@@ -299,7 +317,7 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range parseInputsWith(ins, opts.in, parse) {
+		for i, p := range parseInputsWith(ins, opts.in, parse) {
 			if p.err != nil {
 				return nil, misuse("%v", p.err)
 			}
@@ -316,7 +334,7 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 					name = fmt.Sprintf("%s-%d", act, n)
 				}
 			}
-			job := sampleJob{name: name, problem: p.file.Problem}
+			job := sampleJob{name: name, key: ins[i].Rel, problem: p.file.Problem}
 			if p.diags.HasErrors() {
 				job.fail = &sampler.Failure{Kind: sampler.Unsupported, Message: p.path + " does not parse: " + firstDiag(p.diags)}
 			}

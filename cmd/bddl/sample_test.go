@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,5 +191,84 @@ func TestSampleAfter(t *testing.T) {
 	}
 	if _, _, code := execSample(t, "sample", "--after", "sugar_cookies", "tidying_the_living_room", "-o", t.TempDir()); code != 2 {
 		t.Errorf("--after with a PATH: exit %d, want 2", code)
+	}
+}
+
+// TestSampleShards: three shards of one run write, between them, exactly
+// the files of the unsharded run, byte for byte, none twice, and every
+// definition's -n configurations land in one shard.
+func TestSampleShards(t *testing.T) {
+	examples := []string{"tidying_the_living_room", "cleaning_shoes", "cleaning_the_kitchen_counter",
+		"storing_groceries_and_leftovers", "slicing_apples_for_a_snack", "making_a_smoothie"}
+	sample := func(dir string, extra ...string) {
+		t.Helper()
+		args := append([]string{"sample", "-n", "2", "--seed", "5", "-o", dir}, examples...)
+		if out, errs, code := execSample(t, append(args, extra...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s%s", extra, code, out, errs)
+		}
+	}
+	whole := t.TempDir()
+	sample(whole)
+	all := readTree(t, whole)
+	if len(all) != 2*len(examples) {
+		t.Fatalf("single run wrote %d files, want %d", len(all), 2*len(examples))
+	}
+	union := map[string]string{}
+	owner := map[string]int{} // activity directory -> shard
+	nonEmpty := 0
+	for i := 0; i < 3; i++ {
+		dir := t.TempDir()
+		sample(dir, "--shard", fmt.Sprintf("%d/3", i))
+		files := readTree(t, dir)
+		if len(files) > 0 {
+			nonEmpty++
+		}
+		for rel, body := range files {
+			if _, dup := union[rel]; dup {
+				t.Errorf("%s written by two shards", rel)
+			}
+			union[rel] = body
+			act := filepath.Dir(rel)
+			if s, ok := owner[act]; ok && s != i {
+				t.Errorf("%s split across shards %d and %d", act, s, i)
+			}
+			owner[act] = i
+		}
+	}
+	if nonEmpty < 2 {
+		t.Errorf("only %d of 3 shards did any work: the hash does not spread %d definitions", nonEmpty, len(examples))
+	}
+	if len(union) != len(all) {
+		t.Errorf("shards wrote %d files, the single run %d", len(union), len(all))
+	}
+	for rel, body := range all {
+		if got, ok := union[rel]; !ok {
+			t.Errorf("%s missing from the shards", rel)
+		} else if got != body {
+			t.Errorf("%s differs between the sharded and the single run", rel)
+		}
+	}
+}
+
+// TestSampleShardEmptyAndBad: a shard holding no definition says so and
+// exits 0; a malformed --shard is misuse.
+func TestSampleShardEmptyAndBad(t *testing.T) {
+	dir := t.TempDir()
+	// One definition: of two shards exactly one holds it.
+	var empty int
+	for i := 0; i < 2; i++ {
+		out, errs, code := execSample(t, "sample", "cleaning_shoes", "-o", dir, "--shard", fmt.Sprintf("%d/2", i))
+		if code != 0 {
+			t.Fatalf("shard %d/2: exit %d: %s%s", i, code, out, errs)
+		}
+		if strings.Contains(errs, "holds none of the activity definitions") {
+			empty++
+		}
+	}
+	if empty != 1 {
+		t.Errorf("%d of 2 shards were empty, want 1", empty)
+	}
+	if _, errs, code := execSample(t, "sample", "cleaning_shoes", "-o", dir, "--shard", "3/3"); code != 2 || !strings.Contains(errs, "--shard") {
+		t.Errorf("--shard 3/3: exit %d, %q; want 2 naming --shard", code, errs)
 	}
 }
