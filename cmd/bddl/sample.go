@@ -106,7 +106,7 @@ type sampleJob struct {
 	problem *bddl.Problem
 	scenes  []string
 	fail    *sampler.Failure // known before sampling (no compatible scene)
-	after   *afterRule       // --after: the rule to replay after sampling
+	after   *sampler.After   // --after: the rule to replay after sampling
 }
 
 type sampleRecord struct {
@@ -260,9 +260,13 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 		return rec
 	}
 	start := time.Now()
-	res, err := smp.Sample(sampler.Request{Activity: j.name, Problem: j.problem, Scenes: j.scenes, Seed: opts.seed, Index: k, Goal: opts.goal})
-	if a := j.after; err != nil && a != nil && a.onProblem != nil {
-		res, err = smp.Sample(sampler.Request{Activity: j.name, Problem: a.onProblem, Scenes: j.scenes, Seed: opts.seed, Index: k})
+	req := sampler.Request{Activity: j.name, Problem: j.problem, Scenes: j.scenes, Seed: opts.seed, Index: k, Goal: opts.goal}
+	var res *sampler.Result
+	var err error
+	if j.after != nil {
+		res, err = j.after.Sample(smp, req)
+	} else {
+		res, err = smp.Sample(req)
 	}
 	rec.MS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
@@ -278,7 +282,7 @@ func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) s
 	var path string
 	if j.after != nil {
 		var fail *sampler.Failure
-		if path, fail = sampleAfter(opts, smp, j, res); fail != nil {
+		if path, fail = j.after.WriteFile(smp, res, filepath.Join(opts.out, j.name)); fail != nil {
 			rec.Status, rec.Reason = "failed", fail
 			return rec
 		}
