@@ -93,3 +93,13 @@ func jsonLines(w io.Writer) *json.Encoder {
 	enc.SetEscapeHTML(false)
 	return enc
 }
+
+// firstDiag is the first error of a file's diagnostics, for a one-line reason.
+func firstDiag(d bddl.Diagnostics) string {
+	for _, x := range d {
+		if x.Severity == bddl.Error {
+			return x.Error()
+		}
+	}
+	return d.Error()
+}

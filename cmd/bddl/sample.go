@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -99,25 +97,11 @@ misuse.`,
 	return cmd
 }
 
-// sampleJob is one activity to sample.
+// sampleJob is one activity to sample and its shard key: its path
+// relative to its argument, an example's name or the rule.
 type sampleJob struct {
-	name    string
-	key     string // the shard key: path relative to its argument, example name or rule
-	problem *bddl.Problem
-	scenes  []string
-	fail    *sampler.Failure // known before sampling (no compatible scene)
-	after   *sampler.After   // --after: the rule to replay after sampling
-}
-
-type sampleRecord struct {
-	Activity string           `json:"activity"`
-	Scene    string           `json:"scene"`
-	Seed     uint64           `json:"seed"`
-	Index    int              `json:"index"`
-	File     string           `json:"file,omitempty"`
-	Status   string           `json:"status"`
-	Reason   *sampler.Failure `json:"reason,omitempty"`
-	MS       float64          `json:"ms"`
+	sampler.Job
+	key string
 }
 
 func runSample(opts *sampleOptions, args []string) error {
@@ -168,8 +152,7 @@ func runSample(opts *sampleOptions, args []string) error {
 		if err != nil {
 			return err
 		}
-		job.key = opts.after
-		jobs = []sampleJob{job}
+		jobs = []sampleJob{{Job: job, key: opts.after}}
 	} else if jobs, err = sampleJobs(opts, args, parse); err != nil {
 		return err
 	}
@@ -181,29 +164,29 @@ func runSample(opts *sampleOptions, args []string) error {
 	}
 	for i := range jobs {
 		j := &jobs[i]
-		if j.fail != nil {
+		if j.Failure != nil {
 			continue
 		}
 		if opts.scene != "" {
-			j.scenes = []string{opts.scene}
+			j.Scenes = []string{opts.scene}
 			continue
 		}
 		if len(fileScenes) > 0 {
-			j.scenes = fileScenes
+			j.Scenes = fileScenes
 			continue
 		}
-		rep := activities.Analyze(j.problem, base, activities.OnlyRules("no-scene"))
+		rep := activities.Analyze(j.Problem, base, activities.OnlyRules("no-scene"))
 		if f := rep.Scenes; f != nil && len(f.Needs) > 0 {
 			for _, s := range f.Compatible() {
-				j.scenes = append(j.scenes, s.Scene)
+				j.Scenes = append(j.Scenes, s.Scene)
 			}
-			if len(j.scenes) == 0 {
-				j.fail = &sampler.Failure{Kind: sampler.NoScene, Message: fmt.Sprintf("no scene of the knowledge base has the in-room objects (%d scenes)", len(f.Scenes))}
+			if len(j.Scenes) == 0 {
+				j.Failure = &sampler.Failure{Kind: sampler.NoScene, Message: fmt.Sprintf("no scene of the knowledge base has the in-room objects (%d scenes)", len(f.Scenes))}
 			}
 		} else {
-			j.scenes = smp.SceneNames()
+			j.Scenes = smp.SceneNames()
 		}
-		sampler.ShuffleScenes(j.scenes, opts.seed, j.name)
+		sampler.ShuffleScenes(j.Scenes, opts.seed, j.Name)
 	}
 	if len(jobs)*opts.count > maxSampleTasks {
 		return misuse("%d activities × -n %d configurations is more than %d in one run: split it", len(jobs), opts.count, maxSampleTasks)
@@ -215,14 +198,15 @@ func runSample(opts *sampleOptions, args []string) error {
 			tasks = append(tasks, task{j, k})
 		}
 	}
+	wo := sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg}
 	failed, done := 0, 0
 	enc := json.NewEncoder(opts.globalOptions.out)
 	ctx, stop := batch.WithSignals(context.Background(), opts.err)
 	defer stop()
 	pool := opts.pool(opts.progress(opts.err, len(tasks), 20, "sampling"))
-	err = batch.Run(ctx, pool, tasks, func(_ context.Context, t task) (sampleRecord, bool) {
-		return sampleOne(opts, smp, &jobs[t.job], t.k), true
-	}, batch.Handlers[sampleRecord]{Ordered: func(_ int, r sampleRecord) error {
+	err = batch.Run(ctx, pool, tasks, func(_ context.Context, t task) (sampler.Record, bool) {
+		return smp.SampleAndWrite(&jobs[t.job].Job, t.k, wo), true
+	}, batch.Handlers[sampler.Record]{Ordered: func(_ int, r sampler.Record) error {
 		done++
 		if r.Status != "ok" {
 			failed++
@@ -253,53 +237,6 @@ func runSample(opts *sampleOptions, args []string) error {
 	return nil
 }
 
-func sampleOne(opts *sampleOptions, smp *sampler.Sampler, j *sampleJob, k int) sampleRecord {
-	rec := sampleRecord{Activity: j.name, Seed: opts.seed, Index: k}
-	if j.fail != nil {
-		rec.Status, rec.Reason = "failed", j.fail
-		return rec
-	}
-	start := time.Now()
-	req := sampler.Request{Activity: j.name, Problem: j.problem, Scenes: j.scenes, Seed: opts.seed, Index: k, Goal: opts.goal}
-	var res *sampler.Result
-	var err error
-	if j.after != nil {
-		res, err = j.after.Sample(smp, req)
-	} else {
-		res, err = smp.Sample(req)
-	}
-	rec.MS = float64(time.Since(start).Microseconds()) / 1000
-	if err != nil {
-		rec.Status = "failed"
-		if f, ok := err.(*sampler.Failure); ok {
-			rec.Reason = f
-		} else {
-			rec.Reason = &sampler.Failure{Kind: sampler.Internal, Message: err.Error()}
-		}
-		return rec
-	}
-	rec.Scene = res.Scene
-	var path string
-	if j.after != nil {
-		var fail *sampler.Failure
-		if path, fail = j.after.WriteFile(smp, res, filepath.Join(opts.out, j.name)); fail != nil {
-			rec.Status, rec.Reason = "failed", fail
-			return rec
-		}
-	} else {
-		path, err = res.WriteFile(opts.out, smp.Digest())
-	}
-	if err == nil && opts.svg {
-		err = res.WriteSVG(filepath.Join(filepath.Dir(path), res.Scene+fmt.Sprintf("-%d-%d.svg", res.Seed, res.Index)))
-	}
-	if err != nil {
-		rec.Status, rec.Reason = "failed", &sampler.Failure{Kind: sampler.Internal, Message: "writing: " + err.Error()}
-		return rec
-	}
-	rec.Status, rec.File = "ok", path
-	return rec
-}
-
 // sampleJobs resolves the arguments: files, directories and globs of
 // definitions, else names of embedded examples.
 func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampleJob, error) {
@@ -311,7 +248,7 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 			if !ok || act.Problem == nil {
 				return nil, misuse("%s: not a file or directory, nor an embedded example", a)
 			}
-			jobs = append(jobs, sampleJob{name: act.Name, key: act.Name, problem: act.Problem})
+			jobs = append(jobs, sampleJob{Job: sampler.Job{Name: act.Name, Problem: act.Problem}, key: act.Name})
 			continue
 		}
 		paths = append(paths, a)
@@ -338,9 +275,9 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 					name = fmt.Sprintf("%s-%d", act, n)
 				}
 			}
-			job := sampleJob{name: name, key: ins[i].Rel, problem: p.file.Problem}
+			job := sampleJob{Job: sampler.Job{Name: name, Problem: p.file.Problem}, key: ins[i].Rel}
 			if p.diags.HasErrors() {
-				job.fail = &sampler.Failure{Kind: sampler.Unsupported, Message: p.path + " does not parse: " + firstDiag(p.diags)}
+				job.Failure = &sampler.Failure{Kind: sampler.Unsupported, Message: p.path + " does not parse: " + firstDiag(p.diags)}
 			}
 			jobs = append(jobs, job)
 		}
@@ -349,13 +286,4 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 		return nil, misuse("no activity definition found in %v", args)
 	}
 	return jobs, nil
-}
-
-func firstDiag(d bddl.Diagnostics) string {
-	for _, x := range d {
-		if x.Severity == bddl.Error {
-			return x.Error()
-		}
-	}
-	return d.Error()
 }
