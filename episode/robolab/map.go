@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
+	"github.com/openbddl/bddl/internal/fsutil"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -36,24 +35,9 @@ const maxMapSize = 16 << 20
 
 // LoadMap reads a map file. It opens only regular files.
 func LoadMap(path string) (*Map, error) {
-	f, err := os.Open(path)
+	data, err := fsutil.ReadFile(path, maxMapSize)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxMapSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxMapSize {
-		return nil, fmt.Errorf("%s: larger than %d MiB: not a map file", path, maxMapSize>>20)
 	}
 	return ParseMap(path, data)
 }

@@ -67,7 +67,7 @@ func TestLoadMap(t *testing.T) {
 	if err := os.WriteFile(big, make([]byte, maxMapSize+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadMap(big); err == nil || !strings.Contains(err.Error(), "not a map file") {
+	if _, err := LoadMap(big); err == nil || !strings.Contains(err.Error(), "larger than the 16 MiB limit") {
 		t.Errorf("a huge file: %v", err)
 	}
 }

@@ -94,7 +94,32 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(f, path, limit)
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if info.Size() > limit {
+		return nil, &TooLargeError{Path: path, Limit: limit}
+	}
+	// One byte more than the size, so that reaching EOF needs no second
+	// growth of the buffer; a file that grows while read is still bounded.
+	data := make([]byte, 0, info.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if int64(len(data)) > limit {
+			return nil, &TooLargeError{Path: path, Limit: limit}
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 // ReadArg reads a file named on the command line, at most limit bytes:
