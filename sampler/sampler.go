@@ -9,7 +9,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/openbddl/bddl/bddl"
@@ -27,23 +26,17 @@ type Sampler struct {
 
 	mu        sync.Mutex
 	scenes    map[string]*Scene
-	programs  map[string]*programEntry
+	programs  *predicates.ProgramCache
 	digest    string
 	geo       geometry
 	metaKnown int // 0 not computed, 1 yes, 2 no
-}
-
-type programEntry struct {
-	once sync.Once
-	prog *predicates.Program
-	err  error
 }
 
 // New returns a sampler over a knowledge base. opts are the evaluator
 // options sampled states are verified with (use the ones the states will
 // be checked with; the zero value is the reference).
 func New(base *kb.Base, opts predicates.Options) *Sampler {
-	return &Sampler{base: base, opts: opts, geo: newGeometry(opts), scenes: map[string]*Scene{}, programs: map[string]*programEntry{}}
+	return &Sampler{base: base, opts: opts, geo: newGeometry(opts), scenes: map[string]*Scene{}, programs: predicates.NewProgramCache(base, opts)}
 }
 
 // Base is the sampler's knowledge base.
@@ -216,28 +209,7 @@ func newRand(seed uint64, activity, scene string, index int) *rand.Rand {
 
 // program compiles the problem with a wildcard expansion, once.
 func (s *Sampler) program(p *bddl.Problem, wild map[string][]string) (*predicates.Program, error) {
-	key := fmt.Sprintf("%p", p)
-	if len(wild) > 0 {
-		ks := make([]string, 0, len(wild))
-		for k, v := range wild {
-			ks = append(ks, k+"="+strings.Join(v, ","))
-		}
-		sort.Strings(ks)
-		key += "\x00" + strings.Join(ks, ";")
-	}
-	s.mu.Lock()
-	e := s.programs[key]
-	if e == nil {
-		e = &programEntry{}
-		s.programs[key] = e
-	}
-	s.mu.Unlock()
-	e.once.Do(func() {
-		opts := s.opts
-		opts.Wildcards = wild
-		e.prog, e.err = predicates.Compile(p, s.base, opts)
-	})
-	return e.prog, e.err
+	return s.programs.Compile(fmt.Sprintf("%p", p), p, wild)
 }
 
 // Digest identifies the knowledge base's content as the sampler uses it

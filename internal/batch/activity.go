@@ -56,7 +56,7 @@ type Resolver struct {
 
 	mu       sync.Mutex
 	found    map[string]*Activity
-	programs map[string]*compiled
+	programs *predicates.ProgramCache
 }
 
 // SetParse sets how definitions are read (consuming commands read as the
@@ -84,15 +84,9 @@ func (r *Resolver) warnOnce(key string, diags bddl.Diagnostics) {
 	}
 }
 
-type compiled struct {
-	once sync.Once
-	prog *predicates.Program
-	err  error
-}
-
 // NewResolver returns a resolver compiling against base with opts.
 func NewResolver(base *kb.Base, opts predicates.Options) *Resolver {
-	return &Resolver{base: base, opts: opts, found: map[string]*Activity{}, programs: map[string]*compiled{}}
+	return &Resolver{base: base, opts: opts, found: map[string]*Activity{}, programs: predicates.NewProgramCache(base, opts)}
 }
 
 // Base is the knowledge base programs are compiled against.
@@ -335,28 +329,7 @@ func suggest(ref string, lib *activities.Library) string {
 
 // Program compiles an activity with a wildcard expansion, once.
 func (r *Resolver) Program(act *Activity, wildcards map[string][]string) (*predicates.Program, error) {
-	key := act.Key
-	if len(wildcards) > 0 {
-		var ks []string
-		for k, v := range wildcards {
-			ks = append(ks, k+"="+strings.Join(v, ","))
-		}
-		sort.Strings(ks)
-		key += "\x00" + strings.Join(ks, ";")
-	}
-	r.mu.Lock()
-	c := r.programs[key]
-	if c == nil {
-		c = &compiled{}
-		r.programs[key] = c
-	}
-	r.mu.Unlock()
-	c.once.Do(func() {
-		opts := r.opts
-		opts.Wildcards = wildcards
-		c.prog, c.err = predicates.Compile(act.Problem, r.base, opts)
-	})
-	return c.prog, c.err
+	return r.programs.Compile(act.Key, act.Problem, wildcards)
 }
 
 // SameActivity reports whether an episode's activity reference names act.
