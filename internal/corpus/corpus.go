@@ -21,29 +21,31 @@ import (
 // EnvVar names the environment variable that overrides the corpus location.
 const EnvVar = "BDDL_CORPUS"
 
-// rel is where the corpus sits relative to some ancestor of the working
-// directory (the repository's parent).
-const rel = "shared/behavior1k"
-
 // missing is the message of a test skipped for want of the corpus.
 const missing = "corpus not found: set BDDL_CORPUS or place it at ../shared/behavior1k"
 
-var locate = sync.OnceValues(func() (string, error) {
-	if dir := os.Getenv(EnvVar); dir != "" {
-		if _, err := os.Stat(dir); err != nil {
+var locate = locator(EnvVar, "shared/behavior1k")
+
+// locator finds a data set once: where envVar points, or else at rel
+// below the first ancestor of the working directory that holds it.
+func locator(envVar, rel string) func() (string, error) {
+	return sync.OnceValues(func() (string, error) {
+		if dir := os.Getenv(envVar); dir != "" {
+			if _, err := os.Stat(dir); err != nil {
+				return "", err
+			}
+			return filepath.Abs(dir)
+		}
+		wd, err := os.Getwd()
+		if err != nil {
 			return "", err
 		}
-		return filepath.Abs(dir)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	return find(wd)
-})
+		return find(wd, rel)
+	})
+}
 
-// find walks up from dir to the first ancestor holding shared/behavior1k.
-func find(dir string) (string, error) {
+// find walks up from dir to the first ancestor holding rel.
+func find(dir, rel string) (string, error) {
 	for {
 		cand := filepath.Join(dir, rel)
 		if info, err := os.Stat(cand); err == nil && info.IsDir() {
@@ -57,19 +59,27 @@ func find(dir string) (string, error) {
 	}
 }
 
+// require returns what locate found, or, when nothing was found, fails
+// the test if the environment variable CI is "true" and skips it
+// otherwise: a CI run must not pass by testing nothing.
+func require(t testing.TB, locate func() (string, error), msg string) string {
+	t.Helper()
+	dir, err := locate()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s (%v)", msg, err)
+		}
+		t.Skip(msg)
+	}
+	return dir
+}
+
 // Dir returns the corpus directory (the one holding activity_definitions
 // and knowledge_base). When there is no corpus it fails the test if the
 // environment variable CI is "true", and skips it otherwise.
 func Dir(t testing.TB) string {
 	t.Helper()
-	dir, err := locate()
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s (%v)", missing, err)
-		}
-		t.Skip(missing)
-	}
-	return dir
+	return require(t, locate, missing)
 }
 
 // ActivitiesDir returns the corpus's activity_definitions directory.
@@ -121,40 +131,12 @@ func Rel(t testing.TB, path string) string {
 // location of the OmniGibson task instances.
 const OmniGibsonEnvVar = "BDDL_OMNIGIBSON"
 
-var locateOG = sync.OnceValues(func() (string, error) {
-	if dir := os.Getenv(OmniGibsonEnvVar); dir != "" {
-		if _, err := os.Stat(dir); err != nil {
-			return "", err
-		}
-		return filepath.Abs(dir)
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	base, err := find(wd)
-	if err != nil {
-		return "", err
-	}
-	dir := filepath.Join(filepath.Dir(base), "omnigibson")
-	if _, err := os.Stat(dir); err != nil {
-		return "", err
-	}
-	return dir, nil
-})
+var locateOG = locator(OmniGibsonEnvVar, "shared/omnigibson")
 
 // OmniGibsonDir returns the directory of OmniGibson task instances
 // (../shared/omnigibson or $BDDL_OMNIGIBSON), skipping the test when it is
 // missing, or failing it when CI is "true".
 func OmniGibsonDir(t testing.TB) string {
 	t.Helper()
-	dir, err := locateOG()
-	if err != nil {
-		msg := "OmniGibson instances not found: set BDDL_OMNIGIBSON or place them at ../shared/omnigibson"
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s (%v)", msg, err)
-		}
-		t.Skip(msg)
-	}
-	return dir
+	return require(t, locateOG, "OmniGibson instances not found: set BDDL_OMNIGIBSON or place them at ../shared/omnigibson")
 }

@@ -30,7 +30,7 @@ func TestFindWalksUp(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := find(tt.from)
+			got, err := find(tt.from, "shared/behavior1k")
 			if err != nil || got != want {
 				t.Errorf("find(%q) = %q, %v, want %q, nil", tt.from, got, err, want)
 			}
@@ -48,7 +48,7 @@ func TestFindIgnoresFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "a", "shared", "behavior1k"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := find(filepath.Join(root, "a"))
+	got, err := find(filepath.Join(root, "a"), "shared/behavior1k")
 	// The walk may still find a real corpus above the temporary directory;
 	// it must never return the file.
 	if err == nil && got == filepath.Join(root, "a", "shared", "behavior1k") {
