@@ -59,44 +59,28 @@ func (a *arena) decl() *ObjectDecl {
 	return n
 }
 
-// terms copies ts into the arena; the result has no spare capacity, so
-// appending to it never overwrites a neighbour.
-func (a *arena) terms(ts []Term) []Term {
-	if len(ts) == 0 {
+// copyInto copies xs into the slab *chunk, starting a new slab (sized
+// from *count, the elements allocated so far) when it lacks room. The
+// result has no spare capacity, so appending to it never overwrites a
+// neighbour.
+func copyInto[T any](chunk *[]T, count *int, xs []T) []T {
+	if len(xs) == 0 {
 		return nil
 	}
-	if cap(a.termChunk)-len(a.termChunk) < len(ts) {
-		a.termChunk = make([]Term, 0, max(grow(a.nterms), len(ts)))
+	if cap(*chunk)-len(*chunk) < len(xs) {
+		*chunk = make([]T, 0, max(grow(*count), len(xs)))
 	}
-	a.nterms += len(ts)
-	start := len(a.termChunk)
-	a.termChunk = append(a.termChunk, ts...)
-	return a.termChunk[start:len(a.termChunk):len(a.termChunk)]
+	*count += len(xs)
+	start := len(*chunk)
+	*chunk = append(*chunk, xs...)
+	return (*chunk)[start:len(*chunk):len(*chunk)]
 }
 
-func (a *arena) idents(ids []Ident) []Ident {
-	if len(ids) == 0 {
-		return nil
-	}
-	if cap(a.identChunk)-len(a.identChunk) < len(ids) {
-		a.identChunk = make([]Ident, 0, max(grow(a.nidents), len(ids)))
-	}
-	a.nidents += len(ids)
-	start := len(a.identChunk)
-	a.identChunk = append(a.identChunk, ids...)
-	return a.identChunk[start:len(a.identChunk):len(a.identChunk)]
-}
+// terms copies ts into the arena.
+func (a *arena) terms(ts []Term) []Term { return copyInto(&a.termChunk, &a.nterms, ts) }
 
-// forms copies a list of operands into the arena, like terms.
-func (a *arena) forms(fs []Formula) []Formula {
-	if len(fs) == 0 {
-		return nil
-	}
-	if cap(a.formChunk)-len(a.formChunk) < len(fs) {
-		a.formChunk = make([]Formula, 0, max(grow(a.nforms), len(fs)))
-	}
-	a.nforms += len(fs)
-	start := len(a.formChunk)
-	a.formChunk = append(a.formChunk, fs...)
-	return a.formChunk[start:len(a.formChunk):len(a.formChunk)]
-}
+// idents copies ids into the arena.
+func (a *arena) idents(ids []Ident) []Ident { return copyInto(&a.identChunk, &a.nidents, ids) }
+
+// forms copies a list of operands into the arena.
+func (a *arena) forms(fs []Formula) []Formula { return copyInto(&a.formChunk, &a.nforms, fs) }
