@@ -363,6 +363,23 @@ func decodeBase(data []byte) (*Base, []hierCategory, bool) {
 	if len(topo) != n {
 		d.fail()
 	}
+	// ids admits NoSynset (a value may name no synset); the taxonomy may
+	// not: every parent is a synset, and topo orders each synset once.
+	seen := make([]bool, n)
+	for _, t := range topo {
+		if t < 0 || seen[t] {
+			d.fail()
+			break
+		}
+		seen[t] = true
+	}
+	for _, ps := range bd.parents {
+		for _, p := range ps {
+			if p < 0 {
+				d.fail()
+			}
+		}
+	}
 
 	for _, name := range d.strs() {
 		bd.propTable.intern([]byte(name))
