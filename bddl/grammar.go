@@ -109,14 +109,15 @@ func (s *gSection) countErrorf(r Range, code, summary, detail string) *Diagnosti
 // record parses a whole file (in tests), with its own scanner over the body.
 func (b *gBody) Parse(lex *lexer.PeekingLexer) error {
 	t := lex.Peek()
-	if t.Type != tokBody {
+	if t.Type != lexer.TokenType(tokBody) {
 		return participle.NextMatch
 	}
 	lex.Next()
 	var comments []Comment
 	sc := &scanner{filename: t.Pos.Filename, src: t.Value, end: len(t.Value), base: t.Pos.Offset,
 		line: t.Pos.Line, lineOff: 1 - t.Pos.Column, comments: &comments}
-	p := &sectionParser{sc: sc, arena: &b.arena}
+	p := &sectionParser{arena: &b.arena}
+	p.start(sc, nil)
 	p.body(b)
 	// Comments of the whole body are kept with the first section so that
 	// lowering finds them in one place.

@@ -21,9 +21,9 @@ type header struct {
 // work, however long it is.
 func (p *sectionParser) header() (header, *Diagnostic) {
 	var h header
-	want := func(typ int, word1, word2 string) (token, bool) {
+	want := func(typ tokType, word1, word2 string) (token, bool) {
 		t := p.next()
-		if int(t.typ) != typ {
+		if t.typ != typ {
 			return t, false
 		}
 		if word1 != "" {
@@ -37,21 +37,21 @@ func (p *sectionParser) header() (header, *Diagnostic) {
 	}
 	var t token
 	var ok bool
-	if h.open, ok = want(int(tokLParen), "", ""); !ok {
+	if h.open, ok = want(tokLParen, "", ""); !ok {
 		return h, headerDiag(h.open)
 	}
-	if t, ok = want(int(tokName), "define", "define"); !ok {
+	if t, ok = want(tokName, "define", "define"); !ok {
 		return h, headerDiag(t)
 	}
-	if t, ok = want(int(tokLParen), "", ""); !ok {
+	if t, ok = want(tokLParen, "", ""); !ok {
 		return h, headerDiag(t)
 	}
-	if t, ok = want(int(tokName), "problem", "domain"); !ok {
+	if t, ok = want(tokName, "problem", "domain"); !ok {
 		return h, headerDiag(t)
 	}
 	h.kind = Fold(t.val)
 	kind := t
-	if h.name, ok = want(int(tokName), "", ""); !ok {
+	if h.name, ok = want(tokName, "", ""); !ok {
 		if h.name.line > kind.line && h.name.typ == tokRParen {
 			// "(problem" ends its line: the name is missing there.
 			return h, &Diagnostic{Severity: Error, Code: codeUnexpectedToken, Subject: kind.rng(),
@@ -59,7 +59,7 @@ func (p *sectionParser) header() (header, *Diagnostic) {
 		}
 		return h, headerDiag(h.name)
 	}
-	if t, ok = want(int(tokRParen), "", ""); !ok {
+	if t, ok = want(tokRParen, "", ""); !ok {
 		return h, headerDiag(t)
 	}
 	h.end = Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}

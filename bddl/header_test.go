@@ -18,7 +18,8 @@ func grammarHeader(src []byte) (kind, name string, ok bool) {
 func handHeader(src []byte) (kind, name string, ok bool) {
 	sc := newScanner("hand.bddl", src)
 	sc.header = false
-	p := &sectionParser{sc: sc, arena: &arena{}}
+	p := &sectionParser{arena: &arena{}}
+	p.start(sc, nil)
 	h, d := p.header()
 	if d != nil {
 		return "", "", false

@@ -18,16 +18,20 @@ import (
 // which the body's own parser (a participle.Parseable) scans on demand with
 // the same scanner, keeping at most two tokens of lookahead.
 const (
-	tokEOF     = lexer.EOF
-	tokLParen  = lexer.TokenType(iota + 1) // (
-	tokRParen                              // )
-	tokName                                // apple.n.01_1, kitchen, and, 2
-	tokVar                                 // ?apple.n.01, ?x
-	tokKeyword                             // :init
-	tokDash                                // a lone - in :objects
-	tokInvalid                             // any byte run that is not BDDL
-	tokBody                                // everything after a file's header
+	tokEOF     tokType = tokType(lexer.EOF)
+	tokLParen  tokType = iota // (
+	tokRParen                 // )
+	tokName                   // apple.n.01_1, kitchen, and, 2
+	tokVar                    // ?apple.n.01, ?x
+	tokKeyword                // :init
+	tokDash                   // a lone - in :objects
+	tokInvalid                // any byte run that is not BDDL
+	tokBody                   // everything after a file's header
 )
+
+// tokType is a token's type in one byte, so a token fits in 32 bytes;
+// participle sees it as a lexer.TokenType.
+type tokType int8
 
 // lexDef is the participle lexer definition.
 type lexDef struct{}
@@ -36,9 +40,9 @@ type lexDef struct{}
 // variables are still being initialised.
 func (lexDef) Symbols() map[string]lexer.TokenType {
 	return map[string]lexer.TokenType{
-		"EOF": tokEOF, "LParen": tokLParen, "RParen": tokRParen, "Name": tokName,
-		"Var": tokVar, "Keyword": tokKeyword, "Dash": tokDash, "Invalid": tokInvalid,
-		"Body": tokBody,
+		"EOF": lexer.TokenType(tokEOF), "LParen": lexer.TokenType(tokLParen), "RParen": lexer.TokenType(tokRParen),
+		"Name": lexer.TokenType(tokName), "Var": lexer.TokenType(tokVar), "Keyword": lexer.TokenType(tokKeyword),
+		"Dash": lexer.TokenType(tokDash), "Invalid": lexer.TokenType(tokInvalid), "Body": lexer.TokenType(tokBody),
 	}
 }
 
@@ -50,13 +54,27 @@ func (lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	return newScanner(filename, b), nil
 }
 
-// token is the scanner's own compact token: no file name, 32-bit positions.
+// token is the scanner's own compact token: no file name, 32-bit
+// positions, 32 bytes in all.
 type token struct {
-	typ  lexer.TokenType
 	val  string
 	off  int32
 	line int32
 	col  int32
+	typ  tokType
+}
+
+// rawToken is a token as the parser's window stores it: without pointers,
+// so the window costs the garbage collector nothing and need not be
+// cleared; off is relative to the scanner's src.
+type rawToken struct {
+	off, n, line, col int32
+	typ               tokType
+}
+
+// token rebuilds the token, its value taken from the scanner's source.
+func (s *scanner) token(r *rawToken) token {
+	return token{val: s.src[r.off : r.off+r.n], off: r.off + int32(s.base), line: r.line, col: r.col, typ: r.typ}
 }
 
 func (t token) pos() Pos { return Pos{Offset: t.off, Line: t.line, Col: t.col} }
@@ -105,7 +123,7 @@ const bom = "\xEF\xBB\xBF"
 // Next implements participle's lexer.Lexer.
 func (s *scanner) Next() (lexer.Token, error) {
 	t := s.scan()
-	return lexer.Token{Type: t.typ, Value: t.val, Pos: lexer.Position{
+	return lexer.Token{Type: lexer.TokenType(t.typ), Value: t.val, Pos: lexer.Position{
 		Filename: s.filename, Offset: int(t.off), Line: int(t.line), Column: int(t.col)}}, nil
 }
 
@@ -187,6 +205,88 @@ func (s *scanner) comment(start int) {
 	*s.comments = append(*s.comments, Comment{Text: text, Range: Range{
 		Start: Pos{Offset: off, Line: line, Col: col},
 		End:   Pos{Offset: off + n, Line: line, Col: col + n}}})
+}
+
+// scanTokens appends tokens to toks until it is full but for room for
+// the lookahead's padding, or until the input ends, the last token
+// appended then being EOF.
+//
+// It is the parser's hot loop: white space, parentheses and ASCII names,
+// nearly every byte of a definition, are scanned here with the scanner's
+// state in locals; anything else (a comment, a non-ASCII byte, a stray
+// character) goes through scanInto, which handles every case.
+func (s *scanner) scanTokens(toks []rawToken) []rawToken {
+	src := s.src[:s.end]
+	off, line, lineOff := s.off, s.line, s.lineOff
+	for len(toks) < cap(toks)-lookahead {
+		// White space, eight blanks at a time through indentation.
+		for off < len(src) {
+			c := src[off]
+			if c == ' ' {
+				off++
+				for off+8 <= len(src) && src[off:off+8] == "        " {
+					off += 8
+				}
+				continue
+			}
+			if c == '\n' {
+				off++
+				line++
+				lineOff = off
+				continue
+			}
+			if c == '\t' || c == '\r' {
+				off++
+				continue
+			}
+			break
+		}
+		toks = toks[:len(toks)+1]
+		t := &toks[len(toks)-1]
+		t.off, t.line, t.col = int32(off), int32(line), int32(off-lineOff+1)
+		if off >= len(src) {
+			t.typ, t.n = tokEOF, 0
+			break
+		}
+		c := src[off]
+		switch {
+		case s.header: // the general case below
+		case c == '(':
+			t.typ, t.n = tokLParen, 1
+			off++
+			continue
+		case c == ')':
+			t.typ, t.n = tokRParen, 1
+			off++
+			continue
+		case nameByte[c] && c != '-', c == '?' || c == ':':
+			j := off + 1
+			for j < len(src) && nameByte[src[j]] {
+				j++
+			}
+			if j == len(src) || src[j] < utf8.RuneSelf {
+				t.typ, t.n = tokName, int32(j-off)
+				if c == '?' {
+					t.typ = tokVar
+				} else if c == ':' {
+					t.typ = tokKeyword
+				}
+				off = j
+				continue
+			}
+		}
+		// The general case, with the state handed back and forth.
+		s.off, s.line, s.lineOff = off, line, lineOff
+		var general token
+		s.scanInto(&general)
+		*t = rawToken{off: general.off - int32(s.base), n: int32(len(general.val)), line: general.line, col: general.col, typ: general.typ}
+		off, line, lineOff = s.off, s.line, s.lineOff
+		if t.typ == tokEOF {
+			break
+		}
+	}
+	s.off, s.line, s.lineOff = off, line, lineOff
+	return toks
 }
 
 func (s *scanner) scan() token {

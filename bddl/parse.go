@@ -56,6 +56,7 @@ type parseState struct {
 	p        sectionParser
 	b        gBody
 	sections [6]gSection
+	toks     []rawToken // the parser's token window
 }
 
 var parseStates = sync.Pool{New: func() any { return new(parseState) }}
@@ -66,7 +67,8 @@ func getParseState(filename string, src []byte) *parseState {
 	st.sc.header = false
 	st.b = gBody{sections: st.b.sections[:0], spare: st.sections[:0]}
 	st.b.arena.size(src)
-	st.p = sectionParser{sc: &st.sc, arena: &st.b.arena, scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
+	st.p = sectionParser{arena: &st.b.arena, scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
+	st.p.start(&st.sc, st.toks)
 	return st
 }
 
@@ -77,6 +79,7 @@ func putParseState(st *parseState) {
 	clear(st.b.sections)
 	st.b = gBody{sections: st.b.sections[:0]}
 	st.sc = scanner{}
+	st.toks = st.p.toks[:0]
 	st.p = sectionParser{scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
 	parseStates.Put(st)
 }

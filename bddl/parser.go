@@ -5,16 +5,21 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // sectionParser is a recursive-descent parser for the body of one section.
 // On an error it records a diagnostic and skips to a point where parsing can
 // resume: the end of the broken element, or the next section.
 type sectionParser struct {
-	sc    *scanner
-	buf   [2]token // lookahead
-	n     int      // tokens in buf
+	sc *scanner
+	// toks is a window of the scanner's tokens, filled ahead in one tight
+	// loop, so looking ahead is indexing; i is the next token. The window
+	// always holds the three tokens the parser may look at (EOF tokens
+	// past the end of input), and its size is fixed, so memory does not
+	// grow with the input.
+	toks  []rawToken
+	i     int
+	atEOF bool // the scanner has reached the end: no refill
 	sec   *gSection
 	arena *arena
 	// unwinding is set once a ')' was found missing at the end of input or
@@ -27,47 +32,77 @@ type sectionParser struct {
 	mode      Mode
 }
 
+// tokenWindow is the number of tokens scanned ahead at a time: large
+// enough that refills are rare, small enough to stay in cache.
+const tokenWindow = 1024
+
+// lookahead is how many tokens past the next one the parser may inspect.
+const lookahead = 2
+
+// start points the parser at sc, reusing toks' storage for its window.
+func (p *sectionParser) start(sc *scanner, toks []rawToken) {
+	p.sc, p.i, p.atEOF = sc, 0, false
+	if cap(toks) < tokenWindow {
+		toks = make([]rawToken, 0, tokenWindow)
+	}
+	p.toks = toks[:0]
+	p.fill()
+}
+
+// fill moves the unread tokens to the front of the window and scans more
+// behind them, up to the window's size or the end of input; past the end
+// it pads with EOF tokens so peeking ahead never runs off the window.
+func (p *sectionParser) fill() {
+	n := copy(p.toks[:cap(p.toks)], p.toks[p.i:])
+	toks := p.toks[:n]
+	p.i = 0
+	if !p.atEOF {
+		toks = p.sc.scanTokens(toks)
+		p.atEOF = toks[len(toks)-1].typ == tokEOF
+	}
+	if p.atEOF {
+		for len(toks) < lookahead+1 || toks[len(toks)-lookahead-1].typ != tokEOF {
+			toks = append(toks, toks[len(toks)-1])
+		}
+	}
+	p.toks = toks
+}
+
 func (p *sectionParser) errorf(r Range, code, summary, detail string) *Diagnostic {
 	return p.sec.errorf(r, code, summary, detail)
 }
 
-func (p *sectionParser) peek() token {
-	if p.n == 0 {
-		p.sc.scanInto(&p.buf[0])
-		p.n = 1
-	}
-	return p.buf[0]
-}
+func (p *sectionParser) peek() token { return p.sc.token(&p.toks[p.i]) }
 
 // peek2 returns the token after the next one.
-func (p *sectionParser) peek2() token {
-	p.peek()
-	if p.n == 1 {
-		p.sc.scanInto(&p.buf[1])
-		p.n = 2
-	}
-	return p.buf[1]
-}
+func (p *sectionParser) peek2() token { return p.sc.token(&p.toks[p.i+1]) }
 
-// peek3 returns the token after the next two without consuming anything:
-// it scans ahead on a copy of the scanner's state.
-func (p *sectionParser) peek3() token {
-	p.peek2()
-	saved := *p.sc
-	comments := len(*p.sc.comments)
-	var t token
-	p.sc.scanInto(&t)
-	*p.sc = saved
-	*p.sc.comments = (*p.sc.comments)[:comments]
-	return t
-}
+// peek3 returns the token after the next two.
+func (p *sectionParser) peek3() token { return p.sc.token(&p.toks[p.i+2]) }
 
+// next consumes the next token; at the end of input it keeps returning
+// EOF. Its fast path is small enough to inline.
 func (p *sectionParser) next() token {
-	p.peek()
-	t := p.buf[0]
-	p.buf[0] = p.buf[1]
-	p.n--
+	t := p.sc.token(&p.toks[p.i])
+	if p.i+lookahead+1 < len(p.toks) {
+		// Not EOF: EOF tokens are only the window's last lookahead+1.
+		p.i++
+	} else {
+		p.advance()
+	}
 	return t
+}
+
+// advance is next's slow path: it refills the window, and at the end of
+// input stays on the first EOF token.
+func (p *sectionParser) advance() {
+	if p.toks[p.i].typ == tokEOF {
+		return
+	}
+	p.i++
+	if !p.atEOF {
+		p.fill()
+	}
 }
 
 // atSection reports whether the next tokens start a new section: "(:".
@@ -78,13 +113,7 @@ func (p *sectionParser) atSection() bool {
 }
 
 // peekType is the type of the next token; cheaper than peek on hot paths.
-func (p *sectionParser) peekType() lexer.TokenType {
-	if p.n == 0 {
-		p.sc.scanInto(&p.buf[0])
-		p.n = 1
-	}
-	return p.buf[0].typ
-}
+func (p *sectionParser) peekType() tokType { return p.toks[p.i].typ }
 
 // atListEnd reports whether a list of elements ends here.
 func (p *sectionParser) atListEnd() bool {
