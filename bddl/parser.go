@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
-
 )
 
 // sectionParser is a recursive-descent parser for the body of one section.
