@@ -1,7 +1,9 @@
 package bddl
 
 import (
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -207,6 +209,9 @@ func (s *scanner) comment(start int) {
 		End:   Pos{Offset: off + n, Line: line, Col: col + n}}})
 }
 
+// blanks8 is eight ' ' bytes read as one little-endian word.
+const blanks8 = 0x2020202020202020
+
 // scanTokens appends tokens to toks until it is full but for room for
 // the lookahead's padding, or until the input ends, the last token
 // appended then being EOF.
@@ -217,16 +222,23 @@ func (s *scanner) comment(start int) {
 // character) goes through scanInto, which handles every case.
 func (s *scanner) scanTokens(toks []rawToken) []rawToken {
 	src := s.src[:s.end]
+	b := unsafe.Slice(unsafe.StringData(src), len(src))
 	off, line, lineOff := s.off, s.line, s.lineOff
 	for len(toks) < cap(toks)-lookahead {
-		// White space, eight blanks at a time through indentation.
+		// White space; a run of blanks (indentation, mostly) eight bytes
+		// at a time, its end found from the first byte that differs.
+	space:
 		for off < len(src) {
 			c := src[off]
 			if c == ' ' {
-				off++
-				for off+8 <= len(src) && src[off:off+8] == "        " {
+				for off+8 <= len(b) {
+					if w := binary.LittleEndian.Uint64(b[off:]) ^ blanks8; w != 0 {
+						off += bits.TrailingZeros64(w) >> 3
+						continue space
+					}
 					off += 8
 				}
+				off++
 				continue
 			}
 			if c == '\n' {

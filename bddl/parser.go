@@ -79,21 +79,28 @@ func (p *sectionParser) peek2() token { return p.sc.token(&p.toks[p.i+1]) }
 // peek3 returns the token after the next two.
 func (p *sectionParser) peek3() token { return p.sc.token(&p.toks[p.i+2]) }
 
-// next consumes the next token; at the end of input it keeps returning
-// EOF. Its fast path is small enough to inline.
+// next consumes the next token and returns it; at the end of input it
+// keeps returning EOF.
 func (p *sectionParser) next() token {
-	t := p.sc.token(&p.toks[p.i])
-	if p.i+lookahead+1 < len(p.toks) {
-		// Not EOF: EOF tokens are only the window's last lookahead+1.
-		p.i++
-	} else {
-		p.advance()
-	}
+	t := p.peek()
+	p.skip()
 	return t
 }
 
+// skip consumes the next token. Its fast path is small enough to inline.
+func (p *sectionParser) skip() {
+	if p.i+lookahead+1 < len(p.toks) {
+		// Not EOF: EOF tokens are only the window's last lookahead+1.
+		p.i++
+		return
+	}
+	p.advance()
+}
+
 // advance is next's slow path: it refills the window, and at the end of
-// input stays on the first EOF token.
+// input stays on the first EOF token. Kept out of line so skip inlines.
+//
+//go:noinline
 func (p *sectionParser) advance() {
 	if p.toks[p.i].typ == tokEOF {
 		return
@@ -167,7 +174,7 @@ func (p *sectionParser) close(open token, prefix, name string) Pos {
 	for {
 		t := p.peek()
 		if t.typ == tokRParen {
-			p.next()
+			p.skip()
 			return Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}
 		}
 		if p.unwinding {
@@ -202,7 +209,7 @@ func (p *sectionParser) skipElement() {
 		if t.typ == tokEOF || p.atSection() {
 			return
 		}
-		p.next()
+		p.skip()
 		switch t.typ {
 		case tokLParen:
 			depth++
@@ -285,11 +292,11 @@ func (p *sectionParser) objects() {
 		t := p.peek()
 		switch t.typ {
 		case tokName:
-			p.next()
+			p.skip()
 			pending = append(pending, Ident{Name: t.val, Range: t.rng()})
 			continue
 		case tokDash:
-			p.next()
+			p.skip()
 			typ := p.peek()
 			if typ.typ != tokName {
 				p.errorf(t.rng(), codeMissingType, "'-' is not followed by a type",
@@ -306,7 +313,7 @@ func (p *sectionParser) objects() {
 				pending = pending[:0]
 				continue
 			}
-			p.next()
+			p.skip()
 			if len(pending) == 0 {
 				d := p.errorf(t.rng(), codeBareDash, "'-' has no instances before it",
 					"list the instances before '-', e.g. apple.n.01_1 apple.n.01_2 - apple.n.01")
@@ -339,17 +346,17 @@ func (p *sectionParser) predicateDecls() {
 		open := p.peek()
 		if open.typ != tokLParen {
 			p.badToken(open, "a predicate declaration such as (ontop ?obj1 ?obj2)")
-			p.next()
+			p.skip()
 			continue
 		}
-		p.next()
+		p.skip()
 		name := p.peek()
 		if name.typ != tokName {
 			p.badToken(name, "a predicate name")
 			p.skipRest(open)
 			continue
 		}
-		p.next()
+		p.skip()
 		d := &PredicateDecl{Name: Ident{Name: name.val, Range: name.rng()}}
 		for !p.atListEnd() {
 			t := p.next()
@@ -408,7 +415,7 @@ func (p *sectionParser) formula(depth int) Formula {
 	open := p.peek()
 	if open.typ != tokLParen {
 		p.badToken(open, "'(' to start a formula")
-		p.next()
+		p.skip()
 		return nil
 	}
 	if depth > maxDepth {
@@ -417,11 +424,11 @@ func (p *sectionParser) formula(depth int) Formula {
 		p.skipElement()
 		return nil
 	}
-	p.next()
+	p.skip()
 	head := p.peek()
 	if head.typ != tokName {
 		if head.typ == tokRParen {
-			p.next()
+			p.skip()
 			p.errorf(Range{Start: open.pos(), End: head.rng().End}, codeEmptyFormula, "empty formula ()",
 				"write a literal such as (ontop ?a ?b) or delete the parentheses")
 			return nil
@@ -430,7 +437,7 @@ func (p *sectionParser) formula(depth int) Formula {
 		p.skipRest(open)
 		return nil
 	}
-	p.next()
+	p.skip()
 	switch Fold(head.val) {
 	case "and":
 		n := &And{Xs: p.operands(depth)}
@@ -522,7 +529,7 @@ func (p *sectionParser) atom(open, head token) Formula {
 		t := p.peek()
 		switch t.typ {
 		case tokName, tokVar:
-			p.next()
+			p.skip()
 			term := p.term(t)
 			args = append(args, term)
 			end = term.Range.End
@@ -549,7 +556,7 @@ func (p *sectionParser) atom(open, head token) Formula {
 			return a
 		}
 		p.badToken(t, "an argument or ')'")
-		p.next()
+		p.skip()
 	}
 }
 
@@ -648,8 +655,8 @@ func (p *sectionParser) count(q *Quant, head token, example string) bool {
 			"write it as "+example)
 		return false
 	}
-	p.next()
-	p.next()
+	p.skip()
+	p.skip()
 	q.N = n
 	q.NRange = Range{Start: open.pos(), End: p.close(open, "the count of ", head.val)}
 	return !p.unwinding
@@ -667,8 +674,8 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 			"declare the variable before the body: "+example)
 		return VarDecl{}, false
 	}
-	p.next()
-	p.next()
+	p.skip()
+	p.skip()
 	d := VarDecl{Var: Ident{Name: v.val[1:], Range: v.rng()}}
 	if bare {
 		// The reference strips the '?' of a declared variable, so it reads
@@ -706,8 +713,8 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 		p.skipRest(open)
 		return d, false
 	}
-	p.next()
-	p.next()
+	p.skip()
+	p.skip()
 	d.Type = Ident{Name: typ.val, Range: typ.rng()}
 	d.Range = Range{Start: open.pos(), End: p.close(open, "the declaration of ?", d.Var.Name)}
 	return d, !p.unwinding
