@@ -18,7 +18,18 @@ func (id Ident) Key() string { return Fold(id.Name) }
 // Fold lower-cases s, as the reference lower-cases whole files, without
 // allocating when s has nothing to lower.
 func Fold(s string) string {
-	for i := 0; i < len(s); i++ {
+	// Eight bytes at a time: a byte in 'A'..'Z' gets its top bit from
+	// adding 0x80-'A' but not from adding 0x80-'Z'-1; a non-ASCII byte has
+	// it already. Bytes below 0x80 never carry into their neighbours.
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if (w|(w+0x3f3f3f3f3f3f3f3f)&^(w+0x2525252525252525))&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(s); i++ {
 		if c := s[i]; 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf {
 			// strings.ToLower returns s itself when no rune changes.
 			return strings.ToLower(s)

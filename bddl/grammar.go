@@ -57,6 +57,7 @@ func (b *gBody) newSection() *gSection {
 // section, with the diagnostics and comments found while parsing it.
 type gSection struct {
 	keyword  Ident
+	key      string // the keyword folded, as sections are compared
 	rng      Range
 	objects  []*ObjectDecl
 	forms    []Formula

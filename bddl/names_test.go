@@ -115,6 +115,17 @@ func TestFold(t *testing.T) {
 		{"Apple.N.01_1", "apple.n.01_1"},
 		{"café", "café"},
 		{"x_*", "x_*"},
+		// Eight bytes and more take the word-at-a-time path: a capital
+		// or non-ASCII letter in any position, and the bytes just
+		// outside 'A'..'Z', must be found.
+		{"washer.n.03_1", "washer.n.03_1"},
+		{"Washer.n.03_1", "washer.n.03_1"},
+		{"washer.N.03_1", "washer.n.03_1"},
+		{"washer.n.03_X", "washer.n.03_x"},
+		{"abcdefgZ", "abcdefgz"},
+		{"@@@@[[[[@[`{", "@@@@[[[[@[`{"},
+		{"appleÉ.n.01", "appleé.n.01"},
+		{"ÉCLAIR.N.01_1", "éclair.n.01_1"},
 	}
 	for _, tt := range tests {
 		if got := Fold(tt.in); got != tt.want {

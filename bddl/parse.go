@@ -168,7 +168,7 @@ func lowerFile(file *File, h header, body *gBody, comments []Comment, diags *Dia
 	var again []*gSection // second and later sections of a kind
 	seen := func(key string) *gSection {
 		for _, k := range kept {
-			if k.keyword.Key() == key {
+			if k.key == key {
 				return k
 			}
 		}
@@ -178,11 +178,11 @@ func lowerFile(file *File, h header, body *gBody, comments []Comment, diags *Dia
 		if s.stray {
 			continue
 		}
-		if first := seen(s.keyword.Key()); first != nil {
+		if first := seen(s.key); first != nil {
 			d := errorf(s.keyword.Range, codeDuplicateSection, "duplicate section "+s.keyword.Name,
 				fmt.Sprintf("merge it into the %s section at %s", s.keyword.Name, first.keyword.Range.Start))
 			if h.kind == "problem" {
-				d.reference = duplicateSectionReference(s.keyword.Key())
+				d.reference = duplicateSectionReference(s.key)
 			}
 			again = append(again, s)
 			continue
@@ -198,7 +198,7 @@ func lowerFile(file *File, h header, body *gBody, comments []Comment, diags *Dia
 		p.Sections = make([]Section, 0, len(kept))
 		for _, s := range kept {
 			sec := Section{Keyword: s.keyword, Range: s.rng}
-			switch s.keyword.Key() {
+			switch s.key {
 			case ":domain":
 				p.Sections = append(p.Sections, sec)
 				if len(s.names) != 1 {
@@ -238,7 +238,7 @@ func lowerFile(file *File, h header, body *gBody, comments []Comment, diags *Dia
 		d := &Domain{Range: rng, Name: name, Comments: comments, Source: file.Source}
 		allowed, required = domainSections, domainSections[1:]
 		for _, s := range kept {
-			switch s.keyword.Key() {
+			switch s.key {
 			case ":requirements":
 				d.Requirements = s.names
 			case ":predicates":
@@ -251,7 +251,7 @@ func lowerFile(file *File, h header, body *gBody, comments []Comment, diags *Dia
 		file.Domain = d
 	}
 	for _, s := range kept {
-		if !slices.Contains(allowed, s.keyword.Key()) && knownSection(s.keyword.Key()) {
+		if !slices.Contains(allowed, s.key) && knownSection(s.key) {
 			d := errorf(s.keyword.Range, codeMisplacedSection, fmt.Sprintf("section %s does not belong in a %s file", s.keyword.Name, h.kind),
 				fmt.Sprintf("a %s file has the sections %v", h.kind, allowed))
 			d.reference = "the reference ignores it"
@@ -385,7 +385,7 @@ func shortFormula(f Formula) string {
 func mergeAgain(p *Problem, again []*gSection, opts Options, errorf func(r Range, code, summary, detail string) *Diagnostic) {
 	var goals []Formula
 	for _, s := range again {
-		switch s.keyword.Key() {
+		switch s.key {
 		case ":objects":
 			p.Objects = append(slices.Clip(p.Objects), s.objects...)
 		case ":goal":

@@ -225,7 +225,8 @@ func (p *sectionParser) section() {
 	open := p.next()
 	kw := p.next()
 	s.keyword = Ident{Name: kw.val, Range: kw.rng()}
-	switch Fold(kw.val) {
+	s.key = Fold(kw.val)
+	switch s.key {
 	case ":objects":
 		p.objects()
 	case ":init":
