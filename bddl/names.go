@@ -28,10 +28,41 @@ func SplitInstance(name string) (synset, suffix string, ok bool) {
 	return synset, suffix, true
 }
 
-// IsInstanceName reports whether name has the shape of an instance.
+// IsInstanceName reports whether name has the shape of an instance, as
+// SplitInstance would split it. The parser asks it of every term, so it
+// reads the name once, from the end, instead of splitting it.
 func IsInstanceName(name string) bool {
-	_, _, ok := SplitInstance(name)
-	return ok
+	i := len(name) - 1
+	switch {
+	case i < 0:
+		return false
+	case name[i] == '*':
+		i--
+	default:
+		for i >= 0 && '0' <= name[i] && name[i] <= '9' {
+			i--
+		}
+		if i == len(name)-1 {
+			return false // no suffix
+		}
+	}
+	if i <= 0 || name[i] != '_' {
+		return false
+	}
+	// The synset before the '_': LEMMA.POS.NN with a non-empty lemma
+	// and part of speech, as IsSynsetName has it.
+	j := i - 1
+	for j >= 0 && '0' <= name[j] && name[j] <= '9' {
+		j--
+	}
+	if j == i-1 || j < 0 || name[j] != '.' {
+		return false
+	}
+	k := j - 1
+	for k >= 0 && name[k] != '.' {
+		k--
+	}
+	return k > 0 && k < j-1
 }
 
 // IsWildcard reports whether name is a wildcard instance such as cabinet.n.01_*.

@@ -176,3 +176,18 @@ func TestLemma(t *testing.T) {
 		}
 	}
 }
+
+// FuzzIsInstanceName holds the parser's one-pass instance test to
+// SplitInstance, which defines the shape.
+func FuzzIsInstanceName(f *testing.F) {
+	for _, s := range []string{"apple.n.01_1", "cabinet.n.01_*", "a.b.1_2", "x_1", ".n.01_1", "a..01_1",
+		"a.n.01_", "a.n._1", "a.n.01_1*", "a.n.01__1", "_1", "", "a.n.01_x1", "Café.N.01_12"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		_, _, want := SplitInstance(name)
+		if got := IsInstanceName(name); got != want {
+			t.Fatalf("IsInstanceName(%q) = %v, SplitInstance says %v", name, got, want)
+		}
+	})
+}

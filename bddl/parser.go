@@ -27,6 +27,7 @@ type sectionParser struct {
 	unwinding bool
 	scope     []string      // folded names of the variables bound here
 	stack     []Formula     // operands being gathered, see operands
+	args      []Term        // an atom's terms being gathered
 	decls     []*ObjectDecl // declarations of :objects being gathered
 	mode      Mode
 }
@@ -524,8 +525,8 @@ func (p *sectionParser) atom(open, head token) Formula {
 	a := p.arena.atom()
 	a.Pred = Ident{Name: head.val, Range: head.rng()}
 	end := head.rng().End
-	var buf [4]Term
-	args := buf[:0]
+	args := p.args[:0] // atoms never nest, so one scratch list serves all
+	defer func() { p.args = args[:0] }()
 	for {
 		t := p.peek()
 		switch t.typ {
@@ -537,7 +538,8 @@ func (p *sectionParser) atom(open, head token) Formula {
 			continue
 		case tokRParen:
 			a.Args = p.arena.terms(args)
-			a.Range = Range{Start: open.pos(), End: p.close(open, "(", head.val)}
+			p.skip()
+			a.Range = Range{Start: open.pos(), End: Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}}
 			return a
 		case tokLParen, tokEOF:
 			// Atoms never nest: most likely this atom lacks its ')'. Close
