@@ -231,6 +231,10 @@ func (s *scanner) scanTokens(toks []rawToken) []rawToken {
 		for off < len(src) {
 			c := src[off]
 			if c == ' ' {
+				if off+1 < len(b) && b[off+1] != ' ' {
+					off++ // one blank between tokens
+					continue
+				}
 				for off+8 <= len(b) {
 					if w := binary.LittleEndian.Uint64(b[off:]) ^ blanks8; w != 0 {
 						off += bits.TrailingZeros64(w) >> 3
