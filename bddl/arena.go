@@ -76,8 +76,27 @@ func copyInto[T any](chunk *[]T, count *int, xs []T) []T {
 	return (*chunk)[start:len(*chunk):len(*chunk)]
 }
 
-// terms copies ts into the arena.
-func (a *arena) terms(ts []Term) []Term { return copyInto(&a.termChunk, &a.nterms, ts) }
+// moveTerms starts a new term slab when the current one is full, moving
+// into it the terms of the atom being parsed, termChunk[first:], and
+// returns where they now start.
+func (a *arena) moveTerms(first int) int {
+	partial := a.termChunk[first:]
+	chunk := make([]Term, 0, max(grow(a.nterms), 2*len(partial)))
+	a.termChunk = append(chunk, partial...)
+	return 0
+}
+
+// takeTerms hands out termChunk[first:], the terms of the atom just
+// parsed, without spare capacity so appending to it never overwrites a
+// neighbour.
+func (a *arena) takeTerms(first int) []Term {
+	n := len(a.termChunk)
+	if n == first {
+		return nil
+	}
+	a.nterms += n - first
+	return a.termChunk[first:n:n]
+}
 
 // idents copies ids into the arena.
 func (a *arena) idents(ids []Ident) []Ident { return copyInto(&a.identChunk, &a.nidents, ids) }

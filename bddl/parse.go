@@ -67,7 +67,7 @@ func getParseState(filename string, src []byte) *parseState {
 	st.sc.header = false
 	st.b = gBody{sections: st.b.sections[:0], spare: st.sections[:0]}
 	st.b.arena.size(src)
-	st.p = sectionParser{arena: &st.b.arena, scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0], args: st.p.args[:0]}
+	st.p = sectionParser{arena: &st.b.arena, scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
 	st.p.start(&st.sc, st.toks)
 	return st
 }
@@ -80,8 +80,7 @@ func putParseState(st *parseState) {
 	st.b = gBody{sections: st.b.sections[:0]}
 	st.sc = scanner{}
 	st.toks = st.p.toks[:0]
-	clear(st.p.args[:cap(st.p.args)]) // terms point into the source
-	st.p = sectionParser{scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0], args: st.p.args[:0]}
+	st.p = sectionParser{scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
 	parseStates.Put(st)
 }
 

@@ -27,7 +27,6 @@ type sectionParser struct {
 	unwinding bool
 	scope     []string      // folded names of the variables bound here
 	stack     []Formula     // operands being gathered, see operands
-	args      []Term        // an atom's terms being gathered
 	decls     []*ObjectDecl // declarations of :objects being gathered
 	mode      Mode
 }
@@ -525,19 +524,25 @@ func (p *sectionParser) atom(open, head token) Formula {
 	a := p.arena.atom()
 	a.Pred = Ident{Name: head.val, Range: head.rng()}
 	end := head.rng().End
-	args := p.args[:0] // atoms never nest, so one scratch list serves all
-	defer func() { p.args = args[:0] }()
+	// Terms go straight into the arena's slab (atoms never nest), taken
+	// as the atom's arguments when it ends.
+	ar := p.arena
+	first := len(ar.termChunk)
 	for {
 		t := p.peek()
 		switch t.typ {
 		case tokName, tokVar:
 			p.skip()
-			term := p.term(t)
-			args = append(args, term)
+			if len(ar.termChunk) == cap(ar.termChunk) {
+				first = ar.moveTerms(first)
+			}
+			ar.termChunk = ar.termChunk[:len(ar.termChunk)+1]
+			term := &ar.termChunk[len(ar.termChunk)-1]
+			p.term(term, t)
 			end = term.Range.End
 			continue
 		case tokRParen:
-			a.Args = p.arena.terms(args)
+			a.Args = ar.takeTerms(first)
 			p.skip()
 			a.Range = Range{Start: open.pos(), End: Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}}
 			return a
@@ -549,12 +554,12 @@ func (p *sectionParser) atom(open, head token) Formula {
 					fmt.Sprintf("(%s ... is missing its ')'", head.val),
 					"add ')' after the last argument; a predicate's arguments are names, not formulas")
 			}
-			a.Args = p.arena.terms(args)
+			a.Args = ar.takeTerms(first)
 			a.Range = Range{Start: open.pos(), End: end}
 			return a
 		}
 		if p.unwinding {
-			a.Args = p.arena.terms(args)
+			a.Args = ar.takeTerms(first)
 			a.Range = Range{Start: open.pos(), End: end}
 			return a
 		}
@@ -563,15 +568,16 @@ func (p *sectionParser) atom(open, head token) Formula {
 	}
 }
 
-// term classifies a name lexically: a variable when an enclosing quantifier
-// binds it, else an instance when it has an instance's shape, else a
-// variable if written with '?', else a constant such as a room type.
-func (p *sectionParser) term(t token) Term {
+// term fills *term from token t, classifying the name lexically: a
+// variable when an enclosing quantifier binds it, else an instance when
+// it has an instance's shape, else a variable if written with '?', else a
+// constant such as a room type.
+func (p *sectionParser) term(term *Term, t token) {
 	name, question := t.val, t.typ == tokVar
 	if question {
 		name = name[1:]
 	}
-	term := Term{Name: name, Question: question, Range: t.rng()}
+	*term = Term{Name: name, Question: question, Range: t.rng()}
 	switch {
 	case p.bound(name):
 		term.Kind = VariableTerm
@@ -582,7 +588,6 @@ func (p *sectionParser) term(t token) Term {
 	default:
 		term.Kind = ConstantTerm
 	}
-	return term
 }
 
 func (p *sectionParser) bound(name string) bool {
