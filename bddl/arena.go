@@ -35,6 +35,72 @@ func (a *arena) size(src []byte) {
 	a.identChunk = make([]Ident, 0, min(dashes*5/4, n/16)+4)
 }
 
+// sizeFromTokens reserves slabs for a file whose tokens are all in toks,
+// from counts that bound what the parse needs closely: an atom per '('
+// whose head is a name other than a connective, a term per name after
+// such a head, a declaration per '-' and an instance per other name of
+// :objects, an operand per '(' that starts a formula.
+func (a *arena) sizeFromTokens(src string, toks []rawToken) {
+	var atoms, terms, forms, decls, idents int
+	inAtom, inObjects := false, false
+	for k := 0; k < len(toks); k++ {
+		switch t := &toks[k]; t.typ {
+		case tokLParen:
+			switch h := &toks[k+1]; h.typ { // toks ends with EOF tokens
+			case tokName:
+				head := src[h.off : h.off+h.n]
+				if inAtom = !isConnectiveHead(head); inAtom {
+					atoms++
+				}
+				if head != "define" && head != "problem" && head != "domain" {
+					forms++
+				}
+				k++
+			case tokKeyword: // a section
+				inObjects = src[h.off:h.off+h.n] == ":objects"
+				inAtom = false
+				k++
+			case tokVar: // a quantifier's declaration
+				inAtom = false
+			default:
+				forms++
+				inAtom = false
+			}
+		case tokRParen:
+			inAtom, inObjects = false, false
+		case tokName, tokVar:
+			switch {
+			case inAtom:
+				terms++
+			case inObjects:
+				idents++
+			}
+		case tokDash:
+			if inObjects {
+				decls++
+				idents-- // the type after it
+			}
+		}
+	}
+	a.atomChunk = make([]Atom, atoms)
+	a.termChunk = make([]Term, 0, terms)
+	a.formChunk = make([]Formula, 0, forms)
+	a.declChunk = make([]ObjectDecl, decls)
+	a.identChunk = make([]Ident, 0, max(idents, 0))
+}
+
+// isConnectiveHead reports whether a form's head is a connective, a quantifier
+// or a word of a file's header rather than a predicate, as it is written
+// in nearly every file: lower case. Another spelling only costs an atom
+// slot.
+func isConnectiveHead(head string) bool {
+	switch head {
+	case "and", "or", "not", "imply", "forall", "exists", "forn", "forpairs", "fornpairs", "define", "problem", "domain":
+		return true
+	}
+	return false
+}
+
 // grow returns the length of the next chunk: small for small files, doubling
 // with what was handed out already.
 func grow(used int) int { return min(256, max(8, used)) }

@@ -66,9 +66,14 @@ func getParseState(filename string, src []byte) *parseState {
 	st.sc = *newScanner(filename, src)
 	st.sc.header = false
 	st.b = gBody{sections: st.b.sections[:0], spare: st.sections[:0]}
-	st.b.arena.size(src)
 	st.p = sectionParser{arena: &st.b.arena, scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
 	st.p.start(&st.sc, st.toks)
+	if st.p.atEOF {
+		// The whole file is in the window: count what the tree needs.
+		st.b.arena.sizeFromTokens(st.sc.src, st.p.toks)
+	} else {
+		st.b.arena.size(src)
+	}
 	return st
 }
 
