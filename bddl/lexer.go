@@ -231,18 +231,18 @@ func (s *scanner) scanTokens(toks []rawToken) []rawToken {
 		for off < len(src) {
 			c := src[off]
 			if c == ' ' {
-				if off+1 < len(b) && b[off+1] != ' ' {
-					off++ // one blank between tokens
-					continue
-				}
-				for off+8 <= len(b) {
-					if w := binary.LittleEndian.Uint64(b[off:]) ^ blanks8; w != 0 {
-						off += bits.TrailingZeros64(w) >> 3
-						continue space
-					}
-					off += 8
-				}
 				off++
+				if off < len(b) && b[off] == ' ' {
+					// A run: the rest of it a word at a time while
+					// eight bytes remain, then byte by byte.
+					for off+8 <= len(b) {
+						if w := binary.LittleEndian.Uint64(b[off:]) ^ blanks8; w != 0 {
+							off += bits.TrailingZeros64(w) >> 3
+							continue space
+						}
+						off += 8
+					}
+				}
 				continue
 			}
 			if c == '\n' {
