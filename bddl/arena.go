@@ -49,10 +49,12 @@ func (a *arena) sizeFromTokens(src string, toks []rawToken) {
 			switch h := &toks[k+1]; h.typ { // toks ends with EOF tokens
 			case tokName:
 				head := src[h.off : h.off+h.n]
-				if inAtom = !isConnectiveHead(head); inAtom {
+				inAtom = !isConnectiveHead(head)
+				switch {
+				case inAtom:
 					atoms++
-				}
-				if head != "define" && head != "problem" && head != "domain" {
+					forms++
+				case head != "define" && head != "problem" && head != "domain":
 					forms++
 				}
 				k++
@@ -94,9 +96,24 @@ func (a *arena) sizeFromTokens(src string, toks []rawToken) {
 // in nearly every file: lower case. Another spelling only costs an atom
 // slot.
 func isConnectiveHead(head string) bool {
-	switch head {
-	case "and", "or", "not", "imply", "forall", "exists", "forn", "forpairs", "fornpairs", "define", "problem", "domain":
-		return true
+	// By length first: each comparison is then a load or two.
+	switch len(head) {
+	case 2:
+		return head == "or"
+	case 3:
+		return head == "and" || head == "not"
+	case 4:
+		return head == "forn"
+	case 5:
+		return head == "imply"
+	case 6:
+		return head == "forall" || head == "exists" || head == "define" || head == "domain"
+	case 7:
+		return head == "problem"
+	case 8:
+		return head == "forpairs"
+	case 9:
+		return head == "fornpairs"
 	}
 	return false
 }

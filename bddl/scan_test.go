@@ -67,3 +67,17 @@ func FuzzScanTokens(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) { scanBoth(t, src) })
 }
+
+func TestIsConnectiveHead(t *testing.T) {
+	t.Parallel()
+	for _, w := range []string{"and", "or", "not", "imply", "forall", "exists", "forn", "forpairs", "fornpairs", "define", "problem", "domain"} {
+		if !isConnectiveHead(w) {
+			t.Errorf("isConnectiveHead(%q) = false", w)
+		}
+	}
+	for _, w := range []string{"", "o", "ontop", "inside", "nextto", "forallx", "an", "fornpair", "domains", "cooked", "AND"} {
+		if isConnectiveHead(w) {
+			t.Errorf("isConnectiveHead(%q) = true", w)
+		}
+	}
+}
