@@ -10,7 +10,9 @@ import (
 // On an error it records a diagnostic and skips to a point where parsing can
 // resume: the end of the broken element, or the next section.
 type sectionParser struct {
-	sc *scanner
+	sc   *scanner
+	src  string // sc.src and sc.base, at hand for rebuilding tokens
+	base int32
 	// toks is a window of the scanner's tokens, filled ahead in one tight
 	// loop, so looking ahead is indexing; i is the next token. The window
 	// always holds the three tokens the parser may look at (EOF tokens
@@ -40,7 +42,7 @@ const lookahead = 2
 
 // start points the parser at sc, reusing toks' storage for its window.
 func (p *sectionParser) start(sc *scanner, toks []rawToken) {
-	p.sc, p.i, p.atEOF = sc, 0, false
+	p.sc, p.src, p.base, p.i, p.atEOF = sc, sc.src, int32(sc.base), 0, false
 	if cap(toks) < tokenWindow {
 		toks = make([]rawToken, 0, tokenWindow)
 	}
@@ -71,13 +73,18 @@ func (p *sectionParser) errorf(r Range, code, summary, detail string) *Diagnosti
 	return p.sec.errorf(r, code, summary, detail)
 }
 
-func (p *sectionParser) peek() token { return p.sc.token(&p.toks[p.i]) }
+func (p *sectionParser) peek() token { return p.token(&p.toks[p.i]) }
 
 // peek2 returns the token after the next one.
-func (p *sectionParser) peek2() token { return p.sc.token(&p.toks[p.i+1]) }
+func (p *sectionParser) peek2() token { return p.token(&p.toks[p.i+1]) }
 
 // peek3 returns the token after the next two.
-func (p *sectionParser) peek3() token { return p.sc.token(&p.toks[p.i+2]) }
+func (p *sectionParser) peek3() token { return p.token(&p.toks[p.i+2]) }
+
+// token rebuilds a token of the window, its value taken from the source.
+func (p *sectionParser) token(r *rawToken) token {
+	return token{val: p.src[r.off : r.off+r.n], off: r.off + p.base, line: r.line, col: r.col, typ: r.typ}
+}
 
 // next consumes the next token and returns it; at the end of input it
 // keeps returning EOF.
