@@ -39,12 +39,21 @@ func Walk(root string, opts WalkOptions, fn func(path string) error) error {
 		return fn(root)
 	}
 	w := walker{opts: opts, fn: fn}
-	return w.dir(root, []os.FileInfo{info})
+	return w.dir(root, false, false, []ancestor{{path: root, info: info}})
 }
 
 type walker struct {
 	opts WalkOptions
 	fn   func(string) error
+}
+
+// ancestor is a directory on the way down, for loop detection. Its
+// identity is taken only when needed: directories have no hard links, so
+// a plain directory met before any link is new, and a walk without links
+// stats no directory.
+type ancestor struct {
+	path string
+	info os.FileInfo // nil until needed
 }
 
 func (w *walker) note(format string, args ...any) {
@@ -54,17 +63,22 @@ func (w *walker) note(format string, args ...any) {
 }
 
 // dir walks one directory; ancestors are the directories on the way to
-// it, itself included, for loop detection.
-func (w *walker) dir(path string, ancestors []os.FileInfo) error {
+// it, itself included. clean says path is already in the form
+// filepath.Join gives, so names are appended without cleaning again.
+// linked says a link was followed on the way: below it, a plain
+// directory may be one already being walked (a link to a/b, then its
+// ../b), so every directory is checked.
+func (w *walker) dir(path string, clean, linked bool, ancestors []ancestor) error {
 	entries, err := os.ReadDir(path)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		p := filepath.Join(path, e.Name())
+		p := join(path, clean, e.Name())
 		mode := e.Type()
 		var info os.FileInfo
-		if mode&fs.ModeSymlink != 0 || mode.IsDir() {
+		isLink := mode&fs.ModeSymlink != 0
+		if isLink || (linked && mode.IsDir()) {
 			if info, err = os.Stat(p); err != nil {
 				w.note("skipping %s: %v", p, err)
 				continue
@@ -73,11 +87,11 @@ func (w *walker) dir(path string, ancestors []os.FileInfo) error {
 		}
 		switch {
 		case mode.IsDir():
-			if loopsTo(ancestors, info) {
+			if info != nil && loopsTo(ancestors, info) {
 				w.note("skipping %s: a link back to a directory already being walked", p)
 				continue
 			}
-			if err := w.dir(p, append(ancestors, info)); err != nil {
+			if err := w.dir(p, true, linked || isLink, append(ancestors, ancestor{path: p, info: info})); err != nil {
 				return err
 			}
 		case mode.IsRegular():
@@ -95,9 +109,30 @@ func (w *walker) dir(path string, ancestors []os.FileInfo) error {
 	return nil
 }
 
-func loopsTo(ancestors []os.FileInfo, info os.FileInfo) bool {
-	for _, a := range ancestors {
-		if os.SameFile(a, info) {
+// join is filepath.Join(dir, name) for a name read from a directory,
+// without cleaning a dir that is already clean.
+func join(dir string, clean bool, name string) string {
+	if !clean || dir == "." || os.IsPathSeparator(dir[len(dir)-1]) {
+		return filepath.Join(dir, name)
+	}
+	return dir + string(filepath.Separator) + name
+}
+
+// loopsTo reports whether the directory info (reached through a link) is
+// one of the ancestors, taking the identity of those not yet taken. An
+// ancestor that cannot be stated any more is passed over: a loop through
+// it is caught one level deeper, where the link itself is an ancestor.
+func loopsTo(ancestors []ancestor, info os.FileInfo) bool {
+	for i := range ancestors {
+		a := &ancestors[i]
+		if a.info == nil {
+			st, err := os.Stat(a.path)
+			if err != nil {
+				continue
+			}
+			a.info = st
+		}
+		if os.SameFile(a.info, info) {
 			return true
 		}
 	}
