@@ -112,9 +112,9 @@ func ExpandEach(args []string, o ExpandOptions, yield func(Input)) error {
 		switch {
 		case err == nil && info.IsDir():
 			found := 0
+			prefix := fsutil.JoinPrefix(a) // what filepath.Rel(a, p) takes off
 			err := fsutil.Walk(a, fsutil.WalkOptions{Match: o.Match, Note: o.Note}, func(p string) error {
-				rel, _ := filepath.Rel(a, p)
-				add(Input{Path: p, Arg: a, Root: a, Rel: filepath.ToSlash(rel)})
+				add(Input{Path: p, Arg: a, Root: a, Rel: filepath.ToSlash(strings.TrimPrefix(p, prefix))})
 				found++
 				return nil
 			})

@@ -69,8 +69,8 @@ type stream[T, R any] struct {
 
 	mu       sync.Mutex
 	cond     sync.Cond // items added, producer finished, window moved, stopped
-	queue    []T // items yielded and not yet claimed
-	results  []R // item i's result at i%len(results), once done, until emitted
+	queue    []T       // items yielded and not yet claimed
+	results  []R       // item i's result at i%len(results), once done, until emitted
 	done     []bool
 	next     int  // next item to claim (items before it are claimed)
 	emitted  int  // results handed to emit

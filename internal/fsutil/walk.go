@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // WalkOptions configure Walk.
@@ -39,7 +40,7 @@ func Walk(root string, opts WalkOptions, fn func(path string) error) error {
 		return fn(root)
 	}
 	w := walker{opts: opts, fn: fn}
-	return w.dir(root, false, false, []ancestor{{path: root, info: info}})
+	return w.dir(root, JoinPrefix(root), false, []ancestor{{path: root, info: info}})
 }
 
 type walker struct {
@@ -62,19 +63,24 @@ func (w *walker) note(format string, args ...any) {
 	}
 }
 
+// JoinPrefix is what filepath.Join(dir, name) puts before a name read
+// from dir ("a/b/" for "a/b", "" for "."), so that a walk joins names
+// without cleaning the same directory path again for each of them.
+func JoinPrefix(dir string) string {
+	return strings.TrimSuffix(filepath.Join(dir, "x"), "x")
+}
+
 // dir walks one directory; ancestors are the directories on the way to
-// it, itself included. clean says path is already in the form
-// filepath.Join gives, so names are appended without cleaning again.
-// linked says a link was followed on the way: below it, a plain
+// it, itself included. prefix is JoinPrefix(path). linked says a link was followed on the way: below it, a plain
 // directory may be one already being walked (a link to a/b, then its
 // ../b), so every directory is checked.
-func (w *walker) dir(path string, clean, linked bool, ancestors []ancestor) error {
+func (w *walker) dir(path, prefix string, linked bool, ancestors []ancestor) error {
 	entries, err := os.ReadDir(path)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		p := join(path, clean, e.Name())
+		p := prefix + e.Name()
 		mode := e.Type()
 		var info os.FileInfo
 		isLink := mode&fs.ModeSymlink != 0
@@ -91,7 +97,7 @@ func (w *walker) dir(path string, clean, linked bool, ancestors []ancestor) erro
 				w.note("skipping %s: a link back to a directory already being walked", p)
 				continue
 			}
-			if err := w.dir(p, true, linked || isLink, append(ancestors, ancestor{path: p, info: info})); err != nil {
+			if err := w.dir(p, p+string(filepath.Separator), linked || isLink, append(ancestors, ancestor{path: p, info: info})); err != nil {
 				return err
 			}
 		case mode.IsRegular():
@@ -107,15 +113,6 @@ func (w *walker) dir(path string, clean, linked bool, ancestors []ancestor) erro
 		}
 	}
 	return nil
-}
-
-// join is filepath.Join(dir, name) for a name read from a directory,
-// without cleaning a dir that is already clean.
-func join(dir string, clean bool, name string) string {
-	if !clean || dir == "." || os.IsPathSeparator(dir[len(dir)-1]) {
-		return filepath.Join(dir, name)
-	}
-	return dir + string(filepath.Separator) + name
 }
 
 // loopsTo reports whether the directory info (reached through a link) is
