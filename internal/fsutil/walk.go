@@ -39,8 +39,19 @@ func Walk(root string, opts WalkOptions, fn func(path string) error) error {
 		}
 		return fn(root)
 	}
+	d, err := openDir(nil, "", root)
+	if err != nil {
+		return err
+	}
+	defer d.close()
 	w := walker{opts: opts, fn: fn}
-	return w.dir(root, JoinPrefix(root), false, []ancestor{{path: root, info: info}})
+	return w.dir(d, JoinPrefix(root), false, []ancestor{{path: root, info: info}})
+}
+
+// dirEntry is a name listed in a directory and its type.
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
 }
 
 type walker struct {
@@ -70,18 +81,18 @@ func JoinPrefix(dir string) string {
 	return strings.TrimSuffix(filepath.Join(dir, "x"), "x")
 }
 
-// dir walks one directory; ancestors are the directories on the way to
-// it, itself included. prefix is JoinPrefix(path). linked says a link was followed on the way: below it, a plain
+// dir walks the open directory d; ancestors are the directories on the
+// way to it, itself included. prefix is JoinPrefix(d.path). linked says a link was followed on the way: below it, a plain
 // directory may be one already being walked (a link to a/b, then its
 // ../b), so every directory is checked.
-func (w *walker) dir(path, prefix string, linked bool, ancestors []ancestor) error {
-	entries, err := os.ReadDir(path)
+func (w *walker) dir(d *dir, prefix string, linked bool, ancestors []ancestor) error {
+	entries, err := d.entries(len(ancestors))
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		p := prefix + e.Name()
-		mode := e.Type()
+		p := prefix + e.name
+		mode := e.typ
 		var info os.FileInfo
 		isLink := mode&fs.ModeSymlink != 0
 		if isLink || (linked && mode.IsDir()) {
@@ -97,17 +108,23 @@ func (w *walker) dir(path, prefix string, linked bool, ancestors []ancestor) err
 				w.note("skipping %s: a link back to a directory already being walked", p)
 				continue
 			}
-			if err := w.dir(p, p+string(filepath.Separator), linked || isLink, append(ancestors, ancestor{path: p, info: info})); err != nil {
+			sub, err := openDir(d, e.name, p)
+			if err != nil {
+				return err
+			}
+			err = w.dir(sub, p+string(filepath.Separator), linked || isLink, append(ancestors, ancestor{path: p, info: info}))
+			sub.close()
+			if err != nil {
 				return err
 			}
 		case mode.IsRegular():
-			if w.match(p, e.Name()) {
+			if w.match(p, e.name) {
 				if err := w.fn(p); err != nil {
 					return err
 				}
 			}
 		default:
-			if w.match(p, e.Name()) {
+			if w.match(p, e.name) {
 				w.note("skipping %s: %s", p, kind(mode))
 			}
 		}

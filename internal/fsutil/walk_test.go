@@ -1,7 +1,9 @@
 package fsutil
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -22,5 +24,44 @@ func TestJoinPrefix(t *testing.T) {
 				t.Errorf("%q without JoinPrefix(%q) = %q, want %q (%v)", p, dir, got, rel, err)
 			}
 		}
+	}
+}
+
+// TestWalkDeepTree: a tree deeper than the directories a walk keeps open
+// is walked whole, in order, its loops still found.
+func TestWalkDeepTree(t *testing.T) {
+	root := t.TempDir()
+	p := root
+	var want []string
+	for i := range maxOpenDirs + 10 {
+		p = filepath.Join(p, "d")
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if i%20 == 0 || i > maxOpenDirs {
+			f := filepath.Join(p, "f.bddl")
+			if err := os.WriteFile(f, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, f)
+		}
+	}
+	if err := os.Symlink(root, filepath.Join(p, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(want) // "d" sorts before "f.bddl": the deepest file comes first
+	var got, notes []string
+	err := Walk(root, WalkOptions{Note: func(m string) { notes = append(notes, m) }}, func(p string) error {
+		got = append(got, p)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("walked\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "loop: a link back") {
+		t.Errorf("notes %q, want the loop", notes)
 	}
 }
