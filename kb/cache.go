@@ -43,7 +43,7 @@ var cacheMagic = []byte("bddl-kb-cache\x00")
 
 // castagnoli is the CRC of an entry's payload: it catches a damaged entry
 // (the key already names the content) at memory speed.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // cacheDir returns the cache directory, or "" when caching is off or no
 // cache directory is known.
@@ -243,7 +243,7 @@ func loadEntry(dir string, key [32]byte) []byte {
 		return nil
 	}
 	payload := rest[36:]
-	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(rest[32:36]) {
+	if crc32.Checksum(payload, castagnoli()) != binary.LittleEndian.Uint32(rest[32:36]) {
 		return nil
 	}
 	return payload
@@ -277,7 +277,7 @@ func storeEntry(dir string, key [32]byte, payload []byte) {
 	head = append(head, cacheMagic...)
 	head = append(head, cacheFormat)
 	head = append(head, key[:]...)
-	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(payload, castagnoli))
+	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(payload, castagnoli()))
 	_, err1 := f.Write(head)
 	_, err2 := f.Write(payload)
 	err3 := f.Close()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"strings"
@@ -19,12 +18,22 @@ func isDefinitionFile(name string) bool { return strings.HasSuffix(name, ".bddl"
 // for *.bddl files (links followed, special files skipped with a note),
 // doublestar globs. Finding nothing is misuse.
 func (g *globalOptions) expandDefinitions(paths []string) ([]batch.Input, error) {
-	ins, err := batch.Expand(paths, batch.ExpandOptions{What: "definitions", Match: isDefinitionFile,
-		Describe: "*.bddl", Stdin: true, Note: noter(g.err)})
-	if err != nil {
-		return nil, misuse("%v", err)
+	var ins []batch.Input
+	if err := g.expandDefinitionsEach(paths, func(in batch.Input) { ins = append(ins, in) }); err != nil {
+		return nil, err
 	}
 	return ins, nil
+}
+
+// expandDefinitionsEach is expandDefinitions handing each file to yield
+// as it is found.
+func (g *globalOptions) expandDefinitionsEach(paths []string, yield func(batch.Input)) error {
+	err := batch.ExpandEach(paths, batch.ExpandOptions{What: "definitions", Match: isDefinitionFile,
+		Describe: "*.bddl", Stdin: true, Note: noter(g.err)}, yield)
+	if err != nil {
+		return misuse("%v", err)
+	}
+	return nil
 }
 
 // readDefinition reads a definition, at most fsutil.DefinitionLimit
@@ -39,6 +48,17 @@ func readDefinition(in batch.Input, stdin io.Reader) ([]byte, error) {
 	buf := readBuffers.Get().(*[]byte)
 	defer readBuffers.Put(buf)
 	return fsutil.ReadWalked(in.Path, 0, fsutil.DefinitionLimit, buf)
+}
+
+// readDefinitionInto is readDefinition into a worker's scratch buffer:
+// the result is valid until the next read into buf, for a caller that
+// keeps nothing of the file (not even its AST, whose names share the
+// bytes) once done with it.
+func readDefinitionInto(in batch.Input, stdin io.Reader, buf *[]byte) ([]byte, error) {
+	if in.Path == in.Arg {
+		return fsutil.ReadArg(in.Path, stdin, fsutil.DefinitionLimit)
+	}
+	return fsutil.ReadWalkedInto(in.Path, 0, fsutil.DefinitionLimit, buf)
 }
 
 // readBuffers are scratch buffers for ReadWalked, one per worker at a time.
@@ -60,17 +80,18 @@ func parseInputs(ins []batch.Input, stdin io.Reader) []parsed {
 
 // parseInputsWith is parseInputs under a reading policy.
 func parseInputsWith(ins []batch.Input, stdin io.Reader, opts bddl.Options) []parsed {
-	out := make([]parsed, len(ins))
-	idx := make([]int, len(ins))
-	for i := range idx {
-		idx[i] = i
-	}
-	_ = batch.Run(context.Background(), batch.Pool{}, idx, func(_ context.Context, i int) (parsed, bool) {
-		return parseOneWith(ins[i], stdin, opts), true
-	}, batch.Handlers[parsed]{Completed: func(i int, p parsed) error {
-		out[i] = p
+	out := make([]parsed, 0, len(ins))
+	_ = batch.Stream(0, func(yield func(batch.Input)) error {
+		for _, in := range ins {
+			yield(in)
+		}
 		return nil
-	}})
+	}, func() func(batch.Input) parsed {
+		return func(in batch.Input) parsed { return parseOneWith(in, stdin, opts) }
+	}, func(p parsed) error {
+		out = append(out, p)
+		return nil
+	})
 	return out
 }
 

@@ -215,3 +215,63 @@ func TestParseCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestParseStreamsInOrder: with stdout and stderr on one stream (2>&1),
+// each file's diagnostics come just before its JSON record, the records
+// in walk order, however the workers finish; an argument that fails
+// after a directory was walked leaves nothing of that directory printed.
+func TestParseStreamsInOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := readFile(t, filepath.Join("testdata", "domain.bddl")) // records shorter than a write buffer
+	broken := readFile(t, filepath.Join("testdata", "broken.bddl"))
+	var want []string // walk order
+	for i := range 40 {
+		sub := filepath.Join(dir, fmt.Sprintf("d%02d", i))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		src := good
+		if i%3 == 1 {
+			src = broken
+		}
+		p := filepath.Join(sub, "problem0.bddl")
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, p)
+	}
+	var both strings.Builder
+	code := run([]string{"parse", "--format", "json", dir}, strings.NewReader(""), &both, &both)
+	if code != exitFindings {
+		t.Fatalf("exit %d, want %d:\n%s", code, exitFindings, both.String())
+	}
+	var records []string
+	lastDiag := "" // the file of the last diagnostic line since the last record
+	for _, line := range strings.Split(strings.TrimSuffix(both.String(), "\n"), "\n") {
+		if strings.HasPrefix(line, "{") {
+			var rec struct{ File string }
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Fatal(err)
+			}
+			if lastDiag != "" && lastDiag != rec.File {
+				t.Errorf("diagnostics of %s before the record of %s", lastDiag, rec.File)
+			}
+			records, lastDiag = append(records, rec.File), ""
+			continue
+		}
+		if file, _, ok := strings.Cut(line, ".bddl:"); ok && strings.HasPrefix(line, dir) {
+			lastDiag = file + ".bddl"
+		}
+	}
+	if strings.Join(records, "\n") != strings.Join(want, "\n") {
+		t.Errorf("records in order\n%s\nwant\n%s", strings.Join(records, "\n"), strings.Join(want, "\n"))
+	}
+
+	args := []string{"parse", dir, filepath.Join(dir, "missing.bddl")}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitMisuse)
+	if r.stdout != "" || strings.Contains(r.stderr, "error:") {
+		t.Errorf("a failed expansion printed reports:\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+}

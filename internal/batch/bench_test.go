@@ -141,3 +141,26 @@ func FuzzReadResults(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkStream is the overhead of Stream per item: claiming, storing
+// and emitting in order, with work that does nothing.
+func BenchmarkStream(b *testing.B) {
+	const n = 1000
+	sum := 0
+	for b.Loop() {
+		err := Stream(0, func(yield func(int)) error {
+			for i := range n {
+				yield(i)
+			}
+			return nil
+		}, func() func(int) int { return func(i int) int { return i } }, func(r int) error {
+			sum += r
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/item")
+	b.ReportAllocs()
+}

@@ -82,11 +82,25 @@ type ExpandOptions struct {
 // is an error naming it; so is an empty result.
 func Expand(args []string, o ExpandOptions) ([]Input, error) {
 	var out []Input
+	if err := ExpandEach(args, o, func(in Input) { out = append(out, in) }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ExpandEach is Expand handing each input to yield as it is found, so
+// that work on the first files can start while a large tree is still
+// walked. When it returns an error, the inputs yielded are not the
+// command's: a caller must not have reported anything about them.
+func ExpandEach(args []string, o ExpandOptions, yield func(Input)) error {
 	seen := map[string]bool{}
+	cwd, _ := os.Getwd()
+	n := 0
 	add := func(in Input) {
-		if k := in.Key(); !seen[k] {
+		if k := keyIn(cwd, in.Path); !seen[k] {
 			seen[k] = true
-			out = append(out, in)
+			n++
+			yield(in)
 		}
 	}
 	for _, a := range args {
@@ -97,33 +111,33 @@ func Expand(args []string, o ExpandOptions) ([]Input, error) {
 		info, err := os.Stat(a)
 		switch {
 		case err == nil && info.IsDir():
-			n := 0
+			found := 0
+			prefix := fsutil.JoinPrefix(a) // what filepath.Rel(a, p) takes off
 			err := fsutil.Walk(a, fsutil.WalkOptions{Match: o.Match, Note: o.Note}, func(p string) error {
-				rel, _ := filepath.Rel(a, p)
-				add(Input{Path: p, Arg: a, Root: a, Rel: filepath.ToSlash(rel)})
-				n++
+				add(Input{Path: p, Arg: a, Root: a, Rel: filepath.ToSlash(strings.TrimPrefix(p, prefix))})
+				found++
 				return nil
 			})
 			if err != nil {
-				return nil, err
+				return err
 			}
-			if n == 0 {
-				return nil, fmt.Errorf("no %s found under %s (looked for %s)", o.What, a, o.Describe)
+			if found == 0 {
+				return fmt.Errorf("no %s found under %s (looked for %s)", o.What, a, o.Describe)
 			}
 		case err == nil:
 			add(Input{Path: a, Arg: a, Root: filepath.Dir(a), Rel: filepath.ToSlash(filepath.Clean(a))})
 		case isGlob(a):
 			if err := expandGlob(a, o, add); err != nil {
-				return nil, err
+				return err
 			}
 		default:
-			return nil, fmt.Errorf("%s: no such file or directory", a)
+			return fmt.Errorf("%s: no such file or directory", a)
 		}
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no %s found in %s", o.What, strings.Join(args, " "))
+	if n == 0 {
+		return fmt.Errorf("no %s found in %s", o.What, strings.Join(args, " "))
 	}
-	return out, nil
+	return nil
 }
 
 func isGlob(s string) bool { return strings.ContainsAny(s, "*?[{") }

@@ -113,6 +113,59 @@ func TestWalkFollowsLinksSkipsLoopsAndFIFOs(t *testing.T) {
 	}
 }
 
+// TestWalkLoopsThroughLinkedDirectories checks loop detection when only
+// plain directories are stated only below a link: a link back to a plain
+// ancestor, to itself, to the root, around a cycle of links, or a plain
+// directory below a link that is an ancestor (c/up/b is c) is noted and
+// not followed, while a link to a directory that is not an ancestor is
+// walked.
+func TestWalkLoopsThroughLinkedDirectories(t *testing.T) {
+	dir := t.TempDir()
+	other := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "a", "b", "f.bddl"), nil, 0o644))
+	must(os.Symlink("..", filepath.Join(dir, "a", "b", "up")))              // to a plain ancestor
+	must(os.Symlink(".", filepath.Join(dir, "a", "b", "self")))             // to itself
+	must(os.Symlink(dir, filepath.Join(dir, "a", "b", "root")))             // to the root
+	must(os.Symlink("a/b", filepath.Join(dir, "c")))                        // not a loop: walked again
+	must(os.Symlink(other, filepath.Join(dir, "d")))                        // a cycle of two links:
+	must(os.Symlink(filepath.Join(dir, "d"), filepath.Join(other, "back"))) // d -> other, other/back -> d
+	must(os.WriteFile(filepath.Join(other, "g.bddl"), nil, 0o644))
+	var got, notes []string
+	withTimeout(t, func() {
+		err := Walk(dir, WalkOptions{
+			Match: func(n string) bool { return strings.HasSuffix(n, ".bddl") },
+			Note:  func(m string) { notes = append(notes, m) },
+		}, func(p string) error {
+			rel, _ := filepath.Rel(dir, p)
+			got = append(got, filepath.ToSlash(rel))
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	want := []string{"a/b/f.bddl", "c/f.bddl", "d/g.bddl"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("walked %v, want %v", got, want)
+	}
+	wantNotes := []string{"a/b/root", "a/b/self", "a/b/up", "c/root", "c/self", "c/up/b", "d/back"}
+	if len(notes) != len(wantNotes) {
+		t.Errorf("notes:\n%s\nwant one for each of %v", strings.Join(notes, "\n"), wantNotes)
+	}
+	for i, w := range wantNotes {
+		if i < len(notes) && !strings.Contains(notes[i], filepath.FromSlash(w)+": a link back") {
+			t.Errorf("note %d = %q, want a loop at %s", i, notes[i], w)
+		}
+	}
+}
+
 func TestWithin(t *testing.T) {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, "a"), 0o755)

@@ -11,3 +11,8 @@ func ReadWalked(path string, typ fs.FileMode, limit int64, buf *[]byte) ([]byte,
 	}
 	return ReadFile(path, limit)
 }
+
+// ReadWalkedInto is ReadWalked; see the Unix version.
+func ReadWalkedInto(path string, typ fs.FileMode, limit int64, buf *[]byte) ([]byte, error) {
+	return ReadWalked(path, typ, limit, buf)
+}

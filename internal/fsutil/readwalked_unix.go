@@ -18,6 +18,18 @@ import (
 // buffer reused across calls (one per worker); the result is a copy of
 // the file's exact size. More than limit bytes is a *TooLargeError.
 func ReadWalked(path string, typ fs.FileMode, limit int64, buf *[]byte) ([]byte, error) {
+	b, err := ReadWalkedInto(path, typ, limit, buf)
+	if err != nil || !aliases(b, *buf) {
+		return b, err
+	}
+	return append([]byte(nil), b...), nil
+}
+
+// ReadWalkedInto is ReadWalked without the copy: the result is in *buf
+// when it fits (a link's is a new slice), valid until the next read into
+// the same buffer. A caller that keeps nothing of a file once it is done
+// with it (parse printing each file's output) saves a copy and the memory.
+func ReadWalkedInto(path string, typ fs.FileMode, limit int64, buf *[]byte) ([]byte, error) {
 	if typ&fs.ModeSymlink != 0 {
 		return ReadFile(path, limit)
 	}
@@ -63,5 +75,10 @@ func ReadWalked(path string, typ fs.FileMode, limit int64, buf *[]byte) ([]byte,
 		b = append(b, make([]byte, len(b))...)
 		*buf = b
 	}
-	return append([]byte(nil), b[:n]...), nil
+	return b[:n], nil
+}
+
+// aliases reports whether b is a slice of buf's array.
+func aliases(b, buf []byte) bool {
+	return cap(b) > 0 && cap(buf) > 0 && &b[:cap(b)][cap(b)-1] == &buf[:cap(buf)][cap(buf)-1]
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // WalkOptions configure Walk.
@@ -38,13 +39,33 @@ func Walk(root string, opts WalkOptions, fn func(path string) error) error {
 		}
 		return fn(root)
 	}
+	d, err := openDir(nil, "", root)
+	if err != nil {
+		return err
+	}
+	defer d.close()
 	w := walker{opts: opts, fn: fn}
-	return w.dir(root, []os.FileInfo{info})
+	return w.dir(d, JoinPrefix(root), false, []ancestor{{path: root, info: info}})
+}
+
+// dirEntry is a name listed in a directory and its type.
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
 }
 
 type walker struct {
 	opts WalkOptions
 	fn   func(string) error
+}
+
+// ancestor is a directory on the way down, for loop detection. Its
+// identity is taken only when needed: directories have no hard links, so
+// a plain directory met before any link is new, and a walk without links
+// stats no directory.
+type ancestor struct {
+	path string
+	info os.FileInfo // nil until needed
 }
 
 func (w *walker) note(format string, args ...any) {
@@ -53,18 +74,28 @@ func (w *walker) note(format string, args ...any) {
 	}
 }
 
-// dir walks one directory; ancestors are the directories on the way to
-// it, itself included, for loop detection.
-func (w *walker) dir(path string, ancestors []os.FileInfo) error {
-	entries, err := os.ReadDir(path)
+// JoinPrefix is what filepath.Join(dir, name) puts before a name read
+// from dir ("a/b/" for "a/b", "" for "."), so that a walk joins names
+// without cleaning the same directory path again for each of them.
+func JoinPrefix(dir string) string {
+	return strings.TrimSuffix(filepath.Join(dir, "x"), "x")
+}
+
+// dir walks the open directory d; ancestors are the directories on the
+// way to it, itself included. prefix is JoinPrefix(d.path). linked says a link was followed on the way: below it, a plain
+// directory may be one already being walked (a link to a/b, then its
+// ../b), so every directory is checked.
+func (w *walker) dir(d *dir, prefix string, linked bool, ancestors []ancestor) error {
+	entries, err := d.entries(len(ancestors))
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		p := filepath.Join(path, e.Name())
-		mode := e.Type()
+		p := prefix + e.name
+		mode := e.typ
 		var info os.FileInfo
-		if mode&fs.ModeSymlink != 0 || mode.IsDir() {
+		isLink := mode&fs.ModeSymlink != 0
+		if isLink || (linked && mode.IsDir()) {
 			if info, err = os.Stat(p); err != nil {
 				w.note("skipping %s: %v", p, err)
 				continue
@@ -73,21 +104,27 @@ func (w *walker) dir(path string, ancestors []os.FileInfo) error {
 		}
 		switch {
 		case mode.IsDir():
-			if loopsTo(ancestors, info) {
+			if info != nil && loopsTo(ancestors, info) {
 				w.note("skipping %s: a link back to a directory already being walked", p)
 				continue
 			}
-			if err := w.dir(p, append(ancestors, info)); err != nil {
+			sub, err := openDir(d, e.name, p)
+			if err != nil {
+				return err
+			}
+			err = w.dir(sub, p+string(filepath.Separator), linked || isLink, append(ancestors, ancestor{path: p, info: info}))
+			sub.close()
+			if err != nil {
 				return err
 			}
 		case mode.IsRegular():
-			if w.match(p, e.Name()) {
+			if w.match(p, e.name) {
 				if err := w.fn(p); err != nil {
 					return err
 				}
 			}
 		default:
-			if w.match(p, e.Name()) {
+			if w.match(p, e.name) {
 				w.note("skipping %s: %s", p, kind(mode))
 			}
 		}
@@ -95,9 +132,21 @@ func (w *walker) dir(path string, ancestors []os.FileInfo) error {
 	return nil
 }
 
-func loopsTo(ancestors []os.FileInfo, info os.FileInfo) bool {
-	for _, a := range ancestors {
-		if os.SameFile(a, info) {
+// loopsTo reports whether the directory info (reached through a link) is
+// one of the ancestors, taking the identity of those not yet taken. An
+// ancestor that cannot be stated any more is passed over: a loop through
+// it is caught one level deeper, where the link itself is an ancestor.
+func loopsTo(ancestors []ancestor, info os.FileInfo) bool {
+	for i := range ancestors {
+		a := &ancestors[i]
+		if a.info == nil {
+			st, err := os.Stat(a.path)
+			if err != nil {
+				continue
+			}
+			a.info = st
+		}
+		if os.SameFile(a.info, info) {
 			return true
 		}
 	}

@@ -1,0 +1,25 @@
+//go:build !linux
+
+package fsutil
+
+import "os"
+
+// dir is a directory being walked, listed by path.
+type dir struct{ path string }
+
+func openDir(_ *dir, _, path string) (*dir, error) { return &dir{path: path}, nil }
+
+// entries lists the directory sorted by name.
+func (d *dir) entries(int) ([]dirEntry, error) {
+	es, err := os.ReadDir(d.path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]dirEntry, len(es))
+	for i, e := range es {
+		out[i] = dirEntry{name: e.Name(), typ: e.Type()}
+	}
+	return out, nil
+}
+
+func (d *dir) close() {}
