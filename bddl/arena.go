@@ -40,7 +40,8 @@ func (a *arena) size(src []byte) {
 // whose head is a name other than a connective, a term per name after
 // such a head, a declaration per '-' and an instance per other name of
 // :objects, an operand per '(' that starts a formula.
-func (a *arena) sizeFromTokens(src string, toks []rawToken) {
+func (a *arena) sizeFromTokens(p *sectionParser) {
+	toks := p.toks
 	var atoms, terms, forms, decls, idents int
 	inAtom, inObjects := false, false
 	for k := 0; k < len(toks); k++ {
@@ -48,7 +49,7 @@ func (a *arena) sizeFromTokens(src string, toks []rawToken) {
 		case tokLParen:
 			switch h := &toks[k+1]; h.typ { // toks ends with EOF tokens
 			case tokName:
-				head := src[h.off : h.off+h.n]
+				head := p.val(*h)
 				inAtom = !isConnectiveHead(head)
 				switch {
 				case inAtom:
@@ -59,7 +60,7 @@ func (a *arena) sizeFromTokens(src string, toks []rawToken) {
 				}
 				k++
 			case tokKeyword: // a section
-				inObjects = src[h.off:h.off+h.n] == ":objects"
+				inObjects = p.val(*h) == ":objects"
 				inAtom = false
 				k++
 			case tokVar: // a quantifier's declaration

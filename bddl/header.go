@@ -10,10 +10,11 @@ import (
 // participle grammar in grammar.go is the grammar of record; this is its
 // fast path, and a test holds the two to the same language.
 type header struct {
-	open token  // the '(' of (define
-	kind string // "problem" or "domain", folded
-	name token
-	end  Pos // just after the header's ')'
+	open     token  // the '(' of (define
+	kind     string // "problem" or "domain", folded
+	name     token
+	nameText string
+	end      Pos // just after the header's ')'
 }
 
 // header reads the header token by token and stops at the first token that
@@ -27,7 +28,7 @@ func (p *sectionParser) header() (header, *Diagnostic) {
 			return t, false
 		}
 		if word1 != "" {
-			switch Fold(t.val) {
+			switch Fold(p.val(t)) {
 			case word1, word2:
 			default:
 				return t, false
@@ -38,46 +39,47 @@ func (p *sectionParser) header() (header, *Diagnostic) {
 	var t token
 	var ok bool
 	if h.open, ok = want(tokLParen, "", ""); !ok {
-		return h, headerDiag(h.open)
+		return h, p.headerDiag(h.open)
 	}
 	if t, ok = want(tokName, "define", "define"); !ok {
-		return h, headerDiag(t)
+		return h, p.headerDiag(t)
 	}
 	if t, ok = want(tokLParen, "", ""); !ok {
-		return h, headerDiag(t)
+		return h, p.headerDiag(t)
 	}
 	if t, ok = want(tokName, "problem", "domain"); !ok {
-		return h, headerDiag(t)
+		return h, p.headerDiag(t)
 	}
-	h.kind = Fold(t.val)
+	h.kind = Fold(p.val(t))
 	kind := t
 	if h.name, ok = want(tokName, "", ""); !ok {
 		if h.name.line > kind.line && h.name.typ == tokRParen {
 			// "(problem" ends its line: the name is missing there.
 			return h, &Diagnostic{Severity: Error, Code: codeUnexpectedToken, Subject: kind.rng(),
-				Summary: "(" + kind.val + " has no name", Detail: "write (" + kind.val + " NAME)"}
+				Summary: "(" + p.val(kind) + " has no name", Detail: "write (" + p.val(kind) + " NAME)"}
 		}
-		return h, headerDiag(h.name)
+		return h, p.headerDiag(h.name)
 	}
+	h.nameText = p.val(h.name)
 	if t, ok = want(tokRParen, "", ""); !ok {
-		return h, headerDiag(t)
+		return h, p.headerDiag(t)
 	}
 	h.end = Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}
 	return h, nil
 }
 
 // headerDiag describes the first token that does not fit a header.
-func headerDiag(t token) *Diagnostic {
+func (p *sectionParser) headerDiag(t token) *Diagnostic {
 	d := &Diagnostic{Severity: Error, Code: codeUnexpectedToken, Subject: t.rng(),
 		Detail: "a definition starts with (define (problem NAME) or (define (domain NAME)"}
 	switch {
-	case t.typ == tokInvalid && !utf8.ValidString(t.val):
+	case t.typ == tokInvalid && !utf8.ValidString(p.val(t)):
 		d.Code, d.Summary = codeInvalidUTF8, "invalid UTF-8 bytes"
 		d.Detail = "BDDL files are UTF-8 text; remove or re-encode these bytes"
 	case t.typ == tokInvalid:
-		d.Code, d.Summary = codeInvalidChar, "unexpected character "+strconv.Quote(t.val)
+		d.Code, d.Summary = codeInvalidChar, "unexpected character "+strconv.Quote(p.val(t))
 	default:
-		d.Summary = "unexpected " + describe(t) + " in the definition's header"
+		d.Summary = "unexpected " + p.describe(t) + " in the definition's header"
 	}
 	return d
 }

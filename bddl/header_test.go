@@ -24,7 +24,7 @@ func handHeader(src []byte) (kind, name string, ok bool) {
 	if d != nil {
 		return "", "", false
 	}
-	return h.kind, h.name.val, true
+	return h.kind, h.nameText, true
 }
 
 // checkHeaderAgrees holds the hand-written header parser to the grammar of

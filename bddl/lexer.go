@@ -56,34 +56,28 @@ func (lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	return newScanner(filename, b), nil
 }
 
-// token is the scanner's own compact token: no file name, 32-bit
-// positions, 32 bytes in all.
+// token is the scanner's own compact token: no file name, no value (the
+// parser slices it from the source), 32-bit positions, 20 bytes in all
+// and no pointers, so a window of them costs the garbage collector
+// nothing and copying one is cheap.
 type token struct {
-	val  string
-	off  int32
+	off  int32 // in the file
+	n    int32 // length in bytes
 	line int32
 	col  int32
 	typ  tokType
 }
 
-// rawToken is a token as the parser's window stores it: without pointers,
-// so the window costs the garbage collector nothing and need not be
-// cleared; off is relative to the scanner's src.
-type rawToken struct {
-	off, n, line, col int32
-	typ               tokType
-}
-
-// token rebuilds the token, its value taken from the scanner's source.
-func (s *scanner) token(r *rawToken) token {
-	return token{val: s.src[r.off : r.off+r.n], off: r.off + int32(s.base), line: r.line, col: r.col, typ: r.typ}
+// text is the token's value.
+func (s *scanner) text(t token) string {
+	return s.src[int(t.off)-s.base : int(t.off)-s.base+int(t.n)]
 }
 
 func (t token) pos() Pos { return Pos{Offset: t.off, Line: t.line, Col: t.col} }
 
 // rng is the token's source range; tokens other than sections never span lines.
 func (t token) rng() Range {
-	n := int32(len(t.val))
+	n := t.n
 	return Range{Start: t.pos(), End: Pos{Offset: t.off + n, Line: t.line, Col: t.col + n}}
 }
 
@@ -125,7 +119,7 @@ const bom = "\xEF\xBB\xBF"
 // Next implements participle's lexer.Lexer.
 func (s *scanner) Next() (lexer.Token, error) {
 	t := s.scan()
-	return lexer.Token{Type: lexer.TokenType(t.typ), Value: t.val, Pos: lexer.Position{
+	return lexer.Token{Type: lexer.TokenType(t.typ), Value: s.text(t), Pos: lexer.Position{
 		Filename: s.filename, Offset: int(t.off), Line: int(t.line), Column: int(t.col)}}, nil
 }
 
@@ -220,7 +214,7 @@ const blanks8 = 0x2020202020202020
 // nearly every byte of a definition, are scanned here with the scanner's
 // state in locals; anything else (a comment, a non-ASCII byte, a stray
 // character) goes through scanInto, which handles every case.
-func (s *scanner) scanTokens(toks []rawToken) []rawToken {
+func (s *scanner) scanTokens(toks []token) []token {
 	src := s.src[:s.end]
 	b := unsafe.Slice(unsafe.StringData(src), len(src))
 	off, line, lineOff := s.off, s.line, s.lineOff
@@ -259,7 +253,7 @@ func (s *scanner) scanTokens(toks []rawToken) []rawToken {
 		}
 		toks = toks[:len(toks)+1]
 		t := &toks[len(toks)-1]
-		t.off, t.line, t.col = int32(off), int32(line), int32(off-lineOff+1)
+		t.off, t.line, t.col = int32(s.base+off), int32(line), int32(off-lineOff+1)
 		if off >= len(src) {
 			t.typ, t.n = tokEOF, 0
 			break
@@ -293,9 +287,7 @@ func (s *scanner) scanTokens(toks []rawToken) []rawToken {
 		}
 		// The general case, with the state handed back and forth.
 		s.off, s.line, s.lineOff = off, line, lineOff
-		var general token
-		s.scanInto(&general)
-		*t = rawToken{off: general.off - int32(s.base), n: int32(len(general.val)), line: general.line, col: general.col, typ: general.typ}
+		s.scanInto(t)
 		off, line, lineOff = s.off, s.line, s.lineOff
 		if t.typ == tokEOF {
 			break
@@ -317,12 +309,12 @@ func (s *scanner) scanInto(t *token) {
 	s.skipSpace(true)
 	t.off, t.line, t.col = int32(s.base+s.off), int32(s.line), int32(s.off-s.lineOff+1)
 	if s.off >= s.end {
-		t.typ, t.val = tokEOF, ""
+		t.typ, t.n = tokEOF, 0
 		return
 	}
 	c := s.src[s.off]
 	if s.header && s.closed && s.depth == 1 {
-		t.typ, t.val = tokBody, s.src[s.off:s.end]
+		t.typ, t.n = tokBody, int32(s.end-s.off)
 		s.off = s.end
 		return
 	}
@@ -348,7 +340,7 @@ func (s *scanner) scanInto(t *token) {
 			t.typ, n = tokInvalid, s.invalidLen(s.off)
 		}
 	}
-	t.val = s.src[s.off : s.off+n]
+	t.n = int32(n)
 	s.off += n
 }
 

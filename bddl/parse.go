@@ -56,7 +56,7 @@ type parseState struct {
 	p        sectionParser
 	b        gBody
 	sections [6]gSection
-	toks     []rawToken // the parser's token window
+	toks     []token // the parser's token window
 }
 
 var parseStates = sync.Pool{New: func() any { return new(parseState) }}
@@ -70,7 +70,7 @@ func getParseState(filename string, src []byte) *parseState {
 	st.p.start(&st.sc, st.toks)
 	if st.p.atEOF {
 		// The whole file is in the window: count what the tree needs.
-		st.b.arena.sizeFromTokens(st.sc.src, st.p.toks)
+		st.b.arena.sizeFromTokens(&st.p)
 	} else {
 		st.b.arena.size(src)
 	}
@@ -145,7 +145,7 @@ func lowerFile(file *File, h header, body *gBody, comments []Comment, diags *Dia
 	if body != nil {
 		rng.End, closed = body.end, body.closed
 	}
-	name := Ident{Name: h.name.val, Range: h.name.rng()}
+	name := Ident{Name: h.nameText, Range: h.name.rng()}
 	var sections []*gSection
 	if body != nil {
 		sections = body.sections

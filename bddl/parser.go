@@ -18,7 +18,7 @@ type sectionParser struct {
 	// always holds the three tokens the parser may look at (EOF tokens
 	// past the end of input), and its size is fixed, so memory does not
 	// grow with the input.
-	toks  []rawToken
+	toks  []token
 	i     int
 	atEOF bool // the scanner has reached the end: no refill
 	sec   *gSection
@@ -41,10 +41,10 @@ const tokenWindow = 1024
 const lookahead = 2
 
 // start points the parser at sc, reusing toks' storage for its window.
-func (p *sectionParser) start(sc *scanner, toks []rawToken) {
+func (p *sectionParser) start(sc *scanner, toks []token) {
 	p.sc, p.src, p.base, p.i, p.atEOF = sc, sc.src, int32(sc.base), 0, false
 	if cap(toks) < tokenWindow {
-		toks = make([]rawToken, 0, tokenWindow)
+		toks = make([]token, 0, tokenWindow)
 	}
 	p.toks = toks[:0]
 	p.fill()
@@ -73,17 +73,17 @@ func (p *sectionParser) errorf(r Range, code, summary, detail string) *Diagnosti
 	return p.sec.errorf(r, code, summary, detail)
 }
 
-func (p *sectionParser) peek() token { return p.token(&p.toks[p.i]) }
+func (p *sectionParser) peek() token { return p.toks[p.i] }
 
 // peek2 returns the token after the next one.
-func (p *sectionParser) peek2() token { return p.token(&p.toks[p.i+1]) }
+func (p *sectionParser) peek2() token { return p.toks[p.i+1] }
 
 // peek3 returns the token after the next two.
-func (p *sectionParser) peek3() token { return p.token(&p.toks[p.i+2]) }
+func (p *sectionParser) peek3() token { return p.toks[p.i+2] }
 
-// token rebuilds a token of the window, its value taken from the source.
-func (p *sectionParser) token(r *rawToken) token {
-	return token{val: p.src[r.off : r.off+r.n], off: r.off + p.base, line: r.line, col: r.col, typ: r.typ}
+// val is a token's value, sliced from the source.
+func (p *sectionParser) val(t token) string {
+	return p.src[t.off-p.base : t.off-p.base+t.n]
 }
 
 // next consumes the next token and returns it; at the end of input it
@@ -139,7 +139,7 @@ func (p *sectionParser) atListEnd() bool {
 	return p.unwinding
 }
 
-func describe(t token) string {
+func (p *sectionParser) describe(t token) string {
 	switch t.typ {
 	case tokEOF:
 		return "end of file"
@@ -150,27 +150,27 @@ func describe(t token) string {
 	case tokDash:
 		return "'-'"
 	case tokKeyword:
-		return "keyword " + t.val
+		return "keyword " + p.val(t)
 	case tokVar:
-		return "variable " + t.val
+		return "variable " + p.val(t)
 	case tokName:
-		return "name " + strconv.Quote(t.val)
+		return "name " + strconv.Quote(p.val(t))
 	}
-	return strconv.Quote(t.val)
+	return strconv.Quote(p.val(t))
 }
 
 // badToken reports a token that does not belong here, naming invalid
 // characters and bytes precisely.
 func (p *sectionParser) badToken(t token, expected string) *Diagnostic {
 	switch {
-	case t.typ == tokInvalid && !utf8.ValidString(t.val):
+	case t.typ == tokInvalid && !utf8.ValidString(p.val(t)):
 		return p.errorf(t.rng(), codeInvalidUTF8, "invalid UTF-8 bytes",
 			"BDDL files are UTF-8 text; remove or re-encode these bytes")
 	case t.typ == tokInvalid:
-		return p.errorf(t.rng(), codeInvalidChar, fmt.Sprintf("unexpected character %s", strconv.Quote(t.val)),
+		return p.errorf(t.rng(), codeInvalidChar, fmt.Sprintf("unexpected character %s", strconv.Quote(p.val(t))),
 			"delete it: BDDL names use letters, digits and _ . - * only")
 	default:
-		return p.errorf(t.rng(), codeUnexpectedToken, fmt.Sprintf("unexpected %s; expected %s", describe(t), expected), "")
+		return p.errorf(t.rng(), codeUnexpectedToken, fmt.Sprintf("unexpected %s; expected %s", p.describe(t), expected), "")
 	}
 }
 
@@ -231,8 +231,8 @@ func (p *sectionParser) section() {
 	s := p.sec
 	open := p.next()
 	kw := p.next()
-	s.keyword = Ident{Name: kw.val, Range: kw.rng()}
-	s.key = Fold(kw.val)
+	s.keyword = Ident{Name: p.val(kw), Range: kw.rng()}
+	s.key = Fold(p.val(kw))
 	switch s.key {
 	case ":objects":
 		p.objects()
@@ -247,7 +247,7 @@ func (p *sectionParser) section() {
 				p.badToken(t, "a domain name")
 				continue
 			}
-			s.names = append(s.names, Ident{Name: t.val, Range: t.rng()})
+			s.names = append(s.names, Ident{Name: p.val(t), Range: t.rng()})
 		}
 	case ":requirements":
 		for !p.atListEnd() {
@@ -256,22 +256,22 @@ func (p *sectionParser) section() {
 				p.badToken(t, "a requirement such as :strips")
 				continue
 			}
-			s.names = append(s.names, Ident{Name: t.val, Range: t.rng()})
+			s.names = append(s.names, Ident{Name: p.val(t), Range: t.rng()})
 		}
 	case ":predicates":
 		p.predicateDecls()
 	default:
 		fix := "problems have :domain, :objects, :init and :goal; domains have :requirements and :predicates"
-		if known := closeSection(Fold(kw.val)); known != "" {
+		if known := closeSection(Fold(p.val(kw))); known != "" {
 			fix = "did you mean " + known + "? " + fix
 		}
-		d := p.errorf(s.keyword.Range, codeUnknownSection, fmt.Sprintf("unknown section %s", kw.val), fix)
+		d := p.errorf(s.keyword.Range, codeUnknownSection, fmt.Sprintf("unknown section %s", p.val(kw)), fix)
 		d.reference = "the reference ignores it"
 		for !p.atListEnd() {
 			p.skipElement()
 		}
 	}
-	s.rng = Range{Start: open.pos(), End: p.close(open, "(", kw.val)}
+	s.rng = Range{Start: open.pos(), End: p.close(open, "(", p.val(kw))}
 }
 
 func (p *sectionParser) objects() {
@@ -301,7 +301,7 @@ func (p *sectionParser) objects() {
 		switch t.typ {
 		case tokName:
 			p.skip()
-			pending = append(pending, Ident{Name: t.val, Range: t.rng()})
+			pending = append(pending, Ident{Name: p.val(t), Range: t.rng()})
 			continue
 		case tokDash:
 			p.skip()
@@ -331,7 +331,7 @@ func (p *sectionParser) objects() {
 			d := p.arena.decl()
 			*d = ObjectDecl{
 				Instances: p.arena.idents(pending),
-				Type:      Ident{Name: typ.val, Range: typ.rng()},
+				Type:      Ident{Name: p.val(typ), Range: typ.rng()},
 				Range:     Range{Start: pending[0].Range.Start, End: typ.rng().End},
 			}
 			p.decls = append(p.decls, d)
@@ -365,16 +365,16 @@ func (p *sectionParser) predicateDecls() {
 			continue
 		}
 		p.skip()
-		d := &PredicateDecl{Name: Ident{Name: name.val, Range: name.rng()}}
+		d := &PredicateDecl{Name: Ident{Name: p.val(name), Range: name.rng()}}
 		for !p.atListEnd() {
 			t := p.next()
-			if t.typ != tokVar || len(t.val) < 2 {
+			if t.typ != tokVar || len(p.val(t)) < 2 {
 				p.badToken(t, "a parameter such as ?obj1")
 				continue
 			}
-			d.Params = append(d.Params, Ident{Name: t.val[1:], Range: t.rng()})
+			d.Params = append(d.Params, Ident{Name: p.val(t)[1:], Range: t.rng()})
 		}
-		d.Range = Range{Start: open.pos(), End: p.close(open, "(", name.val)}
+		d.Range = Range{Start: open.pos(), End: p.close(open, "(", p.val(name))}
 		p.sec.preds = append(p.sec.preds, d)
 	}
 }
@@ -446,7 +446,7 @@ func (p *sectionParser) formula(depth int) Formula {
 		return nil
 	}
 	p.skip()
-	switch Fold(head.val) {
+	switch Fold(p.val(head)) {
 	case "and":
 		n := &And{Xs: p.operands(depth)}
 		n.Range = Range{Start: open.pos(), End: p.close(open, "(", "and")}
@@ -529,7 +529,7 @@ func (p *sectionParser) arity(r Range, mark int, op string, xs []Formula, want i
 
 func (p *sectionParser) atom(open, head token) Formula {
 	a := p.arena.atom()
-	a.Pred = Ident{Name: head.val, Range: head.rng()}
+	a.Pred = Ident{Name: p.val(head), Range: head.rng()}
 	end := head.rng().End
 	// Terms go straight into the arena's slab (atoms never nest), taken
 	// as the atom's arguments when it ends.
@@ -558,7 +558,7 @@ func (p *sectionParser) atom(open, head token) Formula {
 			// it here and let the '(' start the next formula.
 			if !p.unwinding {
 				p.errorf(Range{Start: open.pos(), End: end}, codeUnclosedParen,
-					fmt.Sprintf("(%s ... is missing its ')'", head.val),
+					fmt.Sprintf("(%s ... is missing its ')'", p.val(head)),
 					"add ')' after the last argument; a predicate's arguments are names, not formulas")
 			}
 			a.Args = ar.takeTerms(first)
@@ -580,7 +580,7 @@ func (p *sectionParser) atom(open, head token) Formula {
 // it has an instance's shape, else a variable if written with '?', else a
 // constant such as a room type.
 func (p *sectionParser) term(term *Term, t token) {
-	name, question := t.val, t.typ == tokVar
+	name, question := p.val(t), t.typ == tokVar
 	if question {
 		name = name[1:]
 	}
@@ -647,8 +647,8 @@ func (p *sectionParser) quant(open, head token, kind QuantKind, depth int) Formu
 	}
 	mark := len(p.sec.diags)
 	xs := p.operands(depth)
-	q.Range = Range{Start: open.pos(), End: p.close(open, "(", head.val)}
-	if !p.arity(q.Range, mark, head.val, xs, 1, example) {
+	q.Range = Range{Start: open.pos(), End: p.close(open, "(", p.val(head))}
+	if !p.arity(q.Range, mark, p.val(head), xs, 1, example) {
 		return nil
 	}
 	q.Body = xs[0]
@@ -660,20 +660,20 @@ func (p *sectionParser) count(q *Quant, head token, example string) bool {
 	open := p.peek()
 	num := p.peek2()
 	if open.typ != tokLParen || num.typ != tokName {
-		p.errorf(head.rng(), codeFornCount, head.val+" needs a count in parentheses",
+		p.errorf(head.rng(), codeFornCount, p.val(head)+" needs a count in parentheses",
 			"write it as "+example)
 		return false
 	}
-	n, err := strconv.Atoi(num.val)
+	n, err := strconv.Atoi(p.val(num))
 	if err != nil || n < 0 {
-		p.errorf(num.rng(), codeFornCount, fmt.Sprintf("%s count %q is not a whole number", head.val, num.val),
+		p.errorf(num.rng(), codeFornCount, fmt.Sprintf("%s count %q is not a whole number", p.val(head), p.val(num)),
 			"write it as "+example)
 		return false
 	}
 	p.skip()
 	p.skip()
 	q.N = n
-	q.NRange = Range{Start: open.pos(), End: p.close(open, "the count of ", head.val)}
+	q.NRange = Range{Start: open.pos(), End: p.close(open, "the count of ", p.val(head))}
 	return !p.unwinding
 }
 
@@ -685,25 +685,26 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 	// (cooked ?x) where a declaration is missing.
 	bare := open.typ == tokLParen && v.typ == tokName && p.peek3().typ == tokDash
 	if open.typ != tokLParen || v.typ != tokVar && !bare {
-		p.errorf(head.rng(), codeMissingDecl, head.val+" has no variable declaration",
+		p.errorf(head.rng(), codeMissingDecl, p.val(head)+" has no variable declaration",
 			"declare the variable before the body: "+example)
 		return VarDecl{}, false
 	}
 	p.skip()
 	p.skip()
-	d := VarDecl{Var: Ident{Name: v.val[1:], Range: v.rng()}}
+	d := VarDecl{Var: Ident{Name: p.val(v)[1:], Range: v.rng()}}
+	declLen := v.n
 	if bare {
 		// The reference strips the '?' of a declared variable, so it reads
 		// a declaration without one the same way.
-		d.Var.Name = v.val
-		e := p.errorf(v.rng(), codeBadDecl, "variable "+v.val+" is declared without '?'",
-			"write (?"+v.val+" - SYNSET)")
-		e.reference = "the reference reads it as ?" + v.val
-		v.val = "?" + v.val // for the length check below
+		d.Var.Name = p.val(v)
+		e := p.errorf(v.rng(), codeBadDecl, "variable "+d.Var.Name+" is declared without '?'",
+			"write (?"+d.Var.Name+" - SYNSET)")
+		e.reference = "the reference reads it as ?" + d.Var.Name
+		declLen++ // as if written with its '?', for the length check below
 	}
 	// After an error, skip the rest of the declaration and its ')', so
 	// the quantifier's own ')' still closes the quantifier.
-	if len(v.val) < 2 {
+	if declLen < 2 {
 		p.errorf(v.rng(), codeBadDecl, "'?' without a variable name", "write a name after '?', e.g. ?apple.n.01")
 		p.skipRest(open)
 		return d, false
@@ -730,7 +731,7 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 	}
 	p.skip()
 	p.skip()
-	d.Type = Ident{Name: typ.val, Range: typ.rng()}
+	d.Type = Ident{Name: p.val(typ), Range: typ.rng()}
 	d.Range = Range{Start: open.pos(), End: p.close(open, "the declaration of ?", d.Var.Name)}
 	return d, !p.unwinding
 }

@@ -14,13 +14,13 @@ func scanBoth(t *testing.T, src []byte) {
 	slow.header = false
 	fast := newScanner("f.bddl", src)
 	fast.header = false
-	window := make([]rawToken, 0, lookahead+3) // tiny, to cross refills
+	window := make([]token, 0, lookahead+3) // tiny, to cross refills
 	for i := 0; ; i++ {
 		window = fast.scanTokens(window[:0])
 		for _, r := range window {
 			want := slow.scan()
-			if got := fast.token(&r); got != want {
-				t.Fatalf("%q: token %d: fast %+v, general %+v", src, i, got, want)
+			if r != want || fast.text(r) != slow.text(want) {
+				t.Fatalf("%q: token %d: fast %+v %q, general %+v %q", src, i, r, fast.text(r), want, slow.text(want))
 			}
 			if r.typ == tokEOF {
 				if len(*fast.comments) != len(*slow.comments) {
