@@ -160,30 +160,31 @@ func copyInto[T any](chunk *[]T, count *int, xs []T) []T {
 	return (*chunk)[start:len(*chunk):len(*chunk)]
 }
 
-// moveTerms starts a new term slab when the current one is full, moving
-// into it the terms of the atom being parsed, termChunk[first:], and
-// returns where they now start.
-func (a *arena) moveTerms(first int) int {
-	partial := a.termChunk[first:]
-	chunk := make([]Term, 0, max(grow(a.nterms), 2*len(partial)))
-	a.termChunk = append(chunk, partial...)
-	return 0
+// push appends a zero element to the slab *chunk and returns it, for a
+// list being gathered in place: the list's elements so far are
+// (*chunk)[*first:]. When the slab is full they move to a new one, sized
+// from *count (the elements handed out so far), and *first follows them.
+func push[T any](chunk *[]T, first *int, count int) *T {
+	if len(*chunk) == cap(*chunk) {
+		partial := (*chunk)[*first:]
+		*chunk = append(make([]T, 0, max(grow(count), 2*len(partial))), partial...)
+		*first = 0
+	}
+	*chunk = (*chunk)[:len(*chunk)+1]
+	return &(*chunk)[len(*chunk)-1]
 }
 
-// takeTerms hands out termChunk[first:], the terms of the atom just
-// parsed, without spare capacity so appending to it never overwrites a
-// neighbour.
-func (a *arena) takeTerms(first int) []Term {
-	n := len(a.termChunk)
+// take hands out the list gathered in place, (*chunk)[first:], without
+// spare capacity so appending to it never overwrites a neighbour; an
+// empty list is nil.
+func take[T any](chunk *[]T, first int, count *int) []T {
+	n := len(*chunk)
 	if n == first {
 		return nil
 	}
-	a.nterms += n - first
-	return a.termChunk[first:n:n]
+	*count += n - first
+	return (*chunk)[first:n:n]
 }
-
-// idents copies ids into the arena.
-func (a *arena) idents(ids []Ident) []Ident { return copyInto(&a.identChunk, &a.nidents, ids) }
 
 // forms copies a list of operands into the arena.
 func (a *arena) forms(fs []Formula) []Formula { return copyInto(&a.formChunk, &a.nforms, fs) }

@@ -275,9 +275,14 @@ func (p *sectionParser) section() {
 }
 
 func (p *sectionParser) objects() {
-	var buf [16]Ident
-	pending := buf[:0]
+	// The instances of the line being read are gathered in place in the
+	// arena's ident slab, idents[first:].
+	ar := p.arena
+	first := len(ar.identChunk)
+	pending := func() []Ident { return ar.identChunk[first:] }
+	drop := func() { ar.identChunk = ar.identChunk[:first] }
 	flush := func() {
+		pending := pending()
 		if len(pending) == 0 {
 			return
 		}
@@ -289,19 +294,21 @@ func (p *sectionParser) objects() {
 		d := p.errorf(r, codeMissingType,
 			"instances without a type: "+names, "add '- SYNSET' after them, e.g. apple.n.01_1 - apple.n.01")
 		d.reference = "the reference gives them the type object"
-		if p.mode == Reference {
-			decl := p.arena.decl()
-			*decl = ObjectDecl{Instances: p.arena.idents(pending), Type: Ident{Name: "object", Range: Range{Start: r.End, End: r.End}}, Range: r}
-			p.decls = append(p.decls, decl)
+		if p.mode != Reference {
+			drop()
+			return
 		}
-		pending = nil
+		decl := ar.decl()
+		*decl = ObjectDecl{Instances: take(&ar.identChunk, first, &ar.nidents),
+			Type: Ident{Name: "object", Range: Range{Start: r.End, End: r.End}}, Range: r}
+		p.decls = append(p.decls, decl)
 	}
 	for !p.atListEnd() {
 		t := p.peek()
 		switch t.typ {
 		case tokName:
 			p.skip()
-			pending = append(pending, Ident{Name: p.val(t), Range: t.rng()})
+			*push(&ar.identChunk, &first, ar.nidents) = Ident{Name: p.val(t), Range: t.rng()}
 			continue
 		case tokDash:
 			p.skip()
@@ -309,7 +316,7 @@ func (p *sectionParser) objects() {
 			if typ.typ != tokName {
 				p.errorf(t.rng(), codeMissingType, "'-' is not followed by a type",
 					"write the synset after '-', e.g. apple.n.01_1 - apple.n.01")
-				pending = pending[:0]
+				drop()
 				continue
 			}
 			// A '-' that ends its line, before a line that starts with
@@ -318,24 +325,24 @@ func (p *sectionParser) objects() {
 			if typ.line > t.line && p.peek2().typ == tokDash {
 				p.errorf(t.rng(), codeMissingType, "'-' at the end of the line is not followed by a type",
 					"write the synset after '-', e.g. apple.n.01_1 - apple.n.01")
-				pending = pending[:0]
+				drop()
 				continue
 			}
 			p.skip()
-			if len(pending) == 0 {
+			if len(ar.identChunk) == first {
 				d := p.errorf(t.rng(), codeBareDash, "'-' has no instances before it",
 					"list the instances before '-', e.g. apple.n.01_1 apple.n.01_2 - apple.n.01")
 				d.reference = "the reference declares no instance here"
 				continue
 			}
-			d := p.arena.decl()
+			d := ar.decl()
 			*d = ObjectDecl{
-				Instances: p.arena.idents(pending),
-				Type:      Ident{Name: p.val(typ), Range: typ.rng()},
-				Range:     Range{Start: pending[0].Range.Start, End: typ.rng().End},
+				Type:  Ident{Name: p.val(typ), Range: typ.rng()},
+				Range: Range{Start: ar.identChunk[first].Range.Start, End: typ.rng().End},
 			}
+			d.Instances = take(&ar.identChunk, first, &ar.nidents)
+			first = len(ar.identChunk)
 			p.decls = append(p.decls, d)
-			pending = pending[:0]
 		default:
 			p.badToken(t, "an instance name or '-'")
 			p.skipElement()
@@ -540,16 +547,12 @@ func (p *sectionParser) atom(open, head token) Formula {
 		switch t.typ {
 		case tokName, tokVar:
 			p.skip()
-			if len(ar.termChunk) == cap(ar.termChunk) {
-				first = ar.moveTerms(first)
-			}
-			ar.termChunk = ar.termChunk[:len(ar.termChunk)+1]
-			term := &ar.termChunk[len(ar.termChunk)-1]
+			term := push(&ar.termChunk, &first, ar.nterms)
 			p.term(term, t)
 			end = term.Range.End
 			continue
 		case tokRParen:
-			a.Args = ar.takeTerms(first)
+			a.Args = take(&ar.termChunk, first, &ar.nterms)
 			p.skip()
 			a.Range = Range{Start: open.pos(), End: Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}}
 			return a
@@ -561,12 +564,12 @@ func (p *sectionParser) atom(open, head token) Formula {
 					fmt.Sprintf("(%s ... is missing its ')'", p.val(head)),
 					"add ')' after the last argument; a predicate's arguments are names, not formulas")
 			}
-			a.Args = ar.takeTerms(first)
+			a.Args = take(&ar.termChunk, first, &ar.nterms)
 			a.Range = Range{Start: open.pos(), End: end}
 			return a
 		}
 		if p.unwinding {
-			a.Args = ar.takeTerms(first)
+			a.Args = take(&ar.termChunk, first, &ar.nterms)
 			a.Range = Range{Start: open.pos(), End: end}
 			return a
 		}
