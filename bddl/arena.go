@@ -39,11 +39,12 @@ func (a *arena) size(src []byte) {
 // from counts that bound what the parse needs closely: an atom per '('
 // whose head is a name other than a connective, a term per name after
 // such a head, a declaration per '-' and an instance per other name of
-// :objects, an operand per '(' that starts a formula.
+// :objects, an ident per name of :domain, an operand per '(' that starts
+// a formula.
 func (a *arena) sizeFromTokens(p *sectionParser) {
 	toks := p.toks
 	var atoms, terms, forms, decls, idents int
-	inAtom, inObjects := false, false
+	inAtom, inObjects, inDomain := false, false, false
 	for k := 0; k < len(toks); k++ {
 		switch t := &toks[k]; t.typ {
 		case tokLParen:
@@ -60,7 +61,8 @@ func (a *arena) sizeFromTokens(p *sectionParser) {
 				}
 				k++
 			case tokKeyword: // a section
-				inObjects = p.val(*h) == ":objects"
+				kw := p.val(*h)
+				inObjects, inDomain = kw == ":objects", kw == ":domain"
 				inAtom = false
 				k++
 			case tokVar: // a quantifier's declaration
@@ -70,12 +72,12 @@ func (a *arena) sizeFromTokens(p *sectionParser) {
 				inAtom = false
 			}
 		case tokRParen:
-			inAtom, inObjects = false, false
+			inAtom, inObjects, inDomain = false, false, false
 		case tokName, tokVar:
 			switch {
 			case inAtom:
 				terms++
-			case inObjects:
+			case inObjects, inDomain:
 				idents++
 			}
 		case tokDash:

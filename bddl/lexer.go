@@ -106,11 +106,17 @@ type scanner struct {
 // skipped: columns on the first line count from after it, as an editor
 // shows them.
 func newScanner(filename string, b []byte) *scanner {
-	s := &scanner{filename: filename, src: unsafe.String(unsafe.SliceData(b), len(b)), end: len(b), line: 1, header: true, comments: new([]Comment)}
+	s := new(scanner)
+	s.init(filename, b, new([]Comment))
+	return s
+}
+
+// init readies s to scan b, recording comments in *comments.
+func (s *scanner) init(filename string, b []byte, comments *[]Comment) {
+	*s = scanner{filename: filename, src: unsafe.String(unsafe.SliceData(b), len(b)), end: len(b), line: 1, header: true, comments: comments}
 	if len(s.src) >= 3 && s.src[:3] == bom {
 		s.off, s.lineOff = 3, 3
 	}
-	return s
 }
 
 // bom is the UTF-8 byte-order mark.

@@ -25,9 +25,20 @@ func ParseFile(filename string, src []byte) (*File, Diagnostics) {
 	return parseFile(filename, src, Options{})
 }
 
+// fileMemory holds what every parse returns, in one allocation.
+type fileMemory struct {
+	file     File
+	source   Source
+	problem  Problem
+	sections [4]Section
+}
+
 func parseFile(filename string, src []byte, opts Options) (*File, Diagnostics) {
-	source := NewSource(filename, src)
-	file := &File{Source: source}
+	mem := new(fileMemory)
+	source := &mem.source
+	source.Name, source.Text = filename, src
+	file := &mem.file
+	file.Source = source
 	st := getParseState(filename, src)
 	defer putParseState(st)
 	sc, p, b := &st.sc, &st.p, &st.b
@@ -45,7 +56,7 @@ func parseFile(filename string, src []byte, opts Options) (*File, Diagnostics) {
 	}
 	p.body(b)
 	var diags Diagnostics
-	lowerFile(file, h, b, *sc.comments, &diags, opts)
+	lowerFile(mem, h, b, *sc.comments, &diags, opts)
 	return file, opts.finish(source, placeParenErrors(src, diags))
 }
 
@@ -57,13 +68,15 @@ type parseState struct {
 	b        gBody
 	sections [6]gSection
 	toks     []token // the parser's token window
+	comments []Comment
 }
 
 var parseStates = sync.Pool{New: func() any { return new(parseState) }}
 
 func getParseState(filename string, src []byte) *parseState {
 	st := parseStates.Get().(*parseState)
-	st.sc = *newScanner(filename, src)
+	st.comments = nil // the last file's are its tree's
+	st.sc.init(filename, src, &st.comments)
 	st.sc.header = false
 	st.b = gBody{sections: st.b.sections[:0], spare: st.sections[:0]}
 	st.p = sectionParser{arena: &st.b.arena, scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
@@ -84,6 +97,7 @@ func putParseState(st *parseState) {
 	clear(st.b.sections)
 	st.b = gBody{sections: st.b.sections[:0]}
 	st.sc = scanner{}
+	st.comments = nil
 	st.toks = st.p.toks[:0]
 	st.p = sectionParser{scope: st.p.scope[:0], stack: st.p.stack[:0], decls: st.p.decls[:0]}
 	parseStates.Put(st)
@@ -138,7 +152,8 @@ func finish(src *Source, diags Diagnostics) Diagnostics {
 	return out
 }
 
-func lowerFile(file *File, h header, body *gBody, comments []Comment, diags *Diagnostics, opts Options) {
+func lowerFile(mem *fileMemory, h header, body *gBody, comments []Comment, diags *Diagnostics, opts Options) {
+	file := &mem.file
 	defineOpen := h.open.rng()
 	rng := Range{Start: h.open.pos(), End: h.end}
 	closed := false
@@ -198,9 +213,10 @@ func lowerFile(file *File, h header, body *gBody, comments []Comment, diags *Dia
 	var allowed, required []string
 	switch h.kind {
 	case "problem":
-		p := &Problem{Range: rng, Name: name, Comments: comments, Source: file.Source}
+		p := &mem.problem
+		*p = Problem{Range: rng, Name: name, Comments: comments, Source: file.Source}
 		allowed, required = problemSections, problemSections
-		p.Sections = make([]Section, 0, len(kept))
+		p.Sections = mem.sections[:0:len(mem.sections)]
 		for _, s := range kept {
 			sec := Section{Keyword: s.keyword, Range: s.rng}
 			switch s.key {

@@ -241,14 +241,17 @@ func (p *sectionParser) section() {
 	case ":goal":
 		p.goal()
 	case ":domain":
+		ar := p.arena
+		first := len(ar.identChunk)
 		for !p.atListEnd() {
 			t := p.next()
 			if t.typ != tokName {
 				p.badToken(t, "a domain name")
 				continue
 			}
-			s.names = append(s.names, Ident{Name: p.val(t), Range: t.rng()})
+			*push(&ar.identChunk, &first, ar.nidents) = Ident{Name: p.val(t), Range: t.rng()}
 		}
+		s.names = take(&ar.identChunk, first, &ar.nidents)
 	case ":requirements":
 		for !p.atListEnd() {
 			t := p.next()
@@ -393,16 +396,25 @@ func (p *sectionParser) goal() {
 	if p.atListEnd() {
 		return
 	}
+	// The formulas are gathered on the operand stack, as operands does,
+	// and copied into the arena in one piece.
+	base := len(p.stack)
 	first := p.formula(1)
 	s.goalBroken = first == nil
 	s.goalFirstDiags = len(s.diags)
-	rest := p.operands(0)
-	if first == nil {
-		s.forms = rest
-		return
+	if first != nil {
+		p.stack = append(p.stack, first)
 	}
-	s.forms = append(make([]Formula, 0, 1+len(rest)), first)
-	s.forms = append(s.forms, rest...)
+	for !p.atListEnd() {
+		if f := p.formula(1); f != nil {
+			p.stack = append(p.stack, f)
+		}
+	}
+	if len(p.stack) > base {
+		s.forms = p.arena.forms(p.stack[base:])
+	}
+	clear(p.stack[base:])
+	p.stack = p.stack[:base]
 }
 
 // closeSection returns the known section one edit away from key, if any.
