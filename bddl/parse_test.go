@@ -536,3 +536,35 @@ func TestFormatIdempotentCommentAtEOF(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeIDsFollowInspectOrder checks that a parse numbers every node of
+// :init and :goal 0..NumNodes-1 in the order Inspect visits them.
+func TestNodeIDsFollowInspectOrder(t *testing.T) {
+	t.Parallel()
+	src := []byte(`(define (problem p) (:domain omnigibson)
+  (:objects a.n.01_1 a.n.01_2 - a.n.01 t.n.01_1 - t.n.01)
+  (:init (ontop a.n.01_1 t.n.01_1) (not (cooked a.n.01_2)))
+  (:goal (and (imply (cooked ?a.n.01_1) (or (hot ?a.n.01_1) (not (frozen ?a.n.01_2))))
+              (forall (?a.n.01 - a.n.01) (exists (?t.n.01 - t.n.01) (ontop ?a.n.01 ?t.n.01)))
+              (forn (1) (?a.n.01 - a.n.01) (cooked ?a.n.01))
+              (fornpairs (1) (?a.n.01 - a.n.01) (?t.n.01 - t.n.01) (ontop ?a.n.01 ?t.n.01)))))`)
+	p, diags := ParseProblem("ids.bddl", src)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	want := 0
+	visit := func(f Formula) bool {
+		if got := f.Info().ID; got != want {
+			t.Errorf("%s has id %d, want %d", String(f), got, want)
+		}
+		want++
+		return true
+	}
+	for _, f := range p.Init {
+		Inspect(f, visit)
+	}
+	Inspect(p.Goal, visit)
+	if p.NumNodes != want || want != 17 {
+		t.Errorf("NumNodes = %d, visited %d nodes, want 17", p.NumNodes, want)
+	}
+}

@@ -59,14 +59,46 @@ func (p *Problem) Atoms(fn func(*Atom)) {
 // numberNodes gives every formula node its id, in source order.
 func (p *Problem) numberNodes() {
 	id := 0
-	visit := func(f Formula) bool {
-		f.Info().ID = id
-		id++
-		return true
-	}
 	for _, f := range p.Init {
-		Inspect(f, visit)
+		id = number(f, id)
 	}
-	Inspect(p.Goal, visit)
-	p.NumNodes = id
+	p.NumNodes = number(p.Goal, id)
+}
+
+// number gives f and the nodes below it ids from id on, in the order
+// Inspect visits them, and returns the next free id. Every parse numbers
+// its tree, so this is Inspect without the callback.
+func number(f Formula, id int) int {
+	switch n := f.(type) {
+	case nil:
+		return id
+	case *Atom:
+		n.ID = id
+		return id + 1
+	case *Not:
+		n.ID = id
+		return number(n.X, id+1)
+	case *And:
+		n.ID = id
+		id++
+		for _, x := range n.Xs {
+			id = number(x, id)
+		}
+		return id
+	case *Or:
+		n.ID = id
+		id++
+		for _, x := range n.Xs {
+			id = number(x, id)
+		}
+		return id
+	case *Imply:
+		n.ID = id
+		return number(n.Then, number(n.If, id+1))
+	case *Quant:
+		n.ID = id
+		return number(n.Body, id+1)
+	}
+	f.Info().ID = id
+	return id + 1
 }
