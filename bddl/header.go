@@ -132,7 +132,7 @@ func (p *sectionParser) body(b *gBody) {
 			s.stray = true
 			d := s.countErrorf(t.rng(), codeUnexpectedToken, "expected a section such as (:init ...) here",
 				"an extra ')' before this point may have closed the enclosing section too soon")
-			if !b.closed && p.peek2().typ != tokRParen {
+			if !b.closed && p.toks[p.i+1].typ != tokRParen {
 				d.reference = "the reference ignores this form"
 			}
 			p.skipElement()

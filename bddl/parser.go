@@ -122,7 +122,7 @@ func (p *sectionParser) advance() {
 // Keywords appear nowhere else, so this is where a parser resynchronises
 // after a missing ')'.
 func (p *sectionParser) atSection() bool {
-	return p.peekType() == tokLParen && p.peek2().typ == tokKeyword
+	return p.peekType() == tokLParen && p.toks[p.i+1].typ == tokKeyword
 }
 
 // peekType is the type of the next token; cheaper than peek on hot paths.
@@ -134,7 +134,7 @@ func (p *sectionParser) atListEnd() bool {
 	case tokRParen, tokEOF:
 		return true
 	case tokLParen:
-		return p.unwinding || p.peek2().typ == tokKeyword
+		return p.unwinding || p.toks[p.i+1].typ == tokKeyword
 	}
 	return p.unwinding
 }
@@ -179,11 +179,12 @@ func (p *sectionParser) badToken(t token, expected string) *Diagnostic {
 // they are joined only when there is an error, so closing never allocates.
 func (p *sectionParser) close(open token, prefix, name string) Pos {
 	for {
-		t := p.peek()
-		if t.typ == tokRParen {
+		if cur := &p.toks[p.i]; cur.typ == tokRParen { // read in place, before skip
+			end := Pos{Offset: cur.off + 1, Line: cur.line, Col: cur.col + 1}
 			p.skip()
-			return Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}
+			return end
 		}
+		t := p.peek()
 		if p.unwinding {
 			return t.pos()
 		}
@@ -307,12 +308,13 @@ func (p *sectionParser) objects() {
 		p.decls = append(p.decls, decl)
 	}
 	for !p.atListEnd() {
+		if cur := &p.toks[p.i]; cur.typ == tokName { // read in place, before skip
+			*push(&ar.identChunk, &first, ar.nidents) = Ident{Name: p.val(*cur), Range: cur.rng()}
+			p.skip()
+			continue
+		}
 		t := p.peek()
 		switch t.typ {
-		case tokName:
-			p.skip()
-			*push(&ar.identChunk, &first, ar.nidents) = Ident{Name: p.val(t), Range: t.rng()}
-			continue
 		case tokDash:
 			p.skip()
 			typ := p.peek()
@@ -325,7 +327,7 @@ func (p *sectionParser) objects() {
 			// A '-' that ends its line, before a line that starts with
 			// "NAME -", lacks its type: the name after it starts the next
 			// declaration. Say so at the '-', where a person looks.
-			if typ.line > t.line && p.peek2().typ == tokDash {
+			if typ.line > t.line && p.toks[p.i+1].typ == tokDash {
 				p.errorf(t.rng(), codeMissingType, "'-' at the end of the line is not followed by a type",
 					"write the synset after '-', e.g. apple.n.01_1 - apple.n.01")
 				drop()
@@ -555,19 +557,23 @@ func (p *sectionParser) atom(open, head token) Formula {
 	ar := p.arena
 	first := len(ar.termChunk)
 	for {
-		t := p.peek()
-		switch t.typ {
+		// The common cases read the token in place, before skip may
+		// refill the window.
+		switch cur := &p.toks[p.i]; cur.typ {
 		case tokName, tokVar:
-			p.skip()
 			term := push(&ar.termChunk, &first, ar.nterms)
-			p.term(term, t)
+			p.term(term, cur)
 			end = term.Range.End
+			p.skip()
 			continue
 		case tokRParen:
 			a.Args = take(&ar.termChunk, first, &ar.nterms)
+			a.Range = Range{Start: open.pos(), End: Pos{Offset: cur.off + 1, Line: cur.line, Col: cur.col + 1}}
 			p.skip()
-			a.Range = Range{Start: open.pos(), End: Pos{Offset: t.off + 1, Line: t.line, Col: t.col + 1}}
 			return a
+		}
+		t := p.peek()
+		switch t.typ {
 		case tokLParen, tokEOF:
 			// Atoms never nest: most likely this atom lacks its ')'. Close
 			// it here and let the '(' start the next formula.
@@ -594,8 +600,8 @@ func (p *sectionParser) atom(open, head token) Formula {
 // variable when an enclosing quantifier binds it, else an instance when
 // it has an instance's shape, else a variable if written with '?', else a
 // constant such as a room type.
-func (p *sectionParser) term(term *Term, t token) {
-	name, question := p.val(t), t.typ == tokVar
+func (p *sectionParser) term(term *Term, t *token) {
+	name, question := p.val(*t), t.typ == tokVar
 	if question {
 		name = name[1:]
 	}
@@ -698,7 +704,7 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 	v := p.peek2()
 	// (x - type): a declaration without '?', not a formula such as
 	// (cooked ?x) where a declaration is missing.
-	bare := open.typ == tokLParen && v.typ == tokName && p.peek3().typ == tokDash
+	bare := open.typ == tokLParen && v.typ == tokName && p.toks[p.i+2].typ == tokDash
 	if open.typ != tokLParen || v.typ != tokVar && !bare {
 		p.errorf(head.rng(), codeMissingDecl, p.val(head)+" has no variable declaration",
 			"declare the variable before the body: "+example)
