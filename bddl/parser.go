@@ -309,7 +309,10 @@ func (p *sectionParser) objects() {
 	}
 	for !p.atListEnd() {
 		if cur := &p.toks[p.i]; cur.typ == tokName { // read in place, before skip
-			*push(&ar.identChunk, &first, ar.nidents) = Ident{Name: p.val(*cur), Range: cur.rng()}
+			id := push(&ar.identChunk, &first, ar.nidents)
+			id.Name = p.src[cur.off-p.base : cur.off-p.base+cur.n]
+			id.Range.Start = Pos{Offset: cur.off, Line: cur.line, Col: cur.col}
+			id.Range.End = Pos{Offset: cur.off + cur.n, Line: cur.line, Col: cur.col + cur.n}
 			p.skip()
 			continue
 		}
@@ -601,11 +604,16 @@ func (p *sectionParser) atom(open, head token) Formula {
 // it has an instance's shape, else a variable if written with '?', else a
 // constant such as a room type.
 func (p *sectionParser) term(term *Term, t *token) {
-	name, question := p.val(*t), t.typ == tokVar
+	start := t.off - p.base
+	name, question := p.src[start:start+t.n], t.typ == tokVar
 	if question {
 		name = name[1:]
 	}
-	*term = Term{Name: name, Question: question, Range: t.rng()}
+	// Field by field: the term lives in a slab, and building it whole
+	// first would copy it.
+	term.Name, term.Question = name, question
+	term.Range.Start = Pos{Offset: t.off, Line: t.line, Col: t.col}
+	term.Range.End = Pos{Offset: t.off + t.n, Line: t.line, Col: t.col + t.n}
 	switch {
 	case p.bound(name):
 		term.Kind = VariableTerm
