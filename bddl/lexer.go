@@ -59,17 +59,17 @@ func (lexDef) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 // token is the scanner's own compact token: no file name, no value (the
 // parser slices it from the source), 32-bit positions and no pointers, so
 // a window of them costs the garbage collector nothing and copying one is
-// cheap. It is padded to 24 bytes: a 20-byte value is copied with two
-// overlapping 16-byte moves, and reading it back at once stalls the CPU
-// (the load spans two stores, which the store buffer cannot forward).
+// cheap. It is padded to 32 bytes: a 20- or 24-byte value is copied with
+// two overlapping 16-byte moves, and reading such a copy back at once
+// stalls the CPU (the load spans two stores, which the store buffer cannot
+// forward); 32 bytes are two moves that do not overlap.
 type token struct {
 	off  int32 // in the file
 	n    int32 // length in bytes
 	line int32
 	col  int32
 	typ  tokType
-	_    [3]byte
-	_    int32
+	_    [15]byte
 }
 
 // text is the token's value.
