@@ -77,6 +77,12 @@ func (s *scanner) text(t token) string {
 	return s.src[int(t.off)-s.base : int(t.off)-s.base+int(t.n)]
 }
 
+// setRange sets *r to the token's range, field by field.
+func (t *token) setRange(r *Range) {
+	r.Start = Pos{Offset: t.off, Line: t.line, Col: t.col}
+	r.End = Pos{Offset: t.off + t.n, Line: t.line, Col: t.col + t.n}
+}
+
 func (t *token) pos() Pos { return Pos{Offset: t.off, Line: t.line, Col: t.col} }
 
 // rng is the token's source range; tokens other than sections never span lines.

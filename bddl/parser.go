@@ -343,11 +343,11 @@ func (p *sectionParser) objects() {
 				d.reference = "the reference declares no instance here"
 				continue
 			}
-			d := ar.decl()
-			*d = ObjectDecl{
-				Type:  Ident{Name: p.val(typ), Range: typ.rng()},
-				Range: Range{Start: ar.identChunk[first].Range.Start, End: typ.rng().End},
-			}
+			d := ar.decl() // filled field by field, as atom says why
+			d.Type.Name = p.val(typ)
+			typ.setRange(&d.Type.Range)
+			d.Range.Start = ar.identChunk[first].Range.Start
+			d.Range.End = d.Type.Range.End
 			d.Instances = take(&ar.identChunk, first, &ar.nidents)
 			first = len(ar.identChunk)
 			p.decls = append(p.decls, d)
@@ -553,7 +553,10 @@ func (p *sectionParser) arity(r Range, mark int, op string, xs []Formula, want i
 
 func (p *sectionParser) atom(open, head token) Formula {
 	a := p.arena.atom()
-	a.Pred = Ident{Name: p.val(head), Range: head.rng()}
+	// Field by field, here and below: a node built whole on the stack and
+	// then copied into its slab is read back before its stores retire.
+	a.Pred.Name = p.val(head)
+	head.setRange(&a.Pred.Range)
 	end := head.rng().End
 	// Terms go straight into the arena's slab (atoms never nest), taken
 	// as the atom's arguments when it ends.
@@ -571,7 +574,8 @@ func (p *sectionParser) atom(open, head token) Formula {
 			continue
 		case tokRParen:
 			a.Args = take(&ar.termChunk, first, &ar.nterms)
-			a.Range = Range{Start: open.pos(), End: Pos{Offset: cur.off + 1, Line: cur.line, Col: cur.col + 1}}
+			a.Range.Start = Pos{Offset: open.off, Line: open.line, Col: open.col}
+			a.Range.End = Pos{Offset: cur.off + 1, Line: cur.line, Col: cur.col + 1}
 			p.skip()
 			return a
 		}
