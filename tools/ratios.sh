@@ -4,7 +4,8 @@
 # minimum and median of several runs and the load average:
 #
 #   (a) the Go parser's MB/s (BenchmarkParseCorpus) against the Python
-#       reference's parse_problem over the same texts in memory;
+#       reference's parse_problem over the same texts in memory, the two
+#       taking turns so that they see the same load;
 #   (b) `bddl parse` over the corpus as a whole process against readfloor,
 #       a program that only reads the same files;
 #   (c) `bddl kb show apple.n.01 --kb <knowledge base>` as a whole process
@@ -35,17 +36,12 @@ trap 'rm -rf "$work"' EXIT
 echo "building..." >&2
 (cd "$root" && go build -o "$work/bddl" ./cmd/bddl && go build -o "$work/readfloor" ./tools/readfloor)
 
-echo "(a) go test -bench BenchmarkParseCorpus..." >&2
-(cd "$root" && BDDL_CORPUS=$corpus go test ./bddl/ -run '^$' -bench '^BenchmarkParseCorpus$' \
-	-benchtime 10x -count "$runs") >"$work/bench.txt" 2>&1 || {
-	cat "$work/bench.txt" >&2
-	exit 1
-}
+(cd "$root" && go test -c -o "$work/bddl.test" ./bddl/)
 
-python3 - "$runs" "$corpus" "$work" <<'PY'
+python3 - "$runs" "$corpus" "$work" "$root" <<'PY'
 import glob, io, json, os, re, statistics, subprocess, sys, time, contextlib
 
-runs, corpus, work = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+runs, corpus, work, root = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 bddl = os.path.join(work, "bddl")
 defs = os.path.join(corpus, "activity_definitions")
 kbdir = os.path.join(corpus, "knowledge_base")
@@ -70,10 +66,15 @@ print("load average at start: %s %s %s (%d cores)" % (*load(), os.cpu_count()))
 print("runs per measurement: %d; ratios from the minima and from the medians" % runs)
 print()
 
-# (a) parser in memory.
-bench = open(os.path.join(work, "bench.txt")).read()
-go_ns = [float(m) for m in re.findall(r"BenchmarkParseCorpus\S*\s+\d+\s+([\d.]+) ns/op", bench)]
-go_mbs = [float(m) for m in re.findall(r"([\d.]+) MB/s", bench)]
+# (a) parser in memory: the Go benchmark and the Python loop take turns,
+# so both see the same load.
+def go_bench():
+    """One run of BenchmarkParseCorpus: (seconds per pass, MB/s), or None."""
+    out = subprocess.run([os.path.join(work, "bddl.test"), "-test.run", "^$", "-test.bench", "^BenchmarkParseCorpus$",
+                          "-test.benchtime", "30x"], capture_output=True, text=True,
+                         cwd=os.path.join(root, "bddl"), env=dict(os.environ, BDDL_CORPUS=corpus)).stdout
+    m = re.search(r"BenchmarkParseCorpus\S*\s+\d+\s+([\d.]+) ns/op\s+([\d.]+) MB/s", out)
+    return (float(m[1]) / 1e9, float(m[2])) if m else None
 files = sorted(glob.glob(os.path.join(defs, "**", "*.bddl"), recursive=True))
 texts = [open(f).read() for f in files]
 total = sum(len(t.encode()) for t in texts)
@@ -87,33 +88,39 @@ try:
 except Exception as e:
     why = str(e)
 print("(a) parser over the corpus in memory (%d files, %.2f MB)" % (len(files), total / 1e6))
-if go_ns:
-    gmin, gmed = stats([x / 1e9 for x in go_ns])
-    print("    Go BenchmarkParseCorpus     min %s  median %s  (best %.0f MB/s)" % (ms(gmin), ms(gmed), max(go_mbs)))
-else:
-    print("    Go benchmark output not understood:\n" + bench)
+pbytes = sum(len(t.encode()) for t, _ in problems)
+gtimes, gmbs, ptimes, failed = [], [], [], 0
+for _ in range(runs):
+    g = go_bench()
+    if g is None:
+        print("    Go benchmark failed or its output was not understood")
+        break
+    gtimes.append(g[0])
+    gmbs.append(g[1])
+    if parse_problem is None:
+        continue
+    t0 = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()):
+        for text, domain in problems:
+            try:
+                parse_problem("activity", "0", domain, predefined_problem=text)
+            except Exception:
+                failed += 1
+    ptimes.append(time.perf_counter() - t0)
+if gtimes:
+    gmin, gmed = stats(gtimes)
+    print("    Go BenchmarkParseCorpus     min %s  median %s  (best %.0f MB/s)" % (ms(gmin), ms(gmed), max(gmbs)))
 if parse_problem is None:
     print("    Python reference: SKIPPED (the bddl package is not importable: %s;" % why)
     print("    install it or set BDDL_PY_REFERENCE to a directory holding its bddl/ sources)")
-else:
-    ptimes, pbytes, failed = [], sum(len(t.encode()) for t, _ in problems), 0
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        with contextlib.redirect_stdout(io.StringIO()):
-            for text, domain in problems:
-                try:
-                    parse_problem("activity", "0", domain, predefined_problem=text)
-                except Exception:
-                    failed += 1
-        ptimes.append(time.perf_counter() - t0)
+elif gtimes and ptimes:
     pmin, pmed = stats(ptimes)
     print("    Python parse_problem        min %s  median %s  (%.0f MB/s over the %d problem files, %d raised)" %
           (ms(pmin), ms(pmed), pbytes / pmin / 1e6, len(problems), failed // runs))
-    if go_ns:
-        # Per byte, since Python parses only the problem files.
-        rmin = (total / gmin) / (pbytes / pmin)
-        rmed = (total / gmed) / (pbytes / pmed)
-        print("    ratio Go/Python MB/s        %.2fx (minima)  %.2fx (medians)   target >= 5" % (rmin, rmed))
+    # Per byte, since Python parses only the problem files.
+    rmin = (total / gmin) / (pbytes / pmin)
+    rmed = (total / gmed) / (pbytes / pmed)
+    print("    ratio Go/Python MB/s        %.2fx (minima)  %.2fx (medians)   target >= 5" % (rmin, rmed))
 print()
 
 # (b) whole-process parse against the read floor, interleaved.
