@@ -20,7 +20,7 @@ type arena struct {
 // what the parse will need: an atom per '(' at most (about 60% of them are
 // atoms in real definitions), a declaration per '-', about two terms per
 // atom. A file that needs more gets further chunks from grow.
-func (a *arena) size(src []byte) {
+func (a *arena) size(src []byte, r *slabs) {
 	// The estimates are capped by what the input's size allows (an atom
 	// takes at least "(p)" and a space, a term two bytes, ...), so that no
 	// input, such as a file of parentheses, reserves more than a few bytes
@@ -28,11 +28,34 @@ func (a *arena) size(src []byte) {
 	n := len(src)
 	parens := bytes.Count(src, []byte{'('})
 	dashes := bytes.Count(src, []byte{'-'})
-	a.atomChunk = make([]Atom, min(parens*5/8, n/32)+2)
-	a.termChunk = make([]Term, 0, min(parens*5/4, n/16)+4)
-	a.formChunk = make([]Formula, 0, min(parens*3/4, n/24)+4)
-	a.declChunk = make([]ObjectDecl, min(dashes, n/24)+1)
-	a.identChunk = make([]Ident, 0, min(dashes*5/4, n/16)+4)
+	a.atomChunk = fit(&r.atoms, min(parens*5/8, n/32)+2)
+	a.termChunk = fit(&r.terms, min(parens*5/4, n/16)+4)[:0]
+	a.formChunk = fit(&r.forms, min(parens*3/4, n/24)+4)[:0]
+	a.declChunk = fit(&r.decls, min(dashes, n/24)+1)
+	a.identChunk = fit(&r.idents, min(dashes*5/4, n/16)+4)[:0]
+}
+
+// slabs are the slabs a file's tree was first given, kept with the tree so
+// that, once the tree is released (File.Release), a later parse can reuse
+// them instead of allocating (and faulting in) fresh memory.
+type slabs struct {
+	atoms  []Atom
+	terms  []Term
+	forms  []Formula
+	decls  []ObjectDecl
+	idents []Ident
+}
+
+// fit returns a zeroed slab of n elements: the start of *s when it is
+// large enough, else a new slab, which *s then records.
+func fit[T any](s *[]T, n int) []T {
+	if cap(*s) >= n {
+		x := (*s)[:n]
+		clear(x)
+		return x
+	}
+	*s = make([]T, n)
+	return *s
 }
 
 // sizeFromTokens reserves slabs for a file whose tokens are all in toks,
@@ -41,7 +64,7 @@ func (a *arena) size(src []byte) {
 // such a head, a declaration per '-' and an instance per other name of
 // :objects, an ident per name of :domain, an operand per '(' that starts
 // a formula.
-func (a *arena) sizeFromTokens(p *sectionParser) {
+func (a *arena) sizeFromTokens(p *sectionParser, r *slabs) {
 	toks := p.toks
 	var atoms, terms, forms, decls, idents int
 	inAtom, inObjects, inDomain := false, false, false
@@ -87,11 +110,11 @@ func (a *arena) sizeFromTokens(p *sectionParser) {
 			}
 		}
 	}
-	a.atomChunk = make([]Atom, atoms)
-	a.termChunk = make([]Term, 0, terms)
-	a.formChunk = make([]Formula, 0, forms)
-	a.declChunk = make([]ObjectDecl, decls)
-	a.identChunk = make([]Ident, 0, max(idents, 0))
+	a.atomChunk = fit(&r.atoms, atoms)
+	a.termChunk = fit(&r.terms, terms)[:0]
+	a.formChunk = fit(&r.forms, forms)[:0]
+	a.declChunk = fit(&r.decls, decls)
+	a.identChunk = fit(&r.idents, max(idents, 0))[:0]
 }
 
 // isConnectiveHead reports whether a form's head is a connective, a quantifier

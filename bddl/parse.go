@@ -13,6 +13,8 @@ type File struct {
 	Source  *Source
 	Problem *Problem // set for (define (problem ...) ...)
 	Domain  *Domain  // set for (define (domain ...) ...)
+
+	mem *fileMemory // what Release hands back
 }
 
 // ParseFile parses a problem or domain file. It returns as much of the tree
@@ -25,21 +27,43 @@ func ParseFile(filename string, src []byte) (*File, Diagnostics) {
 	return parseFile(filename, src, Options{})
 }
 
-// fileMemory holds what every parse returns, in one allocation.
+// fileMemory holds what every parse returns, in one allocation, and the
+// slabs of its tree.
 type fileMemory struct {
 	file     File
 	source   Source
 	problem  Problem
 	sections [4]Section
+	slabs    slabs
+}
+
+// fileMemories are the memory of released files, for parses to reuse.
+var fileMemories sync.Pool
+
+// Release hands the memory of f's tree back for later parses to reuse,
+// sparing them fresh allocations. Nothing reached from f (its problem or
+// domain, their nodes and names, its source, the diagnostics of its parse)
+// may be used afterwards, nor may f be released again. A file not returned
+// by a parse is left alone.
+func (f *File) Release() {
+	mem := f.mem
+	if mem == nil {
+		return
+	}
+	*mem = fileMemory{slabs: mem.slabs}
+	fileMemories.Put(mem)
 }
 
 func parseFile(filename string, src []byte, opts Options) (*File, Diagnostics) {
-	mem := new(fileMemory)
+	mem, _ := fileMemories.Get().(*fileMemory)
+	if mem == nil {
+		mem = new(fileMemory)
+	}
 	source := &mem.source
 	source.Name, source.Text = filename, src
 	file := &mem.file
-	file.Source = source
-	st := getParseState(filename, src)
+	file.Source, file.mem = source, mem
+	st := getParseState(filename, src, &mem.slabs)
 	defer putParseState(st)
 	sc, p, b := &st.sc, &st.p, &st.b
 	p.mode = opts.Mode
@@ -73,7 +97,7 @@ type parseState struct {
 
 var parseStates = sync.Pool{New: func() any { return new(parseState) }}
 
-func getParseState(filename string, src []byte) *parseState {
+func getParseState(filename string, src []byte, reuse *slabs) *parseState {
 	st := parseStates.Get().(*parseState)
 	st.comments = nil // the last file's are its tree's
 	st.sc.init(filename, src, &st.comments)
@@ -83,9 +107,9 @@ func getParseState(filename string, src []byte) *parseState {
 	st.p.start(&st.sc, st.toks)
 	if st.p.atEOF {
 		// The whole file is in the window: count what the tree needs.
-		st.b.arena.sizeFromTokens(&st.p)
+		st.b.arena.sizeFromTokens(&st.p, reuse)
 	} else {
-		st.b.arena.size(src)
+		st.b.arena.size(src, reuse)
 	}
 	return st
 }

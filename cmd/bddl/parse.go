@@ -149,6 +149,8 @@ func (w *parseWorker) report(in batch.Input) parseReport {
 			r.stdout = bytes.Clone(w.out.Bytes())
 		}
 	}
+	// Rendered: the next file's parse reuses the tree's memory.
+	f.Release()
 	return r
 }
 
