@@ -75,6 +75,27 @@ func BenchmarkParseCorpus(b *testing.B) {
 	b.ReportMetric(float64(total)/1e6/cpu.Seconds()*float64(b.N), "MB/cpu-s")
 }
 
+// BenchmarkParseCorpusRelease is BenchmarkParseCorpus with each tree
+// released after its parse, as bddl parse does: later parses reuse the
+// memory.
+func BenchmarkParseCorpusRelease(b *testing.B) {
+	files, total := loadCorpus(b)
+	b.SetBytes(total)
+	b.ReportAllocs()
+	bad := 0
+	for b.Loop() {
+		bad = 0
+		for _, f := range files {
+			file, diags := ParseFile(f.name, f.src)
+			if diags.HasErrors() {
+				bad++
+			}
+			file.Release()
+		}
+	}
+	checkCorpusResult(b, files, bad)
+}
+
 // BenchmarkParseCorpusParallel parses the corpus on GOMAXPROCS goroutines,
 // each op being one pass over every file, to show how parsing scales with
 // cores (the CLI parses files in parallel).
