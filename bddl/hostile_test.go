@@ -2,6 +2,7 @@ package bddl
 
 import (
 	"bytes"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -108,16 +109,24 @@ const maxBytesPerInputByte = 64
 
 // TestPathologicalInputsBounded parses each pathological input at two
 // sizes and checks the bytes allocated per input byte against a fixed
-// bound, so memory is linear in the input with a small constant.
+// bound, so memory is linear in the input with a small constant. The
+// parser's reusable scratch memory (pooled, so present or not by luck) is
+// not the input's doing: the least of three parses counts.
 func TestPathologicalInputsBounded(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates too (about 1.5 times the bytes)")
+	}
 	for name, gen := range pathological {
 		for _, n := range []int{1 << 14, 1 << 18} {
 			src := gen(n)
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			ParseFile("hostile.bddl", src)
-			runtime.ReadMemStats(&after)
-			per := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(src))
+			per := math.Inf(1)
+			for range 3 {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				ParseFile("hostile.bddl", src)
+				runtime.ReadMemStats(&after)
+				per = min(per, float64(after.TotalAlloc-before.TotalAlloc)/float64(len(src)))
+			}
 			if per > maxBytesPerInputByte {
 				t.Errorf("%s, %d bytes: %.1f bytes allocated per input byte, want at most %d", name, len(src), per, maxBytesPerInputByte)
 			}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package bddl
+
+const raceEnabled = false
