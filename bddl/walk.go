@@ -80,18 +80,10 @@ func number(f Formula, id int) int {
 		return number(n.X, id+1)
 	case *And:
 		n.ID = id
-		id++
-		for _, x := range n.Xs {
-			id = number(x, id)
-		}
-		return id
+		return numberAll(n.Xs, id+1)
 	case *Or:
 		n.ID = id
-		id++
-		for _, x := range n.Xs {
-			id = number(x, id)
-		}
-		return id
+		return numberAll(n.Xs, id+1)
 	case *Imply:
 		n.ID = id
 		return number(n.Then, number(n.If, id+1))
@@ -101,4 +93,12 @@ func number(f Formula, id int) int {
 	}
 	f.Info().ID = id
 	return id + 1
+}
+
+// numberAll numbers the operands xs in turn from id on.
+func numberAll(xs []Formula, id int) int {
+	for _, x := range xs {
+		id = number(x, id)
+	}
+	return id
 }

@@ -87,20 +87,7 @@ func TestWalkFollowsLinksSkipsLoopsAndFIFOs(t *testing.T) {
 	os.Symlink(dir, filepath.Join(dir, "loop"))
 	os.Symlink(filepath.Join(dir, "missing"), filepath.Join(dir, "broken.bddl"))
 	mkfifo(t, filepath.Join(dir, "fifo.bddl"))
-	var got, notes []string
-	withTimeout(t, func() {
-		err := Walk(dir, WalkOptions{
-			Match: func(n string) bool { return strings.HasSuffix(n, ".bddl") },
-			Note:  func(m string) { notes = append(notes, m) },
-		}, func(p string) error {
-			rel, _ := filepath.Rel(dir, p)
-			got = append(got, rel)
-			return nil
-		})
-		if err != nil {
-			t.Error(err)
-		}
-	})
+	got, notes := walkBDDL(t, dir)
 	want := []string{"a.bddl", "linked/deep/b.bddl"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("walked %v, want %v", got, want)
@@ -137,20 +124,7 @@ func TestWalkLoopsThroughLinkedDirectories(t *testing.T) {
 	must(os.Symlink(other, filepath.Join(dir, "d")))                        // a cycle of two links:
 	must(os.Symlink(filepath.Join(dir, "d"), filepath.Join(other, "back"))) // d -> other, other/back -> d
 	must(os.WriteFile(filepath.Join(other, "g.bddl"), nil, 0o644))
-	var got, notes []string
-	withTimeout(t, func() {
-		err := Walk(dir, WalkOptions{
-			Match: func(n string) bool { return strings.HasSuffix(n, ".bddl") },
-			Note:  func(m string) { notes = append(notes, m) },
-		}, func(p string) error {
-			rel, _ := filepath.Rel(dir, p)
-			got = append(got, filepath.ToSlash(rel))
-			return nil
-		})
-		if err != nil {
-			t.Error(err)
-		}
-	})
+	got, notes := walkBDDL(t, dir)
 	want := []string{"a/b/f.bddl", "c/f.bddl", "d/g.bddl"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("walked %v, want %v", got, want)
@@ -164,6 +138,26 @@ func TestWalkLoopsThroughLinkedDirectories(t *testing.T) {
 			t.Errorf("note %d = %q, want a loop at %s", i, notes[i], w)
 		}
 	}
+}
+
+// walkBDDL walks dir for *.bddl files, returning them relative to dir
+// (with slashes) and the notes of what was skipped.
+func walkBDDL(t *testing.T, dir string) (got, notes []string) {
+	t.Helper()
+	withTimeout(t, func() {
+		err := Walk(dir, WalkOptions{
+			Match: func(n string) bool { return strings.HasSuffix(n, ".bddl") },
+			Note:  func(m string) { notes = append(notes, m) },
+		}, func(p string) error {
+			rel, _ := filepath.Rel(dir, p)
+			got = append(got, filepath.ToSlash(rel))
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	})
+	return got, notes
 }
 
 func TestWithin(t *testing.T) {
