@@ -73,7 +73,7 @@ func (a *arena) sizeFromTokens(p *sectionParser, r *slabs) {
 		case tokLParen:
 			switch h := &toks[k+1]; h.typ { // toks ends with EOF tokens
 			case tokName:
-				head := p.val(*h)
+				head := p.val(h)
 				inAtom = !isConnectiveHead(head)
 				switch {
 				case inAtom:
@@ -84,7 +84,7 @@ func (a *arena) sizeFromTokens(p *sectionParser, r *slabs) {
 				}
 				k++
 			case tokKeyword: // a section
-				kw := p.val(*h)
+				kw := p.val(h)
 				inObjects, inDomain = kw == ":objects", kw == ":domain"
 				inAtom = false
 				k++

@@ -28,7 +28,7 @@ func (p *sectionParser) header() (header, *Diagnostic) {
 			return t, false
 		}
 		if word1 != "" {
-			switch Fold(p.val(t)) {
+			switch Fold(p.val(&t)) {
 			case word1, word2:
 			default:
 				return t, false
@@ -50,17 +50,17 @@ func (p *sectionParser) header() (header, *Diagnostic) {
 	if t, ok = want(tokName, "problem", "domain"); !ok {
 		return h, p.headerDiag(t)
 	}
-	h.kind = Fold(p.val(t))
+	h.kind = Fold(p.val(&t))
 	kind := t
 	if h.name, ok = want(tokName, "", ""); !ok {
 		if h.name.line > kind.line && h.name.typ == tokRParen {
 			// "(problem" ends its line: the name is missing there.
 			return h, &Diagnostic{Severity: Error, Code: codeUnexpectedToken, Subject: kind.rng(),
-				Summary: "(" + p.val(kind) + " has no name", Detail: "write (" + p.val(kind) + " NAME)"}
+				Summary: "(" + p.val(&kind) + " has no name", Detail: "write (" + p.val(&kind) + " NAME)"}
 		}
 		return h, p.headerDiag(h.name)
 	}
-	h.nameText = p.val(h.name)
+	h.nameText = p.val(&h.name)
 	if t, ok = want(tokRParen, "", ""); !ok {
 		return h, p.headerDiag(t)
 	}
@@ -73,11 +73,11 @@ func (p *sectionParser) headerDiag(t token) *Diagnostic {
 	d := &Diagnostic{Severity: Error, Code: codeUnexpectedToken, Subject: t.rng(),
 		Detail: "a definition starts with (define (problem NAME) or (define (domain NAME)"}
 	switch {
-	case t.typ == tokInvalid && !utf8.ValidString(p.val(t)):
+	case t.typ == tokInvalid && !utf8.ValidString(p.val(&t)):
 		d.Code, d.Summary = codeInvalidUTF8, "invalid UTF-8 bytes"
 		d.Detail = "BDDL files are UTF-8 text; remove or re-encode these bytes"
 	case t.typ == tokInvalid:
-		d.Code, d.Summary = codeInvalidChar, "unexpected character "+strconv.Quote(p.val(t))
+		d.Code, d.Summary = codeInvalidChar, "unexpected character "+strconv.Quote(p.val(&t))
 	default:
 		d.Summary = "unexpected " + p.describe(t) + " in the definition's header"
 	}

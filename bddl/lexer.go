@@ -18,7 +18,7 @@ import (
 // parsing far below the speed we need. So the lexer hands participle the
 // header's tokens and then one tokBody token for the rest of the file,
 // which the body's own parser (a participle.Parseable) scans on demand with
-// the same scanner, keeping at most two tokens of lookahead.
+// the same scanner.
 const (
 	tokEOF     tokType = tokType(lexer.EOF)
 	tokLParen  tokType = iota // (
@@ -31,8 +31,8 @@ const (
 	tokBody                   // everything after a file's header
 )
 
-// tokType is a token's type in one byte, so a token fits in 32 bytes;
-// participle sees it as a lexer.TokenType.
+// tokType is a token's type in one byte; participle sees it as a
+// lexer.TokenType.
 type tokType int8
 
 // lexDef is the participle lexer definition.

@@ -82,7 +82,7 @@ func (p *sectionParser) peek2() token { return p.toks[p.i+1] }
 func (p *sectionParser) peek3() token { return p.toks[p.i+2] }
 
 // val is a token's value, sliced from the source.
-func (p *sectionParser) val(t token) string {
+func (p *sectionParser) val(t *token) string {
 	return p.src[t.off-p.base : t.off-p.base+t.n]
 }
 
@@ -150,24 +150,24 @@ func (p *sectionParser) describe(t token) string {
 	case tokDash:
 		return "'-'"
 	case tokKeyword:
-		return "keyword " + p.val(t)
+		return "keyword " + p.val(&t)
 	case tokVar:
-		return "variable " + p.val(t)
+		return "variable " + p.val(&t)
 	case tokName:
-		return "name " + strconv.Quote(p.val(t))
+		return "name " + strconv.Quote(p.val(&t))
 	}
-	return strconv.Quote(p.val(t))
+	return strconv.Quote(p.val(&t))
 }
 
 // badToken reports a token that does not belong here, naming invalid
 // characters and bytes precisely.
 func (p *sectionParser) badToken(t token, expected string) *Diagnostic {
 	switch {
-	case t.typ == tokInvalid && !utf8.ValidString(p.val(t)):
+	case t.typ == tokInvalid && !utf8.ValidString(p.val(&t)):
 		return p.errorf(t.rng(), codeInvalidUTF8, "invalid UTF-8 bytes",
 			"BDDL files are UTF-8 text; remove or re-encode these bytes")
 	case t.typ == tokInvalid:
-		return p.errorf(t.rng(), codeInvalidChar, fmt.Sprintf("unexpected character %s", strconv.Quote(p.val(t))),
+		return p.errorf(t.rng(), codeInvalidChar, fmt.Sprintf("unexpected character %s", strconv.Quote(p.val(&t))),
 			"delete it: BDDL names use letters, digits and _ . - * only")
 	default:
 		return p.errorf(t.rng(), codeUnexpectedToken, fmt.Sprintf("unexpected %s; expected %s", p.describe(t), expected), "")
@@ -232,8 +232,8 @@ func (p *sectionParser) section() {
 	s := p.sec
 	open := p.next()
 	kw := p.next()
-	s.keyword = Ident{Name: p.val(kw), Range: kw.rng()}
-	s.key = Fold(p.val(kw))
+	s.keyword = Ident{Name: p.val(&kw), Range: kw.rng()}
+	s.key = Fold(p.val(&kw))
 	switch s.key {
 	case ":objects":
 		p.objects()
@@ -250,7 +250,7 @@ func (p *sectionParser) section() {
 				p.badToken(t, "a domain name")
 				continue
 			}
-			*push(&ar.identChunk, &first, ar.nidents) = Ident{Name: p.val(t), Range: t.rng()}
+			*push(&ar.identChunk, &first, ar.nidents) = Ident{Name: p.val(&t), Range: t.rng()}
 		}
 		s.names = take(&ar.identChunk, first, &ar.nidents)
 	case ":requirements":
@@ -260,22 +260,22 @@ func (p *sectionParser) section() {
 				p.badToken(t, "a requirement such as :strips")
 				continue
 			}
-			s.names = append(s.names, Ident{Name: p.val(t), Range: t.rng()})
+			s.names = append(s.names, Ident{Name: p.val(&t), Range: t.rng()})
 		}
 	case ":predicates":
 		p.predicateDecls()
 	default:
 		fix := "problems have :domain, :objects, :init and :goal; domains have :requirements and :predicates"
-		if known := closeSection(Fold(p.val(kw))); known != "" {
+		if known := closeSection(Fold(p.val(&kw))); known != "" {
 			fix = "did you mean " + known + "? " + fix
 		}
-		d := p.errorf(s.keyword.Range, codeUnknownSection, fmt.Sprintf("unknown section %s", p.val(kw)), fix)
+		d := p.errorf(s.keyword.Range, codeUnknownSection, fmt.Sprintf("unknown section %s", p.val(&kw)), fix)
 		d.reference = "the reference ignores it"
 		for !p.atListEnd() {
 			p.skipElement()
 		}
 	}
-	s.rng = Range{Start: open.pos(), End: p.close(open, "(", p.val(kw))}
+	s.rng = Range{Start: open.pos(), End: p.close(open, "(", p.val(&kw))}
 }
 
 func (p *sectionParser) objects() {
@@ -310,7 +310,7 @@ func (p *sectionParser) objects() {
 	for !p.atListEnd() {
 		if cur := &p.toks[p.i]; cur.typ == tokName { // read in place, before skip
 			id := push(&ar.identChunk, &first, ar.nidents)
-			id.Name = p.src[cur.off-p.base : cur.off-p.base+cur.n]
+			id.Name = p.val(cur)
 			id.Range.Start = Pos{Offset: cur.off, Line: cur.line, Col: cur.col}
 			id.Range.End = Pos{Offset: cur.off + cur.n, Line: cur.line, Col: cur.col + cur.n}
 			p.skip()
@@ -344,7 +344,7 @@ func (p *sectionParser) objects() {
 				continue
 			}
 			d := ar.decl() // filled field by field, as atom says why
-			d.Type.Name = p.val(typ)
+			d.Type.Name = p.val(&typ)
 			typ.setRange(&d.Type.Range)
 			d.Range.Start = ar.identChunk[first].Range.Start
 			d.Range.End = d.Type.Range.End
@@ -380,16 +380,16 @@ func (p *sectionParser) predicateDecls() {
 			continue
 		}
 		p.skip()
-		d := &PredicateDecl{Name: Ident{Name: p.val(name), Range: name.rng()}}
+		d := &PredicateDecl{Name: Ident{Name: p.val(&name), Range: name.rng()}}
 		for !p.atListEnd() {
 			t := p.next()
-			if t.typ != tokVar || len(p.val(t)) < 2 {
+			if t.typ != tokVar || len(p.val(&t)) < 2 {
 				p.badToken(t, "a parameter such as ?obj1")
 				continue
 			}
-			d.Params = append(d.Params, Ident{Name: p.val(t)[1:], Range: t.rng()})
+			d.Params = append(d.Params, Ident{Name: p.val(&t)[1:], Range: t.rng()})
 		}
-		d.Range = Range{Start: open.pos(), End: p.close(open, "(", p.val(name))}
+		d.Range = Range{Start: open.pos(), End: p.close(open, "(", p.val(&name))}
 		p.sec.preds = append(p.sec.preds, d)
 	}
 }
@@ -470,7 +470,7 @@ func (p *sectionParser) formula(depth int) Formula {
 		return nil
 	}
 	p.skip()
-	switch Fold(p.val(head)) {
+	switch Fold(p.val(&head)) {
 	case "and":
 		n := &And{Xs: p.operands(depth)}
 		n.Range = Range{Start: open.pos(), End: p.close(open, "(", "and")}
@@ -555,7 +555,7 @@ func (p *sectionParser) atom(open, head token) Formula {
 	a := p.arena.atom()
 	// Field by field, here and below: a node built whole on the stack and
 	// then copied into its slab is read back before its stores retire.
-	a.Pred.Name = p.val(head)
+	a.Pred.Name = p.val(&head)
 	head.setRange(&a.Pred.Range)
 	end := head.rng().End
 	// Terms go straight into the arena's slab (atoms never nest), taken
@@ -586,7 +586,7 @@ func (p *sectionParser) atom(open, head token) Formula {
 			// it here and let the '(' start the next formula.
 			if !p.unwinding {
 				p.errorf(Range{Start: open.pos(), End: end}, codeUnclosedParen,
-					fmt.Sprintf("(%s ... is missing its ')'", p.val(head)),
+					fmt.Sprintf("(%s ... is missing its ')'", p.val(&head)),
 					"add ')' after the last argument; a predicate's arguments are names, not formulas")
 			}
 			a.Args = take(&ar.termChunk, first, &ar.nterms)
@@ -608,8 +608,7 @@ func (p *sectionParser) atom(open, head token) Formula {
 // it has an instance's shape, else a variable if written with '?', else a
 // constant such as a room type.
 func (p *sectionParser) term(term *Term, t *token) {
-	start := t.off - p.base
-	name, question := p.src[start:start+t.n], t.typ == tokVar
+	name, question := p.val(t), t.typ == tokVar
 	if question {
 		name = name[1:]
 	}
@@ -680,8 +679,8 @@ func (p *sectionParser) quant(open, head token, kind QuantKind, depth int) Formu
 	}
 	mark := len(p.sec.diags)
 	xs := p.operands(depth)
-	q.Range = Range{Start: open.pos(), End: p.close(open, "(", p.val(head))}
-	if !p.arity(q.Range, mark, p.val(head), xs, 1, example) {
+	q.Range = Range{Start: open.pos(), End: p.close(open, "(", p.val(&head))}
+	if !p.arity(q.Range, mark, p.val(&head), xs, 1, example) {
 		return nil
 	}
 	q.Body = xs[0]
@@ -693,20 +692,20 @@ func (p *sectionParser) count(q *Quant, head token, example string) bool {
 	open := p.peek()
 	num := p.peek2()
 	if open.typ != tokLParen || num.typ != tokName {
-		p.errorf(head.rng(), codeFornCount, p.val(head)+" needs a count in parentheses",
+		p.errorf(head.rng(), codeFornCount, p.val(&head)+" needs a count in parentheses",
 			"write it as "+example)
 		return false
 	}
-	n, err := strconv.Atoi(p.val(num))
+	n, err := strconv.Atoi(p.val(&num))
 	if err != nil || n < 0 {
-		p.errorf(num.rng(), codeFornCount, fmt.Sprintf("%s count %q is not a whole number", p.val(head), p.val(num)),
+		p.errorf(num.rng(), codeFornCount, fmt.Sprintf("%s count %q is not a whole number", p.val(&head), p.val(&num)),
 			"write it as "+example)
 		return false
 	}
 	p.skip()
 	p.skip()
 	q.N = n
-	q.NRange = Range{Start: open.pos(), End: p.close(open, "the count of ", p.val(head))}
+	q.NRange = Range{Start: open.pos(), End: p.close(open, "the count of ", p.val(&head))}
 	return !p.unwinding
 }
 
@@ -718,18 +717,18 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 	// (cooked ?x) where a declaration is missing.
 	bare := open.typ == tokLParen && v.typ == tokName && p.toks[p.i+2].typ == tokDash
 	if open.typ != tokLParen || v.typ != tokVar && !bare {
-		p.errorf(head.rng(), codeMissingDecl, p.val(head)+" has no variable declaration",
+		p.errorf(head.rng(), codeMissingDecl, p.val(&head)+" has no variable declaration",
 			"declare the variable before the body: "+example)
 		return VarDecl{}, false
 	}
 	p.skip()
 	p.skip()
-	d := VarDecl{Var: Ident{Name: p.val(v)[1:], Range: v.rng()}}
+	d := VarDecl{Var: Ident{Name: p.val(&v)[1:], Range: v.rng()}}
 	declLen := v.n
 	if bare {
 		// The reference strips the '?' of a declared variable, so it reads
 		// a declaration without one the same way.
-		d.Var.Name = p.val(v)
+		d.Var.Name = p.val(&v)
 		e := p.errorf(v.rng(), codeBadDecl, "variable "+d.Var.Name+" is declared without '?'",
 			"write (?"+d.Var.Name+" - SYNSET)")
 		e.reference = "the reference reads it as ?" + d.Var.Name
@@ -764,7 +763,7 @@ func (p *sectionParser) varDecl(head token, example string) (VarDecl, bool) {
 	}
 	p.skip()
 	p.skip()
-	d.Type = Ident{Name: p.val(typ), Range: typ.rng()}
+	d.Type = Ident{Name: p.val(&typ), Range: typ.rng()}
 	d.Range = Range{Start: open.pos(), End: p.close(open, "the declaration of ?", d.Var.Name)}
 	return d, !p.unwinding
 }
