@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"slices"
+	"sort"
 
 	"github.com/openbddl/bddl/kb"
 )
@@ -83,6 +84,7 @@ func (s *Sampler) metaLinksKnown() bool {
 func (pl *plan) chooseModels() *Failure {
 	b := pl.s.base
 	need := pl.modelNeeds()
+	pl.need = need
 	checkLinks := pl.s.metaLinksKnown()
 	// attachment parents before their children, so a child can pick a
 	// model whose male link fits the parent's female one.
@@ -130,6 +132,7 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 	}
 	pl.rng.Shuffle(len(cats), func(x, y int) { cats[x], cats[y] = cats[y], cats[x] })
 	anyModel := false
+	var fallback []kb.Model
 	var lacking string
 	var lackLit *literal
 	for _, c := range cats {
@@ -153,6 +156,22 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 		if len(ok) == 0 {
 			continue
 		}
+		// Models far from the synset's usual size (a pickup truck as a
+		// container to carry) are passed over while the other categories
+		// have a plausible one.
+		plaus := ok[:0:0]
+		for _, m := range ok {
+			if !m.HasSize || pl.plausible(in.syn, m.Size) {
+				plaus = append(plaus, m)
+			}
+		}
+		if len(plaus) == 0 {
+			if fallback == nil {
+				fallback = ok
+			}
+			continue
+		}
+		ok = plaus
 		if nd.heat && checkLinks {
 			var heating []kb.Model
 			for _, m := range ok {
@@ -164,13 +183,11 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 				ok = heating
 			}
 		}
-		m := ok[pl.rng.IntN(len(ok))]
-		in.category, in.model = m.Category, m.Name
-		if m.HasSize && m.Size[0] > 0 && m.Size[1] > 0 && m.Size[2] > 0 {
-			in.size = m.Size
-		} else {
-			in.size = [3]float64{movableDefaultSize, movableDefaultSize, movableDefaultSize}
-		}
+		pl.setModel(i, ok[pl.rng.IntN(len(ok))])
+		return nil
+	}
+	if fallback != nil {
+		pl.setModel(i, fallback[pl.rng.IntN(len(fallback))])
 		return nil
 	}
 	if in.agent {
@@ -196,4 +213,62 @@ func attachable(child, parent kb.Model) bool {
 		}
 	}
 	return false
+}
+
+func (pl *plan) setModel(i int, m kb.Model) {
+	in := &pl.inst[i]
+	in.category, in.model = m.Category, m.Name
+	if m.HasSize && m.Size[0] > 0 && m.Size[1] > 0 && m.Size[2] > 0 {
+		in.size = m.Size
+	} else {
+		in.size = [3]float64{movableDefaultSize, movableDefaultSize, movableDefaultSize}
+	}
+}
+
+// Plausible sizes: a model is plausible for a synset when its largest
+// dimension is within ×0.5–×2 of the synset's typical one, the median
+// largest dimension over the models of the synset's own categories (else
+// of its whole subtree, for an abstract synset such as container.n.01).
+const (
+	plausibleLow  = 0.5
+	plausibleHigh = 2.0
+)
+
+func (pl *plan) plausible(syn kb.SynsetID, size [3]float64) bool {
+	t := pl.s.typicalSize(syn)
+	if t <= 0 {
+		return true
+	}
+	d := max(size[0], size[1], size[2])
+	return d >= plausibleLow*t && d <= plausibleHigh*t
+}
+
+// typicalSize is the synset's typical largest dimension (see plausible),
+// 0 when no model has a size; computed once per synset.
+func (s *Sampler) typicalSize(syn kb.SynsetID) float64 {
+	if v, ok := s.typical.Load(syn); ok {
+		return v.(float64)
+	}
+	b := s.base
+	var ds []float64
+	collect := func(cats []string) {
+		for _, c := range cats {
+			for _, m := range b.Models(c) {
+				if m.HasSize && m.Size[0] > 0 && m.Size[1] > 0 && m.Size[2] > 0 {
+					ds = append(ds, max(m.Size[0], m.Size[1], m.Size[2]))
+				}
+			}
+		}
+	}
+	collect(b.Categories(syn))
+	if len(ds) == 0 {
+		collect(b.CategoriesOf(syn))
+	}
+	t := 0.0
+	if len(ds) > 0 {
+		sort.Float64s(ds)
+		t = ds[len(ds)/2]
+	}
+	s.typical.Store(syn, t)
+	return t
 }

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -114,6 +115,11 @@ type region struct {
 	z                      float64
 	room                   *Room
 	floor                  bool
+	// inner: the object's whole footprint must lie within the rectangle
+	// (a container's inside); support: at least supportRatio of it must
+	// (a rigid object standing on a support, as the reference's ray grid
+	// needs 80 % of its rays to hit the support, SEMANTICS.md B §2.2).
+	inner, support bool
 }
 
 func (pl *plan) roomOf(i int) *Room {
@@ -145,9 +151,9 @@ func floorRegion(r *Room) region {
 // topRegion is the top face of object p, raised by any cloth lying on it.
 func (pl *plan) topRegion(p int) region {
 	b := pl.inst[p].box
-	rg := region{minX: b.Min[0], minY: b.Min[1], maxX: b.Max[0], maxY: b.Max[1], z: b.Max[2] + pl.inst[p].flatCloth, room: pl.roomOf(p)}
+	rg := region{minX: b.Min[0], minY: b.Min[1], maxX: b.Max[0], maxY: b.Max[1], z: b.Max[2] + pl.inst[p].flatCloth, room: pl.roomOf(p), support: true}
 	if bo := pl.inst[p].bound; bo != nil && bo.Kind == FloorPart {
-		rg.floor = true
+		rg.floor, rg.support = true, false
 	}
 	return rg
 }
@@ -177,7 +183,7 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		if r == nil {
 			return &Failure{Kind: NoRoom, Objects: []string{in.name}, Message: "the scene has no room to put " + in.name + " in"}
 		}
-		if pl.tryRegion(i, floorRegion(r), false) {
+		if pl.tryRegion(i, floorRegion(r)) {
 			in.room = r
 			return nil
 		}
@@ -188,10 +194,12 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		in.room = pl.roomOf(p)
 		return nil
 	}
-	// No spot: as the reference, shrink the object (to half its size at
-	// most); a cloth instead folds, halving its footprint, unless a
-	// literal wants it unfolded.
-	orig := in.size
+	// No spot. A cloth folds, halving its footprint each time, unless a
+	// literal wants it unfolded; a rigid object tries the other models of
+	// its synset that are smaller, then, as the reference does (SEMANTICS.md
+	// B §3.3 phase 6), is shrunk, to half its size at most, unless the
+	// request forbids it.
+	rigid := !in.cloth && !in.agent && in.rel != "attached" && in.st.attached < 0 && !pl.isAttachParent(i)
 	switch {
 	case in.cloth && pl.mayFold(i):
 		for level := 1; level <= 3; level++ {
@@ -202,8 +210,16 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 			}
 		}
 		in.st.foldLevel = 0
-	case !in.cloth && !in.agent && in.rel != "attached" && in.st.attached < 0:
-		for _, f := range []float64{0.9, 0.8, 0.7, 0.6, 0.5} {
+	case rigid:
+		if pl.otherModel(i, p) {
+			in.room = pl.roomOf(p)
+			return nil
+		}
+		if pl.req.NoShrink {
+			break
+		}
+		orig := in.size
+		for _, f := range shrinkSteps {
 			in.size = [3]float64{orig[0] * f, orig[1] * f, orig[2] * f}
 			in.scale = f
 			if pl.attempt(i, p) {
@@ -217,6 +233,90 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		return f
 	}
 	return failf(NoSpace, lit, nil, "no free spot for %s %s %s", in.name, in.rel, pl.inst[p].name)
+}
+
+// shrinkSteps are the scales a rigid object is shrunk to, in turn, when
+// nothing else fits: the reference's DYNAMIC_SCALE_INCREMENT 0.1 down to
+// MIN_DYNAMIC_SCALE 0.5 (bddl_utils.py, BDDLSampler._sample_conditions).
+var shrinkSteps = []float64{0.9, 0.8, 0.7, 0.6, 0.5}
+
+// maxOtherModels bounds how many smaller models are tried for an object
+// that finds no spot.
+const maxOtherModels = 6
+
+// isAttachParent reports whether some literal attaches an object to i:
+// its model was chosen to fit the child's, so it keeps it.
+func (pl *plan) isAttachParent(i int) bool {
+	for _, k := range pl.bySub[i] {
+		if l := &pl.lits[k]; l.name == "attached" && l.b == i {
+			return true
+		}
+	}
+	return false
+}
+
+// otherModel tries the smaller models of object i's synset (each of its
+// dimensions at most the current one's, with the meta links its literals
+// need), largest first, and keeps the first that finds a spot.
+func (pl *plan) otherModel(i, p int) bool {
+	in := &pl.inst[i]
+	if in.syn == kb.NoSynset || in.bound != nil {
+		return false
+	}
+	b := pl.s.base
+	var nd needs
+	if i < len(pl.need) {
+		nd = pl.need[i]
+	}
+	checkLinks := pl.s.metaLinksKnown()
+	cur := sorted3(in.size)
+	type cand struct {
+		m   kb.Model
+		vol float64
+	}
+	var cands []cand
+	for _, c := range b.CategoriesOf(in.syn) {
+		for _, m := range b.Models(c) {
+			if m.Name == in.model || !m.HasSize || m.Size[0] <= 0 || m.Size[1] <= 0 || m.Size[2] <= 0 {
+				continue
+			}
+			if checkLinks && nd.fillable && !m.HasMetaLink("fillable") && !m.HasMetaLink("openfillable") {
+				continue
+			}
+			if checkLinks && nd.toggle && !m.HasMetaLink("togglebutton") {
+				continue
+			}
+			if ms := sorted3(m.Size); ms[0] > cur[0] || ms[1] > cur[1] || ms[2] > cur[2] || !pl.plausible(in.syn, m.Size) {
+				continue
+			}
+			cands = append(cands, cand{m, m.Size[0] * m.Size[1] * m.Size[2]})
+		}
+	}
+	sort.Slice(cands, func(x, y int) bool {
+		if cands[x].vol != cands[y].vol {
+			return cands[x].vol > cands[y].vol
+		}
+		return cands[x].m.Name < cands[y].m.Name
+	})
+	saved := *in
+	for k, c := range cands {
+		if k == maxOtherModels {
+			break
+		}
+		in.category, in.model, in.size = c.m.Category, c.m.Name, c.m.Size
+		if pl.attempt(i, p) {
+			return true
+		}
+	}
+	in.category, in.model, in.size = saved.category, saved.model, saved.size
+	return false
+}
+
+// sorted3 is a size's dimensions in increasing order.
+func sorted3(s [3]float64) [3]float64 {
+	a := s
+	sort.Float64s(a[:])
+	return a
 }
 
 // mayFold reports whether no literal asks cloth i to stay unfolded.
@@ -236,7 +336,7 @@ func (pl *plan) attempt(i, p int) bool {
 	var ok bool
 	switch in.rel {
 	case "ontop", "onfloor":
-		ok = pl.placeAdjacent(i, p, false) || pl.tryRegion(i, pl.topRegion(p), false)
+		ok = pl.placeAdjacent(i, p, false) || pl.tryRegion(i, pl.topRegion(p))
 	case "inside":
 		ok = pl.placeInside(i, p)
 	case "under":
@@ -246,9 +346,9 @@ func (pl *plan) attempt(i, p int) bool {
 	case "draped":
 		ok = pl.placeDraped(i, p)
 	case "attached":
-		ok = pl.tryRegion(i, pl.topRegion(p), false) || pl.placeBeside(i, p, 0, true)
+		ok = pl.tryRegion(i, pl.topRegion(p)) || pl.placeBeside(i, p, 0, true)
 	case "touching":
-		ok = pl.tryRegion(i, pl.topRegion(p), false) || pl.placeBeside(i, p, touchGap, false)
+		ok = pl.tryRegion(i, pl.topRegion(p)) || pl.placeBeside(i, p, touchGap, false)
 	case "nextto":
 		ok = pl.placeBeside(i, p, -1, false)
 	}
@@ -308,18 +408,14 @@ func (pl *plan) folded(i int) bool {
 
 // tryRegion looks for a free spot for object i with its centre over the
 // region, standing on it: random spots with random yaw, then a grid.
-func (pl *plan) tryRegion(i int, rg region, _ bool) bool {
+func (pl *plan) tryRegion(i int, rg region) bool {
 	size := pl.dims(i)
-	// Only the bodies near the region can be in the way.
+	// Only the bodies near the region can be in the way, in its room or a
+	// neighbouring one.
 	if rg.room != nil {
 		reach := max(size[0], size[1])
 		zone := mkBox(rg.minX-reach, rg.minY-reach, rg.z-overlapEps, rg.maxX+reach, rg.maxY+reach, rg.z+size[2])
-		pl.near = pl.near[:0]
-		for _, b := range pl.roomBodies(rg.room) {
-			if overlaps(zone, b.box) {
-				pl.near = append(pl.near, b)
-			}
-		}
+		pl.near = pl.nearBodies(zone, rg.room, pl.near[:0])
 		pl.nearRoom = rg.room
 		defer func() { pl.nearRoom = nil }()
 	}
@@ -338,6 +434,9 @@ func (pl *plan) tryRegion(i int, rg region, _ bool) bool {
 		probe := yawBox(size, yaw, r3.Vec{})
 		e := probe.Extent()
 		if k >= 2 {
+			if rg.inner || rg.support && !pl.inst[i].cloth {
+				break
+			}
 			// Overhanging: only the centre over the region, as the
 			// vertical ray of ontop needs.
 			e = [3]float64{}
@@ -394,11 +493,24 @@ func (pl *plan) randomIn(rg region, size [3]float64, yaw float64) (predicates.Bo
 // accept places object i at box if the spot is free and every kinematic
 // literal between i and the objects already placed holds there.
 func (pl *plan) accept(i int, box predicates.Box, yaw float64, rg region) bool {
+	in := &pl.inst[i]
+	if rg.inner && (box.Min[0] < rg.minX-geomEps || box.Min[1] < rg.minY-geomEps || box.Max[0] > rg.maxX+geomEps || box.Max[1] > rg.maxY+geomEps) {
+		return false
+	}
+	if rg.support && !in.cloth && footprintOn(box, rg) < supportRatio {
+		return false
+	}
 	if rg.room != nil {
-		// An object is in the room its support is in: its centre over
-		// that room's floor.
-		c, f := box.Center(), rg.room.Floor
-		if c[0] < f.Min[0] || c[0] > f.Max[0] || c[1] < f.Min[1] || c[1] > f.Max[1] {
+		// An object is in the room its support is in: its footprint on
+		// that room's floor (a draped cloth hangs down a side, an attached
+		// item from its parent).
+		f := rg.room.Floor
+		if in.rel == "draped" || in.rel == "attached" {
+			c := box.Center()
+			if c[0] < f.Min[0] || c[0] > f.Max[0] || c[1] < f.Min[1] || c[1] > f.Max[1] {
+				return false
+			}
+		} else if box.Min[0] < f.Min[0]-geomEps || box.Min[1] < f.Min[1]-geomEps || box.Max[0] > f.Max[0]+geomEps || box.Max[1] > f.Max[1]+geomEps {
 			return false
 		}
 		if rg.floor {
@@ -412,7 +524,6 @@ func (pl *plan) accept(i int, box predicates.Box, yaw float64, rg region) bool {
 			return false
 		}
 	}
-	in := &pl.inst[i]
 	old := in.box
 	in.box, in.placed = box, true
 	if !pl.literalsHold(i) {
@@ -426,12 +537,54 @@ func (pl *plan) accept(i int, box predicates.Box, yaw float64, rg region) bool {
 	return true
 }
 
+// supportRatio is the least fraction of a rigid object's footprint over
+// its support.
+const supportRatio = 0.8
+
+// footprintOn is the fraction of box's footprint over the region's
+// rectangle.
+func footprintOn(box predicates.Box, rg region) float64 {
+	w := min(box.Max[0], rg.maxX) - max(box.Min[0], rg.minX)
+	d := min(box.Max[1], rg.maxY) - max(box.Min[1], rg.minY)
+	a := (box.Max[0] - box.Min[0]) * (box.Max[1] - box.Min[1])
+	if w <= 0 || d <= 0 || a <= 0 {
+		return 0
+	}
+	return w * d / a
+}
+
+// nearBodies appends to dst the bodies of every room whose floor comes
+// near zone that overlap it: the neighbouring rooms' furniture, doors and
+// windows are in the way too, not their floors and ceilings (a simulator
+// scene's floor objects reach under the rooms next to theirs).
+func (pl *plan) nearBodies(zone predicates.Box, own *Room, dst []body) []body {
+	for _, r := range pl.scene.Rooms {
+		f := r.Floor
+		if f.Max[0] < zone.Min[0]-roomReach || f.Min[0] > zone.Max[0]+roomReach || f.Max[1] < zone.Min[1]-roomReach || f.Min[1] > zone.Max[1]+roomReach {
+			continue
+		}
+		for _, b := range pl.roomBodies(r) {
+			if overlaps(zone, b.box) && (r == own || !b.slab) {
+				dst = append(dst, b)
+			}
+		}
+	}
+	return dst
+}
+
+// roomReach is how far past its floor a room's objects may stand (walls,
+// doors set in them).
+const roomReach = 0.5
+
 func (pl *plan) roomBodies(r *Room) []body {
 	bs, ok := pl.bodies[r]
 	if !ok {
 		bs = make([]body, 0, len(r.Objects)+8)
 		for _, o := range r.Objects {
-			bs = append(bs, body{box: o.Box, inst: pl.boundTo(o)})
+			if o.Task && pl.boundTo(o) < 0 {
+				continue
+			}
+			bs = append(bs, body{box: o.Box, inst: pl.boundTo(o), slab: o.Kind == FloorPart || o.Kind == CeilingPart})
 		}
 		pl.bodies[r] = bs
 	}
@@ -450,9 +603,11 @@ func (pl *plan) boundTo(o *SceneObject) int {
 // free reports whether box overlaps nothing in the room but the
 // containers object i is (transitively) in.
 func (pl *plan) free(i int, box predicates.Box, r *Room) bool {
-	bodies := pl.roomBodies(r)
+	var bodies []body
 	if pl.nearRoom == r {
 		bodies = pl.near
+	} else {
+		bodies = pl.nearBodies(box, r, nil)
 	}
 	in := &pl.inst[i]
 	for _, b := range bodies {
@@ -504,33 +659,65 @@ func innerBox(b predicates.Box) predicates.Box {
 	return mkBox(b.Min[0]+t, b.Min[1]+t, b.Min[2]+t, b.Max[0]-t, b.Max[1]-t, b.Max[2]-t)
 }
 
-// placeInside puts object i in container p's inner box, on its floor or
-// on what already lies inside; an object taller than the inside stands on
-// its floor sticking out, its centre still inside.
+// placeInside puts object i within container p's inner box: its whole
+// box inside, at yaw 0 or 90° or at random, on the container's floor, on
+// one of its shelves or on what already lies inside. The container's
+// inside is its box less a wall (the knowledge base has no fillable
+// volumes); furniture and appliances taller inside than shelfMinHeight
+// (fridges, cabinets, bookcases) have shelves every shelfPitch, tried in
+// an order drawn at random, as the reference samples heights within the
+// volume (SEMANTICS.md B §2.3).
 func (pl *plan) placeInside(i, p int) bool {
-	pb := pl.inst[p].box
-	inner := innerBox(pb)
+	inner := innerBox(pl.inst[p].box)
 	size := pl.dims(i)
 	r := pl.roomOf(p)
-	levels := []float64{inner.Min[2]}
+	var levels []float64
+	if pl.shelved(p) {
+		h := inner.Max[2] - inner.Min[2]
+		n := int(h / shelfPitch)
+		for k := 1; k < n; k++ {
+			levels = append(levels, inner.Min[2]+h*float64(k)/float64(n))
+		}
+	}
+	levels = append(levels, inner.Min[2])
+	pl.rng.Shuffle(len(levels), func(a, b int) { levels[a], levels[b] = levels[b], levels[a] })
 	for _, b := range pl.roomBodies(r) {
 		if b.inst >= 0 && pl.inst[b.inst].parent == p && pl.inst[b.inst].rel == "inside" {
 			levels = append(levels, b.box.Max[2])
 		}
 	}
-	rg := region{minX: inner.Min[0], minY: inner.Min[1], maxX: inner.Max[0], maxY: inner.Max[1], room: r}
+	rg := region{minX: inner.Min[0], minY: inner.Min[1], maxX: inner.Max[0], maxY: inner.Max[1], room: r, inner: true}
 	for _, z := range levels {
-		if z+size[2] > inner.Max[2] {
+		if z+size[2] > inner.Max[2]+geomEps {
 			continue
 		}
 		rg.z = z
-		if pl.tryRegion(i, rg, false) {
+		if pl.tryRegion(i, rg) {
 			return true
 		}
 	}
-	if inner.Min[2]+size[2]/2 < pb.Max[2] {
-		rg.z = inner.Min[2]
-		return pl.tryRegion(i, rg, false)
+	return false
+}
+
+// Shelves inside furniture and appliances.
+const (
+	shelfMinHeight = 0.5
+	shelfPitch     = 0.3
+)
+
+// shelved reports whether container p has shelves: a piece of furniture
+// or a home appliance (not a bin or a box) tall enough inside.
+func (pl *plan) shelved(p int) bool {
+	in := &pl.inst[p]
+	inner := innerBox(in.box)
+	if inner.Max[2]-inner.Min[2] < shelfMinHeight || in.syn == kb.NoSynset {
+		return false
+	}
+	b := pl.s.base
+	for _, name := range []string{"furniture.n.01", "home_appliance.n.01", "white_goods.n.01"} {
+		if id, ok := b.Lookup(name); ok && b.IsA(in.syn, id) {
+			return true
+		}
 	}
 	return false
 }
@@ -548,7 +735,7 @@ func (pl *plan) placeUnder(i, p int) bool {
 		return false
 	}
 	rg := region{minX: max(pb.Min[0], fl.minX), minY: max(pb.Min[1], fl.minY), maxX: min(pb.Max[0], fl.maxX), maxY: min(pb.Max[1], fl.maxY), z: fl.z, room: r, floor: true}
-	return rg.minX < rg.maxX && rg.minY < rg.maxY && pl.tryRegion(i, rg, false)
+	return rg.minX < rg.maxX && rg.minY < rg.maxY && pl.tryRegion(i, rg)
 }
 
 // placeOverlaid spreads cloth i flat over p's top, clipped to it (the

@@ -3,6 +3,7 @@ package sampler
 import (
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -59,6 +60,7 @@ type plan struct {
 	// bodies per room: everything that takes space.
 	bodies map[*Room][]body
 	bySub  map[int][]int // literal indices by instance
+	need   []needs       // the meta links each instance's model needs
 	geo    *geometry
 	// near are the bodies a placement in progress can meet (in nearRoom).
 	near     []body
@@ -70,6 +72,7 @@ type plan struct {
 type body struct {
 	box  predicates.Box
 	inst int
+	slab bool // a floor or ceiling
 }
 
 func (s *Sampler) sampleIn(req Request, sc *Scene) (*Result, *Failure) {
@@ -265,6 +268,12 @@ func (pl *plan) chooseRooms() *Failure {
 			for k, i := range insts {
 				cands[k] = pl.candidatesIn(r, pl.inst[i].syn, nil)
 				pl.rng.Shuffle(len(cands[k]), func(a, b int) { cands[k][a], cands[k][b] = cands[k][b], cands[k][a] })
+				// Of a room's floor pieces, the largest first: a
+				// simulator scene splits floors into strips under walls
+				// and doorways, where nothing stands.
+				sort.SliceStable(cands[k], func(a, b int) bool {
+					return floorArea(cands[k][a]) > floorArea(cands[k][b])
+				})
 			}
 			match := matchObjects(cands)
 			var missing []string
@@ -301,6 +310,15 @@ func (pl *plan) chooseRooms() *Failure {
 		}
 	}
 	return nil
+}
+
+// floorArea is a floor piece's area, 0 for anything else.
+func floorArea(o *SceneObject) float64 {
+	if o.Kind != FloorPart {
+		return 0
+	}
+	e := o.Box.Extent()
+	return e[0] * e[1]
 }
 
 func (pl *plan) bind(i int, o *SceneObject, r *Room) {

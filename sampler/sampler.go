@@ -29,7 +29,8 @@ type Sampler struct {
 	programs  *predicates.ProgramCache
 	digest    string
 	geo       geometry
-	metaKnown int // 0 not computed, 1 yes, 2 no
+	metaKnown int      // 0 not computed, 1 yes, 2 no
+	typical   sync.Map // kb.SynsetID → typical largest dimension (float64)
 }
 
 // New returns a sampler over a knowledge base. opts are the evaluator
@@ -108,6 +109,9 @@ type Request struct {
 	// Goal samples a state in which the goal holds (one of its ground
 	// options) rather than :init.
 	Goal bool
+	// NoShrink refuses (a no-space failure) where an object fits only
+	// shrunk.
+	NoShrink bool
 }
 
 // Result is a sampled, verified configuration.

@@ -45,6 +45,10 @@ type SceneObject struct {
 	Yaw      float64
 	Room     string
 	Kind     StructureKind
+	// Task marks an object a simulator scene file binds to one of its
+	// task's instances: unless an in-room instance is bound to it, it
+	// takes no space in a sampled configuration (its own copy is placed).
+	Task bool
 }
 
 // StructureKind says what role a scene object plays in the room's shell.

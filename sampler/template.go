@@ -19,13 +19,33 @@ import (
 // axis-aligned box. The boxes are approximate; rooms are the rectangles
 // around their objects, the floor at the floor object's top.
 
-// ReadTemplate reads a simulator scene file as a scene.
+// ReadTemplate reads a simulator scene file as a scene. The objects the
+// file binds to task instances (inst_to_name) are marked Task: they are
+// where the reference's own sampler put that task's objects, and a
+// sampled configuration puts its own there instead.
 func ReadTemplate(base *kb.Base, path string) (*Scene, error) {
-	l, err := omnigibson.ReadLayout(path, base, omnigibson.Options{})
+	t, err := omnigibson.ReadTemplate(path)
 	if err != nil {
 		return nil, err
 	}
-	return SceneFromLayout(base, l)
+	l, err := t.Layout(base, omnigibson.Options{})
+	if err != nil {
+		return nil, err
+	}
+	sc, err := SceneFromLayout(base, l)
+	if err != nil {
+		return nil, err
+	}
+	task := map[string]bool{}
+	for _, b := range t.Bindings {
+		task[b.Name] = true
+	}
+	for _, r := range sc.Rooms {
+		for _, o := range r.Objects {
+			o.Task = task[o.Name]
+		}
+	}
+	return sc, nil
 }
 
 // SceneFromLayout makes a scene of a simulator room layout.

