@@ -50,14 +50,14 @@ func (p physIssue) String() string {
 
 // physStats counts what was checked, per rule.
 type physStats struct {
-	Files, BadFiles                       int
-	Inside, InsideFit, Protruding, Unfit  int
-	OnTop, Unsupported                    int
-	Placed, Overlapping, OutOfRoom        int
-	Shrunk                                int
-	furnitureZ                            []float64 // height above the floor of objects on furniture
-	byRule                                map[string]int
-	examples                              map[string][]string
+	Files, BadFiles                      int
+	Inside, InsideFit, Protruding, Unfit int
+	OnTop, Unsupported                   int
+	Placed, Overlapping, OutOfRoom       int
+	Shrunk                               int
+	furnitureZ                           []float64 // height above the floor of objects on furniture
+	byRule                               map[string]int
+	examples                             map[string][]string
 }
 
 func (s *physStats) add(res *Result, base *kb.Base) []physIssue {
