@@ -86,10 +86,10 @@ func checkPhysBounds(t *testing.T, st *physStats) {
 
 // The bounds the corpus runs are held to (percent).
 const (
-	physMaxProtruding  = 100.0
-	physMaxUnsupported = 100.0
-	physMaxOutOfRoom   = 100.0
-	physMaxOverlapping = 100.0
+	physMaxProtruding  = 0.5
+	physMaxUnsupported = 0.5
+	physMaxOutOfRoom   = 0.5
+	physMaxOverlapping = 0.5
 )
 
 // ogTask is one OmniGibson task: its definition, its scene file and its
@@ -124,7 +124,7 @@ func ogTasks(t *testing.T) []ogTask {
 
 // furnitureChildren are the instances :init puts on top of or inside
 // something that is not a floor (nor the agent).
-func furnitureChildren(p *bddl.Problem, base *kb.Base) []string {
+func furnitureChildren(p *bddl.Problem, base *kb.Base) (children, parents []string) {
 	synOf := map[string]string{}
 	for _, d := range p.Objects {
 		for _, in := range d.Instances {
@@ -136,7 +136,6 @@ func furnitureChildren(p *bddl.Problem, base *kb.Base) []string {
 		b, ok2 := base.Lookup(anc)
 		return ok1 && ok2 && base.IsA(a, b)
 	}
-	var out []string
 	for _, f := range p.Init {
 		at, ok := f.(*bddl.Atom)
 		if !ok || len(at.Args) != 2 {
@@ -149,9 +148,10 @@ func furnitureChildren(p *bddl.Problem, base *kb.Base) []string {
 		if isA(b, "floor.n.01") || isA(b, "agent.n.01") {
 			continue
 		}
-		out = append(out, at.Args[0].Key())
+		children = append(children, at.Args[0].Key())
+		parents = append(parents, synOf[b])
 	}
-	return out
+	return children, parents
 }
 
 // TestPhysicalOmniGibson samples the reference's own tasks, seeds 0–3,
@@ -165,6 +165,7 @@ func TestPhysicalOmniGibson(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ref []float64
+	refBy := map[string][]float64{}
 	var real, laid physStats
 	s := New(base, predicates.Options{})
 	for _, task := range tasks {
@@ -175,7 +176,7 @@ func TestPhysicalOmniGibson(t *testing.T) {
 		s.AddScene(sc)
 		// The reference's heights: root link above the floor of the room
 		// under it, over every recorded instance.
-		children := furnitureChildren(task.problem, base)
+		children, parents := furnitureChildren(task.problem, base)
 		floorAt := func(x, y float64) float64 {
 			z := 0.0
 			for i, r := range sc.Rooms {
@@ -191,9 +192,11 @@ func TestPhysicalOmniGibson(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, c := range children {
+			for k, c := range children {
 				if o, ok := in.Objects[c]; ok && o.HasPose {
-					ref = append(ref, o.Pos[2]-floorAt(o.Pos[0], o.Pos[1]))
+					h := o.Pos[2] - floorAt(o.Pos[0], o.Pos[1])
+					ref = append(ref, h)
+					refBy[parents[k]] = append(refBy[parents[k]], h)
 				}
 			}
 		}
@@ -224,6 +227,12 @@ func TestPhysicalOmniGibson(t *testing.T) {
 		t.Logf("  %s %d, e.g. %s", rule, real.byRule[rule], strings.Join(ex, "; "))
 	}
 	t.Logf("laid-out scenes: %s", laid.summary())
+	for k, v := range laid.byParent {
+		m, _ := medianLow(v)
+		m2, _ := medianLow(real.byParent[k])
+		m3, _ := medianLow(refBy[k])
+		t.Logf("   on/in %s: %d laid out at %.2f m, %d in real layouts at %.2f m, reference %.2f m", k, len(v), m, len(real.byParent[k]), m2, m3)
+	}
 	for rule, ex := range laid.examples {
 		t.Logf("  %s %d, e.g. %s", rule, laid.byRule[rule], strings.Join(ex, "; "))
 	}
@@ -241,6 +250,6 @@ func TestPhysicalOmniGibson(t *testing.T) {
 }
 
 const (
-	physMaxHeightDiff = 10.0
-	physMaxLow        = 1.0
+	physMaxHeightDiff = 0.15
+	physMaxLow        = 0.25
 )

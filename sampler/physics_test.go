@@ -56,12 +56,29 @@ type physStats struct {
 	Placed, Overlapping, OutOfRoom       int
 	Shrunk                               int
 	furnitureZ                           []float64 // height above the floor of objects on furniture
+	byParent                             map[string][]float64
 	byRule                               map[string]int
 	examples                             map[string][]string
 }
 
 func (s *physStats) add(res *Result, base *kb.Base) []physIssue {
 	iss, heights, counts := physCheck(res, base)
+	if s.byParent == nil {
+		s.byParent = map[string][]float64{}
+	}
+	k := 0
+	for _, o := range res.Objects {
+		if k < len(heights) && o.Placed && o.SceneObject == "" && o.Parent != "" && isFurnitureChild(res, base, &o) {
+			syn := ""
+			for _, q := range res.Objects {
+				if q.Name == o.Parent {
+					syn = q.Synset
+				}
+			}
+			s.byParent[syn] = append(s.byParent[syn], heights[k])
+			k++
+		}
+	}
 	s.Files++
 	if len(iss) > 0 {
 		s.BadFiles++
@@ -213,7 +230,7 @@ func physCheck(res *Result, base *kb.Base) ([]physIssue, []float64, [6]int) {
 		}
 		ob := o.Box
 		// Heights of objects on or in furniture.
-		if p != nil && (o.Relation == "ontop" || o.Relation == "inside") && !floorLike(p) && !isA(p, "agent.n.01") {
+		if isFurnitureChild(res, base, o) {
 			heights = append(heights, ob.Center()[2]-floorZ)
 		}
 		switch {
@@ -307,4 +324,29 @@ func penetration(a, b predicates.Box) float64 {
 		d = min(d, min(a.Max[k], b.Max[k])-max(a.Min[k], b.Min[k]))
 	}
 	return max(d, 0)
+}
+
+// isFurnitureChild reports whether o stands on or lies in something that
+// is neither a floor nor the agent.
+func isFurnitureChild(res *Result, base *kb.Base, o *Object) bool {
+	if o.Relation != "ontop" && o.Relation != "inside" {
+		return false
+	}
+	for i := range res.Objects {
+		p := &res.Objects[i]
+		if p.Name != o.Parent {
+			continue
+		}
+		syn, ok := base.Lookup(p.Synset)
+		if !ok {
+			return true
+		}
+		for _, n := range []string{"floor.n.01", "agent.n.01"} {
+			if id, ok := base.Lookup(n); ok && base.IsA(syn, id) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

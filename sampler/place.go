@@ -202,7 +202,7 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 	rigid := !in.cloth && !in.agent && in.rel != "attached" && in.st.attached < 0 && !pl.isAttachParent(i)
 	switch {
 	case in.cloth && pl.mayFold(i):
-		for level := 1; level <= 3; level++ {
+		for level := 1; level <= maxFolds; level++ {
 			in.st.foldLevel = level
 			if pl.attempt(i, p) {
 				in.room = pl.roomOf(p)
@@ -234,6 +234,9 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 	}
 	return failf(NoSpace, lit, nil, "no free spot for %s %s %s", in.name, in.rel, pl.inst[p].name)
 }
+
+// maxFolds is how many times a cloth may be folded in half to fit.
+const maxFolds = 4
 
 // shrinkSteps are the scales a rigid object is shrunk to, in turn, when
 // nothing else fits: the reference's DYNAMIC_SCALE_INCREMENT 0.1 down to
@@ -362,7 +365,7 @@ func (pl *plan) explainNoSpace(i int, parentLit *literal) *Failure {
 	p := in.parent
 	switch in.rel {
 	case "inside":
-		inner := innerBox(pl.inst[p].box)
+		inner := pl.innerOf(p)
 		e := inner.Extent()
 		if min(in.size[0], in.size[1]) > max(e[0], e[1]) || in.size[2]/2 > pl.inst[p].box.Max[2]-inner.Min[2] {
 			return failf(NoSpace, parentLit, nil, "%s (%.2f × %.2f × %.2f m) does not fit inside %s (inner %.2f × %.2f × %.2f m)",
@@ -668,19 +671,37 @@ func innerBox(b predicates.Box) predicates.Box {
 // an order drawn at random, as the reference samples heights within the
 // volume (SEMANTICS.md B §2.3).
 func (pl *plan) placeInside(i, p int) bool {
-	inner := innerBox(pl.inst[p].box)
+	inner := pl.innerOf(p)
 	size := pl.dims(i)
 	r := pl.roomOf(p)
 	var levels []float64
+	h := inner.Max[2] - inner.Min[2]
 	if pl.shelved(p) {
-		h := inner.Max[2] - inner.Min[2]
 		n := int(h / shelfPitch)
 		for k := 1; k < n; k++ {
 			levels = append(levels, inner.Min[2]+h*float64(k)/float64(n))
 		}
 	}
 	levels = append(levels, inner.Min[2])
-	pl.rng.Shuffle(len(levels), func(a, b int) { levels[a], levels[b] = levels[b], levels[a] })
+	// Nearest first to a height drawn as the reference draws it (a
+	// fraction of the container's height, truncated normal of mean 0.5
+	// and deviation 0.4, INSIDE_RAY_CASTING_SAMPLING_PARAMS); levels the
+	// reference's reachability filter rejects (below 0.3 m above the
+	// floor) last.
+	frac := distuv.Normal{Mu: 0.5, Sigma: 0.4, Src: pl.rng}.Rand()
+	for tries := 0; (frac < 0 || frac > 1) && tries < 8; tries++ {
+		frac = distuv.Normal{Mu: 0.5, Sigma: 0.4, Src: pl.rng}.Rand()
+	}
+	target := inner.Min[2] + min(max(frac, 0), 1)*h
+	floor := pl.floorZ(p)
+	key := func(z float64) float64 {
+		d := math.Abs(z + size[2]/2 - target)
+		if z < floor+reachLow {
+			d += 100
+		}
+		return d
+	}
+	sort.SliceStable(levels, func(a, b int) bool { return key(levels[a]) < key(levels[b]) })
 	for _, b := range pl.roomBodies(r) {
 		if b.inst >= 0 && pl.inst[b.inst].parent == p && pl.inst[b.inst].rel == "inside" {
 			levels = append(levels, b.box.Max[2])
@@ -699,6 +720,27 @@ func (pl *plan) placeInside(i, p int) bool {
 	return false
 }
 
+// reachLow is the reference's lowest reachable height for objects
+// sampled inside fixed furniture (EEF_Z_MIN, SEMANTICS.md B §2.2 step 7).
+const reachLow = 0.3
+
+// basinDepth is the depth of a sink's basin: a sink's box reaches the
+// floor (its cabinet or pedestal) but only its top holds anything.
+const basinDepth = 0.25
+
+// innerOf is container p's inside: its box less a wall, and for a sink
+// only its basin at the top.
+func (pl *plan) innerOf(p int) predicates.Box {
+	in := &pl.inst[p]
+	inner := innerBox(in.box)
+	if in.syn != kb.NoSynset {
+		if id, ok := pl.s.base.Lookup("sink.n.01"); ok && pl.s.base.IsA(in.syn, id) {
+			inner.Min[2] = max(inner.Min[2], inner.Max[2]-basinDepth)
+		}
+	}
+	return inner
+}
+
 // Shelves inside furniture and appliances.
 const (
 	shelfMinHeight = 0.5
@@ -709,7 +751,7 @@ const (
 // or a home appliance (not a bin or a box) tall enough inside.
 func (pl *plan) shelved(p int) bool {
 	in := &pl.inst[p]
-	inner := innerBox(in.box)
+	inner := pl.innerOf(p)
 	if inner.Max[2]-inner.Min[2] < shelfMinHeight || in.syn == kb.NoSynset {
 		return false
 	}

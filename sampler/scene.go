@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
@@ -117,14 +118,17 @@ func modelSize(b *kb.Base, model string) ([3]float64, bool) {
 
 // wallItem is an object to stand against a wall.
 type wallItem struct {
-	obj      *SceneObject
-	w, d, h  float64 // along the wall, away from it, up
-	span     float64 // wall length it takes
-	opening  bool
-	wall     int
-	offset   float64
-	rotated  bool // the model's y axis runs along the wall
-	elevated float64
+	obj     *SceneObject
+	w, d, h float64 // along the wall, away from it, up
+	span    float64 // wall length it takes
+	opening bool
+	wall    int
+	offset  float64
+	rotated bool // the model's y axis runs along the wall
+	z0      float64
+	mount   mount
+	// top is a countertop standing on this lower cabinet.
+	top *wallItem
 }
 
 // LayoutScene lays out a knowledge-base scene, which lists only each
@@ -178,7 +182,7 @@ func layoutRoom(b *kb.Base, kr kb.Room, perModel map[string]int, x0, y0 float64)
 				ceilings = append(ceilings, o)
 				continue
 			}
-			it := &wallItem{obj: o, w: size[0], d: size[1], h: size[2]}
+			it := &wallItem{obj: o, w: size[0], d: size[1], h: size[2], mount: mountOf(b, mc.Category, syn, size)}
 			if size[1] > size[0] {
 				it.w, it.d, it.rotated = size[1], size[0], true
 			}
@@ -189,8 +193,25 @@ func layoutRoom(b *kb.Base, kr kb.Room, perModel map[string]int, x0, y0 float64)
 			} else {
 				it.span = it.w + furnitureSlack
 			}
-			height = max(height, it.h+0.3) // the ceiling clears everything, doors too
+			if it.mount == onFloor || it.mount == onCeiling || kind == Opening {
+				height = max(height, it.h+0.3) // the ceiling clears everything, doors too
+			}
 			items = append(items, it)
+		}
+	}
+	items = pairCounters(b, items)
+	for _, it := range items {
+		it.z0 = it.mount.elevation(it.h, height)
+		if t := it.top; t != nil {
+			// On the cabinet when that makes a counter of about the
+			// usual height, else at the usual height above it.
+			t.z0 = it.h
+			if it.h+t.h < counterTop-0.15 {
+				t.z0 = counterTop - t.h
+			}
+			height = max(height, t.z0+t.h+0.3)
+		} else if it.mount != onCeiling {
+			height = max(height, it.z0+it.h+0.3)
 		}
 	}
 	// Openings first so they get the walls' first stretches, then larger
@@ -208,12 +229,17 @@ func layoutRoom(b *kb.Base, kr kb.Room, perModel map[string]int, x0, y0 float64)
 	depth := 0.0
 	total := 0.0
 	for _, it := range items {
+		if it.top != nil {
+			it.span = max(it.span, it.top.w+furnitureSlack)
+			depth = max(depth, it.top.d)
+		}
 		if !it.opening {
 			depth = max(depth, it.d)
 		}
 		total += it.span
 	}
 	margin := depth + furnitureSlack
+
 	side := max(minRoomSide, total/4+2*margin, 2*depth+minFreeSpan)
 	for !assignWalls(items, side, margin) {
 		side += 0.5
@@ -225,6 +251,118 @@ func layoutRoom(b *kb.Base, kr kb.Room, perModel map[string]int, x0, y0 float64)
 	}
 	slabs(room, floors, walls, ceilings)
 	return room
+}
+
+// mount is where a piece of furniture is fixed in a room.
+type mount uint8
+
+const (
+	onFloor      mount = iota
+	onCounter          // a countertop slab: its top at counterTop
+	onWall             // pictures, mirrors, shelves, dispensers, switches: centred at eyeHeight
+	onWallLow          // wall sockets: centred at socketHeight
+	onWallSwitch       // light switches: centred at switchHeight
+	onWallHigh         // wall cabinets, range hoods: their bottom at wallCabinetBottom
+	onCeiling          // lights, alarms, sprinklers: hanging from the ceiling
+)
+
+// Mounting heights, in metres above the floor (common building practice:
+// a kitchen counter at 0.9 m, wall cabinets from 1.45 m, eye-level
+// fixtures at 1.5 m, switches at 1.2 m, sockets at 0.3 m).
+const (
+	counterTop        = 0.9
+	eyeHeight         = 1.5
+	switchHeight      = 1.2
+	socketHeight      = 0.3
+	wallCabinetBottom = 1.45
+)
+
+// elevation is the height of the bottom of an item of height h so
+// mounted in a room of that height (a ceiling item's is set once the
+// room's height is known).
+func (m mount) elevation(h, roomHeight float64) float64 {
+	switch m {
+	case onCounter:
+		return max(0, counterTop-h)
+	case onWall:
+		return max(0, eyeHeight-h/2)
+	case onWallLow:
+		return max(0, socketHeight-h/2)
+	case onWallSwitch:
+		return max(0, switchHeight-h/2)
+	case onWallHigh:
+		return wallCabinetBottom
+	}
+	return 0
+}
+
+// mountOf classifies furniture by the synsets of the reference's object
+// taxonomy, and by the category words the taxonomy uses for the same
+// synset mounted differently (top_cabinet and bottom_cabinet are both
+// cabinet.n.01; wall_mounted_tv and standing_tv both
+// television_receiver.n.01).
+func mountOf(b *kb.Base, category string, syn kb.SynsetID, size [3]float64) mount {
+	is := func(names ...string) bool {
+		for _, n := range names {
+			if id, ok := b.Lookup(n); ok && syn != kb.NoSynset && b.IsA(syn, id) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case category == "walls" || category == "floors" || category == "ceilings":
+		return onFloor
+	case is("countertop.n.01") && size[2] < 0.5:
+		return onCounter
+	case strings.HasPrefix(category, "top_") || is("range_hood.n.01"):
+		return onWallHigh
+	case is("wall_socket.n.01"):
+		return onWallLow
+	case is("switch.n.01"):
+		return onWallSwitch
+	case strings.HasPrefix(category, "ceiling_") || is("fire_alarm.n.02", "fire_sprinkler.n.01", "security_camera.n.01") ||
+		is("room_light.n.01") && !strings.Contains(category, "wall") && !strings.Contains(category, "floor") && !strings.Contains(category, "table"):
+		return onCeiling
+	case strings.HasPrefix(category, "wall_") || is("mirror.n.01", "painting.n.01", "wall_nail.n.01", "towel_rack.n.01",
+		"toilet_paper_dispenser.n.01", "paper_towel_dispenser.n.01", "hand_dryer.n.01", "showerhead.n.01") ||
+		is("shelf.n.01") && size[2] < 0.3:
+		return onWall
+	}
+	return onFloor
+}
+
+// pairCounters stands each countertop slab on a lower cabinet of the
+// room, the tallest free one first, where there is one; the countertop
+// then leaves the wall list and follows its cabinet.
+func pairCounters(b *kb.Base, items []*wallItem) []*wallItem {
+	cab, ok := b.Lookup("cabinet.n.01")
+	if !ok {
+		return items
+	}
+	var cabs []*wallItem
+	for _, it := range items {
+		if it.mount == onFloor && !it.opening && it.obj.Synset != kb.NoSynset && b.IsA(it.obj.Synset, cab) && it.h < counterTop {
+			cabs = append(cabs, it)
+		}
+	}
+	sort.SliceStable(cabs, func(i, j int) bool {
+		if cabs[i].h != cabs[j].h {
+			return cabs[i].h > cabs[j].h
+		}
+		return cabs[i].obj.Name < cabs[j].obj.Name
+	})
+	out := items[:0:0]
+	for _, it := range items {
+		if it.mount == onCounter && len(cabs) > 0 {
+			c := cabs[0]
+			cabs = cabs[1:]
+			c.top = it
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
 }
 
 // assignWalls spreads the items over the four walls, each to the wall
@@ -256,11 +394,25 @@ func placeOnWall(room *Room, it *wallItem, side, margin float64) {
 	if it.opening {
 		start += openingMargin
 	}
+	if it.top != nil && it.top.w > it.w {
+		start += (it.top.w - it.w) / 2 // centred under its wider countertop
+	}
 	lo, hi := start, start+it.w
-	z0, z1 := 0.0, it.h
+	z0, z1 := it.z0, it.z0+it.h
+	if it.mount == onCeiling {
+		z0 = max(0, room.Height-it.h)
+		z1 = z0 + it.h
+	}
 	if it.opening && it.h < 1.8 { // a window: set into the wall at sill height
 		z0 = min(0.9, room.Height-it.h)
 		z1 = z0 + it.h
+	}
+	if it.top != nil {
+		// The countertop over its cabinet, centred on it along the wall,
+		// its back to the wall.
+		t := it.top
+		t.wall, t.offset = it.wall, it.offset+max(0, (it.w-t.w)/2)
+		placeOnWall(room, t, side, margin)
 	}
 	var box predicates.Box
 	var front predicates.Box
