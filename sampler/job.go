@@ -29,6 +29,14 @@ type Record struct {
 	Status   string   `json:"status"` // ok or failed
 	Reason   *Failure `json:"reason,omitempty"`
 	MS       float64  `json:"ms"` // time to sample and verify
+	// Shrunk lists the objects shrunk to fit, with the factor.
+	Shrunk []Shrink `json:"shrunk,omitempty"`
+}
+
+// Shrink is an object shrunk to fit and the factor of its size.
+type Shrink struct {
+	Object string  `json:"object"`
+	Factor float64 `json:"factor"`
 }
 
 // WriteOptions say how configurations are drawn and where they go.
@@ -37,6 +45,9 @@ type WriteOptions struct {
 	Goal bool   // sample the goal instead of :init
 	Out  string // files go to Out/<activity>/
 	SVG  bool   // also draw each configuration
+	// NoShrink refuses, with a no-space failure, a configuration in
+	// which an object fits only shrunk.
+	NoShrink bool
 }
 
 // SampleAndWrite samples configuration k of the job and writes it under
@@ -49,7 +60,7 @@ func (s *Sampler) SampleAndWrite(j *Job, k int, o WriteOptions) Record {
 		return rec
 	}
 	start := time.Now()
-	req := Request{Activity: j.Name, Problem: j.Problem, Scenes: j.Scenes, Seed: o.Seed, Index: k, Goal: o.Goal}
+	req := Request{Activity: j.Name, Problem: j.Problem, Scenes: j.Scenes, Seed: o.Seed, Index: k, Goal: o.Goal, NoShrink: o.NoShrink}
 	var res *Result
 	var err error
 	if j.After != nil {
@@ -68,6 +79,7 @@ func (s *Sampler) SampleAndWrite(j *Job, k int, o WriteOptions) Record {
 		return rec
 	}
 	rec.Scene = res.Scene
+	rec.Shrunk = res.Shrunk()
 	var path string
 	if j.After != nil {
 		var fail *Failure
@@ -87,4 +99,16 @@ func (s *Sampler) SampleAndWrite(j *Job, k int, o WriteOptions) Record {
 	}
 	rec.Status, rec.File = "ok", path
 	return rec
+}
+
+// Shrunk lists the objects of the configuration shrunk to fit, in
+// instance order.
+func (r *Result) Shrunk() []Shrink {
+	var out []Shrink
+	for _, o := range r.Objects {
+		if o.Scale > 0 && o.Scale != 1 {
+			out = append(out, Shrink{Object: o.Name, Factor: o.Scale})
+		}
+	}
+	return out
 }

@@ -93,6 +93,11 @@ func (s *physStats) add(res *Result, base *kb.Base) []physIssue {
 	if s.byRule == nil {
 		s.byRule, s.examples = map[string]int{}, map[string][]string{}
 	}
+	for _, sh := range res.Shrunk() {
+		if len(s.examples["shrunk"]) < 6 {
+			s.examples["shrunk"] = append(s.examples["shrunk"], fmt.Sprintf("%s@%s: %s ×%.1f (%s %s)", res.Activity, res.Scene, sh.Object, sh.Factor, relationOf(res, sh.Object), parentOf(res, sh.Object)))
+		}
+	}
 	seen := map[string]bool{}
 	for _, is := range iss {
 		k := is.Rule + "|" + is.Object
@@ -349,4 +354,22 @@ func isFurnitureChild(res *Result, base *kb.Base, o *Object) bool {
 		return true
 	}
 	return false
+}
+
+func relationOf(res *Result, name string) string {
+	for _, o := range res.Objects {
+		if o.Name == name {
+			return o.Relation
+		}
+	}
+	return ""
+}
+
+func parentOf(res *Result, name string) string {
+	for _, o := range res.Objects {
+		if o.Name == name {
+			return o.Parent
+		}
+	}
+	return ""
 }

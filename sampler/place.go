@@ -232,6 +232,9 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 	if f := pl.explainNoSpace(i, lit); f != nil {
 		return f
 	}
+	if pl.req.NoShrink && rigid {
+		return failf(NoSpace, lit, nil, "no free spot for %s %s %s at its model's size (shrinking is off)", in.name, in.rel, pl.inst[p].name)
+	}
 	return failf(NoSpace, lit, nil, "no free spot for %s %s %s", in.name, in.rel, pl.inst[p].name)
 }
 

@@ -37,6 +37,8 @@ type sampleOptions struct {
 	out    string
 	svg    bool
 	format string
+	// noShrink refuses configurations in which an object fits only shrunk.
+	noShrink bool
 }
 
 func newSampleCmd(g *globalOptions) *cobra.Command {
@@ -58,6 +60,15 @@ Knowledge-base scenes list only each room's models, so the sampler lays them
 out (rooms sized from their contents, furniture against the walls, doors kept
 clear); --scene-file samples in the real layout of a simulator scene file
 instead.
+
+Placements are physically plausible: an object inside a container lies
+within its inner box (on its floor, a shelf or what is already inside), a
+rigid object on a support has at least 80 % of its footprint on it, nothing
+overlaps anything of the scene (neighbouring rooms included) and every
+footprint stays in its room. An object that fits nowhere is given a smaller
+model of its synset, and only then shrunk (to half its size at most); the
+shrunk objects are listed in the report. --no-shrink refuses instead, with
+a no-space reason. See docs/sampler.md.
 
 Each configuration is written to OUT/<activity>/<scene>-<seed>-<k>.jsonl, an
 episode (header and one step) that 'bddl check' reads directly; --svg adds a
@@ -90,6 +101,7 @@ misuse.`,
 	f.BoolVar(&opts.goal, "goal", false, "sample a state in which the goal holds instead of :init")
 	f.StringVarP(&opts.out, "out", "o", "", "output directory (required)")
 	f.BoolVar(&opts.svg, "svg", false, "also draw each configuration from above as SVG")
+	f.BoolVar(&opts.noShrink, "no-shrink", false, "never shrink an object to fit: fail with a no-space reason instead")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per configuration)")
 	opts.readFlags.add(f)
 	opts.batchFlags.add(f, "activity definitions")
@@ -198,7 +210,7 @@ func runSample(opts *sampleOptions, args []string) error {
 			tasks = append(tasks, task{j, k})
 		}
 	}
-	wo := sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg}
+	wo := sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg, NoShrink: opts.noShrink}
 	failed, done := 0, 0
 	enc := json.NewEncoder(opts.globalOptions.out)
 	ctx, stop := batch.WithSignals(context.Background(), opts.err)
@@ -217,6 +229,13 @@ func runSample(opts *sampleOptions, args []string) error {
 		var err error
 		if r.Status == "ok" {
 			_, err = fmt.Fprintf(opts.globalOptions.out, "ok    %s  %s  %.1f ms\n", r.Activity, r.File, r.MS)
+			if len(r.Shrunk) > 0 && err == nil {
+				parts := make([]string, len(r.Shrunk))
+				for i, s := range r.Shrunk {
+					parts[i] = fmt.Sprintf("%s ×%.2g", s.Object, s.Factor)
+				}
+				_, err = fmt.Fprintf(opts.globalOptions.out, "      shrunk to fit: %s\n", strings.Join(parts, ", "))
+			}
 		} else {
 			_, err = fmt.Fprintf(opts.globalOptions.out, "FAIL  %s  #%d  %v\n", r.Activity, r.Index, r.Reason)
 		}

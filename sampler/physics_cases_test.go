@@ -1,0 +1,168 @@
+package sampler
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/corpus"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+)
+
+var (
+	b1kOnce sync.Once
+	b1kBase *kb.Base
+	b1kErr  error
+)
+
+// b1k is the BEHAVIOR-1K knowledge base of the corpus, loaded once.
+func b1k(t *testing.T) *kb.Base {
+	t.Helper()
+	dir := corpus.Dir(t)
+	b1kOnce.Do(func() { b1kBase, b1kErr = kb.Load(filepath.Join(dir, "knowledge_base")) })
+	if b1kErr != nil {
+		t.Fatal(b1kErr)
+	}
+	return b1kBase
+}
+
+// defineIn builds a definition from its objects and :init lines, with a
+// floor of room and the agent on it.
+func defineIn(t *testing.T, room, objects string, init ...string) *bddl.Problem {
+	t.Helper()
+	src := "(define (problem physics_case-0)\n (:domain omnigibson)\n (:objects " + objects +
+		" floor.n.01_1 - floor.n.01 agent.n.01_1 - agent.n.01)\n (:init\n  " + strings.Join(init, "\n  ") +
+		"\n  (inroom floor.n.01_1 " + room + ") (ontop agent.n.01_1 floor.n.01_1))\n (:goal (and (real agent.n.01_1))))\n"
+	p, diags := bddl.ParseProblem("physics_case.bddl", []byte(src))
+	if diags.HasErrors() {
+		t.Fatalf("test definition does not parse: %v\n%s", diags, src)
+	}
+	return p
+}
+
+// TestPhysicalCases samples scenes that used to come out physically
+// wrong and checks the geometric property itself with the independent
+// checker (containment, footprint on the support, room bounds, overlap
+// with every scene object), over several seeds and scenes.
+func TestPhysicalCases(t *testing.T) {
+	base := b1k(t)
+	s := New(base, predicates.Options{})
+	cases := []struct {
+		name, room, objects string
+		init                []string
+		rule                string // the rule the case used to break
+	}{
+		{"lid in a shallow cabinet", "kitchen",
+			"lid.n.02_1 lid.n.02_2 lid.n.02_3 - lid.n.02 cabinet.n.01_1 - cabinet.n.01",
+			[]string{"(inside lid.n.02_1 cabinet.n.01_1)", "(inside lid.n.02_2 cabinet.n.01_1)", "(inside lid.n.02_3 cabinet.n.01_1)", "(inroom cabinet.n.01_1 kitchen)"},
+			"contained"},
+		{"quilt in a hamper", "bedroom",
+			"quilt.n.01_1 - quilt.n.01 hamper.n.02_1 - hamper.n.02",
+			[]string{"(inside quilt.n.01_1 hamper.n.02_1)", "(ontop hamper.n.02_1 floor.n.01_1)"},
+			"contained"},
+		{"tray in a fridge", "kitchen",
+			"tray.n.01_1 tray.n.01_2 - tray.n.01 electric_refrigerator.n.01_1 - electric_refrigerator.n.01",
+			[]string{"(inside tray.n.01_1 electric_refrigerator.n.01_1)", "(inside tray.n.01_2 electric_refrigerator.n.01_1)", "(inroom electric_refrigerator.n.01_1 kitchen)"},
+			"contained"},
+		{"rug at a room corner", "living_room",
+			"rug.n.01_1 rug.n.01_2 - rug.n.01",
+			[]string{"(ontop rug.n.01_1 floor.n.01_1)", "(ontop rug.n.01_2 floor.n.01_1)"},
+			"room"},
+		{"curtains by a neighbouring armchair", "living_room",
+			"curtain.n.01_1 curtain.n.01_2 - curtain.n.01",
+			[]string{"(ontop curtain.n.01_1 floor.n.01_1)", "(ontop curtain.n.01_2 floor.n.01_1)"},
+			"overlap"},
+		{"steak on a small plate", "kitchen",
+			"steak.n.01_1 - steak.n.01 plate.n.04_1 - plate.n.04 countertop.n.01_1 - countertop.n.01",
+			[]string{"(ontop steak.n.01_1 plate.n.04_1)", "(ontop plate.n.04_1 countertop.n.01_1)", "(inroom countertop.n.01_1 kitchen)"},
+			"supported"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := defineIn(t, c.room, c.objects, c.init...)
+			ok, checked := 0, 0
+			for seed := uint64(0); seed < 12; seed++ {
+				res, err := s.Sample(Request{Activity: "physics_case", Problem: p, Seed: seed})
+				if err != nil {
+					if f, isF := err.(*Failure); !isF || f.Kind == Internal {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+					continue
+				}
+				ok++
+				iss, _, counts := physCheck(res, base)
+				for _, is := range iss {
+					t.Errorf("seed %d in %s: %s", seed, res.Scene, is)
+				}
+				switch c.rule {
+				case "contained":
+					checked += counts[0]
+				case "supported":
+					checked += counts[2]
+				default:
+					checked += counts[3]
+				}
+			}
+			if ok == 0 || checked == 0 {
+				t.Fatalf("no seed sampled (%d) or nothing of the rule %s checked (%d)", ok, c.rule, checked)
+			}
+		})
+	}
+}
+
+// TestNoShrink: a configuration in which an object was shrunk to fit is,
+// with NoShrink, either sampled with no object shrunk or refused with a
+// no-space failure; and every shrunk object is reported, bounded at half
+// size.
+func TestNoShrink(t *testing.T) {
+	base := b1k(t)
+	s := New(base, predicates.Options{})
+	p := defineIn(t, "kitchen",
+		"cookie_sheet.n.01_1 cookie_sheet.n.01_2 cookie_sheet.n.01_3 - cookie_sheet.n.01 countertop.n.01_1 - countertop.n.01",
+		"(ontop cookie_sheet.n.01_1 countertop.n.01_1)", "(ontop cookie_sheet.n.01_2 countertop.n.01_1)",
+		"(ontop cookie_sheet.n.01_3 countertop.n.01_1)", "(inroom countertop.n.01_1 kitchen)")
+	found := 0
+	for seed := uint64(0); seed < 40 && found < 3; seed++ {
+		req := Request{Activity: "no_shrink", Problem: p, Seed: seed}
+		res, err := s.Sample(req)
+		if err != nil || len(res.Shrunk()) == 0 {
+			continue
+		}
+		found++
+		for _, sh := range res.Shrunk() {
+			if sh.Factor < shrinkSteps[len(shrinkSteps)-1] || sh.Factor >= 1 {
+				t.Errorf("seed %d: %s shrunk by %v, outside [0.5, 1)", seed, sh.Object, sh.Factor)
+			}
+		}
+		req.NoShrink = true
+		res, err = s.Sample(req)
+		if err != nil {
+			f, ok := err.(*Failure)
+			if !ok {
+				t.Fatalf("seed %d: untyped %v", seed, err)
+			}
+			kinds := []Kind{f.Kind}
+			for _, x := range f.Tried {
+				kinds = append(kinds, x.Kind)
+			}
+			for _, k := range kinds {
+				if k == Internal {
+					t.Errorf("seed %d: %v", seed, err)
+				}
+			}
+			if f.Kind != NoSpace && f.Kind != NoScene {
+				t.Errorf("seed %d with NoShrink: %v, want a no-space failure", seed, err)
+			}
+			continue
+		}
+		if sh := res.Shrunk(); len(sh) > 0 {
+			t.Errorf("seed %d with NoShrink: shrunk %v", seed, sh)
+		}
+	}
+	if found == 0 {
+		t.Skip("no seed needed shrinking")
+	}
+}
