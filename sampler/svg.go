@@ -389,8 +389,21 @@ func (r *Result) sideView() *plot.Plot {
 	if room := r.scene.Room(sup.Room); room != nil {
 		floor = room.Floor.Max[2]
 	}
-	p.Add(polygon(side(sup.Box, k), boundColor, false, edgeColor, 0.5))
 	var labels labelLayer
+	// What the support stands on (a countertop's cabinet), for scale.
+	if room := r.scene.Room(sup.Room); room != nil {
+		for _, o := range room.Objects {
+			b := o.Box
+			if o.Kind != Furniture || o.Name == sup.Name || b.Max[2] > sup.Box.Min[2]+0.01 ||
+				b.Max[0] <= sup.Box.Min[0] || b.Min[0] >= sup.Box.Max[0] || b.Max[1] <= sup.Box.Min[1] || b.Min[1] >= sup.Box.Max[1] {
+				continue
+			}
+			p.Add(polygon(side(b, k), sceneColor, false, edgeColor, 0.5))
+			c := b.Center()
+			labels.labels = append(labels.labels, label{x: c[k], y: c[2], text: o.Category, size: sceneLabel, color: sceneTextColor})
+		}
+	}
+	p.Add(polygon(side(sup.Box, k), boundColor, false, edgeColor, 0.5))
 	for _, o := range held {
 		c, dashed := r.style(o)
 		p.Add(polygon(side(o.Box, k), c, dashed, edgeColor, 0.5))
