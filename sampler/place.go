@@ -229,6 +229,9 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		}
 		in.size, in.scale = orig, 0
 	}
+	if b := pl.inst[p].bound; b != nil && b.Kind == Furniture {
+		pl.full = b
+	}
 	if f := pl.explainNoSpace(i, lit); f != nil {
 		return f
 	}

@@ -65,6 +65,10 @@ type plan struct {
 	// near are the bodies a placement in progress can meet (in nearRoom).
 	near     []body
 	nearRoom *Room
+	// exclude are scene objects this attempt may not bind; full is the
+	// bound scene object in or on which an object found no space.
+	exclude map[*SceneObject]bool
+	full    *SceneObject
 }
 
 // body is something that takes space in a room: a scene object (inst
@@ -75,9 +79,47 @@ type body struct {
 	slab bool // a floor or ceiling
 }
 
+// maxContainerSwaps bounds how many times a configuration is drawn again
+// with a scene object left out because what goes in or on it did not fit.
+const maxContainerSwaps = 3
+
+// sampleIn samples the request in a scene. When objects find no space in
+// or on a scene object bound to an in-room instance, it tries again with
+// that object left out, so another of the room's objects of the synset
+// (another cabinet) stands for the instance: the reference keeps only the
+// candidates on which every child samples (SEMANTICS.md B §3.3 phase 6).
 func (s *Sampler) sampleIn(req Request, sc *Scene) (*Result, *Failure) {
+	var exclude map[*SceneObject]bool
+	var first *Failure
+	for swap := 0; ; swap++ {
+		res, fail, full := s.sampleOnce(req, sc, exclude)
+		if fail == nil {
+			return res, nil
+		}
+		if first == nil {
+			first = fail
+		}
+		if fail.Kind != NoSpace || full == nil || swap == maxContainerSwaps {
+			return nil, first
+		}
+		if exclude == nil {
+			exclude = map[*SceneObject]bool{}
+		}
+		exclude[full] = true
+	}
+}
+
+// sampleOnce is one attempt; full is the scene object that had no room
+// for what goes in or on it, when that is why it failed.
+func (s *Sampler) sampleOnce(req Request, sc *Scene, exclude map[*SceneObject]bool) (*Result, *Failure, *SceneObject) {
 	pl := &plan{s: s, req: req, scene: sc, rng: newRand(req.Seed, req.Activity, sc.Name, req.Index),
-		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo}
+		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo, exclude: exclude}
+	res, fail := pl.run()
+	return res, fail, pl.full
+}
+
+func (pl *plan) run() (*Result, *Failure) {
+	req := pl.req
 	if fail := pl.declare(); fail != nil {
 		return nil, fail
 	}
@@ -215,7 +257,7 @@ func (pl *plan) candidatesIn(r *Room, syn kb.SynsetID, taken map[*SceneObject]bo
 		return nil
 	}
 	for _, o := range r.Objects {
-		if !taken[o] && o.Synset != kb.NoSynset && pl.s.base.IsA(o.Synset, syn) {
+		if !taken[o] && !pl.exclude[o] && o.Synset != kb.NoSynset && pl.s.base.IsA(o.Synset, syn) {
 			out = append(out, o)
 		}
 	}
