@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openbddl/bddl/internal/corpus"
 )
 
 func execSample(t *testing.T, args ...string) (string, string, int) {
@@ -270,5 +272,57 @@ func TestSampleShardEmptyAndBad(t *testing.T) {
 	}
 	if _, errs, code := execSample(t, "sample", "cleaning_shoes", "-o", dir, "--shard", "3/3"); code != 2 || !strings.Contains(errs, "--shard") {
 		t.Errorf("--shard 3/3: exit %d, %q; want 2 naming --shard", code, errs)
+	}
+}
+
+// TestSampleShrunkReport: objects shrunk to fit are listed in the JSON
+// record and in the text report; --no-shrink samples none, failing with
+// no-space where an object fits only shrunk.
+func TestSampleShrunkReport(t *testing.T) {
+	kbDir := filepath.Join(corpus.Dir(t), "knowledge_base")
+	def := filepath.Join(t.TempDir(), "sheets", "problem0.bddl")
+	if err := os.MkdirAll(filepath.Dir(def), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := `(define (problem sheets-0) (:domain omnigibson)
+ (:objects cookie_sheet.n.01_1 cookie_sheet.n.01_2 cookie_sheet.n.01_3 - cookie_sheet.n.01 countertop.n.01_1 - countertop.n.01 floor.n.01_1 - floor.n.01 agent.n.01_1 - agent.n.01)
+ (:init (ontop cookie_sheet.n.01_1 countertop.n.01_1) (ontop cookie_sheet.n.01_2 countertop.n.01_1) (ontop cookie_sheet.n.01_3 countertop.n.01_1)
+  (inroom countertop.n.01_1 kitchen) (inroom floor.n.01_1 kitchen) (ontop agent.n.01_1 floor.n.01_1))
+ (:goal (and (real agent.n.01_1))))
+`
+	if err := os.WriteFile(def, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := execSample(t, "sample", def, "--kb", kbDir, "-n", "30", "-o", t.TempDir(), "--format", "json")
+	if code == 2 {
+		t.Fatalf("exit 2: %s", errs)
+	}
+	shrunk := 0
+	for _, r := range jsonResults(t, out) {
+		if s, ok := r["shrunk"].([]any); ok && len(s) > 0 {
+			shrunk++
+			first := s[0].(map[string]any)
+			if f := first["factor"].(float64); f < 0.5 || f >= 1 || first["object"] == "" {
+				t.Errorf("shrunk entry %v", first)
+			}
+		}
+	}
+	if shrunk == 0 {
+		t.Skip("no configuration needed shrinking")
+	}
+	text, _, _ := execSample(t, "sample", def, "--kb", kbDir, "-n", "30", "-o", t.TempDir())
+	if !strings.Contains(text, "shrunk to fit: cookie_sheet.n.01_") {
+		t.Errorf("text report lacks the shrunk line:\n%s", text)
+	}
+	out, _, _ = execSample(t, "sample", def, "--kb", kbDir, "-n", "30", "-o", t.TempDir(), "--format", "json", "--no-shrink")
+	for _, r := range jsonResults(t, out) {
+		if _, ok := r["shrunk"]; ok {
+			t.Errorf("--no-shrink: %v", r)
+		}
+		if r["status"] == "failed" {
+			if reason, _ := r["reason"].(map[string]any); reason["kind"] != "no-space" && reason["kind"] != "no-scene" {
+				t.Errorf("--no-shrink failure %v, want no-space", reason)
+			}
+		}
 	}
 }
