@@ -63,6 +63,9 @@ type physStats struct {
 
 func (s *physStats) add(res *Result, base *kb.Base) []physIssue {
 	iss, heights, counts := physCheck(res, base)
+	if s.byRule == nil {
+		s.byRule, s.examples = map[string]int{}, map[string][]string{}
+	}
 	if s.byParent == nil {
 		s.byParent = map[string][]float64{}
 	}
@@ -90,10 +93,8 @@ func (s *physStats) add(res *Result, base *kb.Base) []physIssue {
 	s.Unfit += counts[1+3]
 	s.Shrunk += counts[5]
 	s.furnitureZ = append(s.furnitureZ, heights...)
-	if s.byRule == nil {
-		s.byRule, s.examples = map[string]int{}, map[string][]string{}
-	}
 	for _, sh := range res.Shrunk() {
+		s.byRule["shrunk"]++
 		if len(s.examples["shrunk"]) < 6 {
 			s.examples["shrunk"] = append(s.examples["shrunk"], fmt.Sprintf("%s@%s: %s ×%.1f (%s %s)", res.Activity, res.Scene, sh.Object, sh.Factor, relationOf(res, sh.Object), parentOf(res, sh.Object)))
 		}
