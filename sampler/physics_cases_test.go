@@ -166,3 +166,56 @@ func TestNoShrink(t *testing.T) {
 		t.Skip("no seed needed shrinking")
 	}
 }
+
+// TestLayoutHeights lays out every scene of the BEHAVIOR-1K knowledge
+// base and checks each fixture's height by what it is: countertop slabs
+// at counter height (on their cabinet when they have one), wall cabinets
+// and range hoods high on the wall, wall fixtures at eye height, tables,
+// beds and everything else on the floor.
+func TestLayoutHeights(t *testing.T) {
+	base := b1k(t)
+	isA := func(o *SceneObject, name string) bool {
+		id, ok := base.Lookup(name)
+		return ok && o.Synset != kb.NoSynset && base.IsA(o.Synset, id)
+	}
+	cases := []struct {
+		name   string
+		match  func(o *SceneObject) bool
+		lo, hi float64 // bounds on the checked height
+		top    bool    // check the top (else the bottom)
+	}{
+		{"countertop slab", func(o *SceneObject) bool { return isA(o, "countertop.n.01") && o.Box.Extent()[2] < 0.5 }, 0.74, 0.95, true},
+		{"wall cabinet", func(o *SceneObject) bool { return strings.HasPrefix(o.Category, "top_") }, wallCabinetBottom, wallCabinetBottom, false},
+		{"range hood", func(o *SceneObject) bool { return isA(o, "range_hood.n.01") }, wallCabinetBottom, wallCabinetBottom, false},
+		{"wall nail", func(o *SceneObject) bool { return isA(o, "wall_nail.n.01") }, 1.4, 1.6, false},
+		{"table", func(o *SceneObject) bool { return isA(o, "table.n.02") }, 0, 0, false},
+		{"bed", func(o *SceneObject) bool { return isA(o, "bed.n.01") }, 0, 0, false},
+	}
+	seen := make([]int, len(cases))
+	for _, ks := range base.Scenes() {
+		sc := LayoutScene(base, ks)
+		for _, r := range sc.Rooms {
+			for _, o := range r.Objects {
+				for k, c := range cases {
+					if !c.match(o) {
+						continue
+					}
+					seen[k]++
+					z := o.Box.Min[2]
+					if c.top {
+						z = o.Box.Max[2]
+					}
+					if z < c.lo-1e-9 || z > c.hi+1e-9 {
+						t.Errorf("%s %s: %s at %.2f m, want %.2f–%.2f", sc.Name, c.name, o.Name, z, c.lo, c.hi)
+					}
+					break
+				}
+			}
+		}
+	}
+	for k, c := range cases {
+		if seen[k] == 0 {
+			t.Errorf("no %s in any scene", c.name)
+		}
+	}
+}
