@@ -5,14 +5,19 @@
 //
 // A Sampler holds a knowledge base and its scenes: the knowledge base's
 // room object lists laid out by LayoutScene (rooms sized from their
-// contents, furniture against the walls, doors clear), and simulator
+// contents, furniture against the walls at its real height, doors
+// clear), and simulator
 // scene files added with AddScene(ReadTemplate(...)). Sample runs the
 // phases of the reference's sampler without physics (SEMANTICS.md B §3.3):
 // in-room instances are bound to scene objects by maximum bipartite
 // matching in one room per room type, wildcards expand to the matching
 // objects of that room, every other instance gets a model with the meta
 // links its literals need and its real size, objects are placed parents
-// first at free spots with random yaw, and the temperatures, joints,
+// first at free spots with random yaw — wholly inside a container's inner
+// box (its floor, a shelf, or what lies inside), with 80 % of a rigid
+// object's footprint on its support, every footprint in its room, never
+// overlapping anything of the scene, neighbouring rooms included; a smaller
+// model, then shrinking, when nothing fits — and the temperatures, joints,
 // toggles, particle counts and cloth ratios are set from the reference's
 // sampling ranges. A configuration that cannot be made is a *Failure of a
 // Kind (no-scene, no-room, no-model, no-space, contradiction,
