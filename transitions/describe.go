@@ -149,7 +149,7 @@ func ExplainLines(base *kb.Base, r Rule) []ExplainLine {
 		return out
 	case Slicing, Dicing:
 		line("needs", counted(r.Inputs)+states(r.InputStates)+" touching an object with the slicer ability, while some slicer is active")
-		line("fires", "every step that holds; a slicer that cut is inactive until it has touched nothing sliceable for 0.5 s")
+		line("fires", "every step that holds; a slicer that touched a sliceable object is inactive until it has touched no sliceable object for 2 s")
 	case Melting:
 		line("needs", counted(r.Inputs)+fmt.Sprintf(" whose max temperature is at least %g °C", MeltingTemperature))
 		line("fires", "every step that holds")

@@ -28,6 +28,9 @@
 //
 // # Step semantics
 //
+// docs/transitions.md gives each family's firing conditions with the
+// reference function it follows. In short:
+//
 //   - Every family is evaluated on the state as recorded, in the fixed
 //     order of Families (the reference iterates a set: its order is
 //     unspecified); within a family, candidates in id order and recipes in
@@ -36,12 +39,19 @@
 //     an object is consumed at most once: a later firing that needs an
 //     object an earlier one consumed is dropped.
 //   - Then all removals happen, then all additions, in firing order.
+//     Created objects exist at once; their output states and their place
+//     on the container (and the states the parts of a sliced object
+//     inherit) land at the start of the next Step, as in the reference
+//     (Options.SameStep lands them at once; Flush lands them on demand).
 //   - Edge-triggered conditions (a machine switched on, a washer or dryer
 //     switched on while closed, a mixing tool starting to touch a
 //     container) compare with the previous Step; heat_cook recipes count
-//     consecutive executable steps and fire when the count reaches
-//     timesteps; a slicer that touched a sliceable is inactive until it has
-//     touched none for 0.5 s (SetDT; one step when dt is unknown).
+//     consecutive executable steps per recipe and fire when the count
+//     reaches timesteps; a slicer that touched a sliceable object is
+//     inactive until it has touched none for 2 s (SetDT; one step when dt
+//     is unknown).
+//   - Fixed-base objects (by default the scene objects an inroom literal
+//     places; Options.FixedBase) are never containers or machines.
 //
 // # What a firing writes
 //

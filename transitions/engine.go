@@ -2,6 +2,7 @@ package transitions
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
@@ -68,6 +69,11 @@ const (
 	ChangeFact
 	// ChangeAABB records Object's box.
 	ChangeAABB
+	// ChangeTemperature and ChangeMaxTemperature record Object's
+	// temperature or highest temperature (in Temp), inherited by the parts
+	// of a sliced object.
+	ChangeTemperature
+	ChangeMaxTemperature
 )
 
 // Change is one change a Step made to the state.
@@ -77,6 +83,7 @@ type Change struct {
 	Pred        predicates.PredID
 	Value       predicates.Truth
 	Box         predicates.Box
+	Temp        float64
 }
 
 // Engine applies one activity's transition rules to its states. It keeps
@@ -93,8 +100,6 @@ type Engine struct {
 	objBuf    []ObjectID
 	relBuf    []rel
 	busyList  []ObjectID
-	cookSeen  []bool // per heat_cook recipe: executable this step
-	touched   []bool // per slicer: touched a sliceable this step
 	garbage   [1]output
 	prodBuf   []Product
 	firings   []Firing
@@ -109,6 +114,34 @@ type Engine struct {
 	genCount  map[string]int
 	dt        float64
 	reactStep int
+	// next are the changes that land at the start of the next Step: the
+	// output states and placement of created objects, the inherited
+	// states of slices (the reference applies them one rule step later);
+	// landing is the list being applied.
+	next, landing []Change
+	// cookClock counts the steps on which the heat_cook rule was active
+	// (CookingRule.counter).
+	cookClock int
+}
+
+// Options are the deliberate deviations from the reference an Engine can
+// be asked for; the zero value follows the reference.
+type Options struct {
+	// FixedBase overrides, by instance name, whether an object is
+	// fixed-base. The reference reads it from the scene file; recordings
+	// do not carry it, so by default the scene objects (the instances an
+	// inroom literal of :init places) are fixed-base and the others are
+	// not. Fixed-base objects are never recipe containers or machines,
+	// and never the contents of one.
+	FixedBase map[string]bool
+	// SameStep gives created objects their output states and place on the
+	// step the rule fires, instead of on the next one as the reference
+	// does (its TransitionRuleAPI.step applies them at the start of the
+	// following rule step).
+	SameStep bool
+	// GPUDynamics mirrors the reference's gm.USE_GPU_DYNAMICS (off by
+	// default there): with it, a washer wets its load.
+	GPUDynamics bool
 }
 
 // memory is what an Engine remembers between steps.
@@ -117,9 +150,11 @@ type memory struct {
 	mixTouch   []bool // per mixing container: touching a tool at the previous step
 	washerOn   []bool // per washer: on and closed at the previous step
 	dryerOn    []bool
-	slicerOn   []bool // per slicer: active
-	slicerIdle []int  // per slicer: steps touching no sliceable since it last did
-	cookCount  []int  // per heat_cook recipe: consecutive executable steps
+	slicerOn   []bool // per slicer: SlicerActive's value
+	slicerPrev []bool // per slicer: touched a sliceable at the previous step
+	slicerIdle []int  // per slicer: SlicerActive's DELAY_COUNTER
+	cookCount  []int  // per heat_cook recipe: CookingRule._heat_steps
+	cookLast   []int  // per heat_cook recipe: CookingRule._last_heat_timestep
 }
 
 // Compile prepares the knowledge base's rules for one activity: it keeps
@@ -130,8 +165,16 @@ func Compile(prog *predicates.Program, base *kb.Base) (*Engine, error) {
 	if prog == nil {
 		return nil, fmt.Errorf("transitions: Compile of a nil program")
 	}
-	c := compile(prog, base, nil)
+	c := compile(prog, base, nil, Options{})
 	return c.newEngine(), nil
+}
+
+// CompileWith is Compile with options.
+func CompileWith(prog *predicates.Program, base *kb.Base, opts Options) (*Engine, error) {
+	if prog == nil {
+		return nil, fmt.Errorf("transitions: Compile of a nil program")
+	}
+	return compile(prog, base, nil, opts).newEngine(), nil
 }
 
 // CompileOnly is Compile keeping only the rules (indexes into
@@ -141,7 +184,7 @@ func CompileOnly(prog *predicates.Program, base *kb.Base, keep func(rule int) bo
 	if prog == nil {
 		return nil, fmt.Errorf("transitions: Compile of a nil program")
 	}
-	return compile(prog, base, keep).newEngine(), nil
+	return compile(prog, base, keep, Options{}).newEngine(), nil
 }
 
 func (c *compiled) newEngine() *Engine {
@@ -149,8 +192,6 @@ func (c *compiled) newEngine() *Engine {
 	e.taken = make([]bool, c.n)
 	e.busy = make([]bool, c.n)
 	e.heatAct = make([]bool, len(c.heatSources))
-	e.cookSeen = make([]bool, len(c.cook))
-	e.touched = make([]bool, len(c.slicers))
 	e.garbage[0] = c.garbageOut
 	e.mem = memory{
 		machineOn:  make([]bool, len(c.machines)),
@@ -158,8 +199,10 @@ func (c *compiled) newEngine() *Engine {
 		washerOn:   make([]bool, len(c.washers)),
 		dryerOn:    make([]bool, len(c.dryers)),
 		slicerOn:   make([]bool, len(c.slicers)),
+		slicerPrev: make([]bool, len(c.slicers)),
 		slicerIdle: make([]int, len(c.slicers)),
 		cookCount:  make([]int, len(c.cook)),
+		cookLast:   make([]int, len(c.cook)),
 	}
 	e.SetDT(0)
 	e.Reset()
@@ -175,14 +218,15 @@ func (e *Engine) Fork() *Engine {
 	return f
 }
 
-// SetDT sets the simulated seconds per step, which the slicer's 0.5 s
-// re-arm delay is counted in; 0 (unknown) re-arms after one step.
+// SetDT sets the simulated seconds per step, which the slicer's 2 s
+// re-arm delay is counted in: max(1, ⌈2.0/dt⌉) steps, as SlicerActive's
+// STEPS_TO_WAIT (object_states/slicer_active.py, global_initialize); 0
+// (unknown) re-arms after one step.
 func (e *Engine) SetDT(dt float64) {
 	e.dt = dt
 	e.reactStep = 1
 	if dt > 0 {
-		n := int(slicerReactivationS/dt + 0.999999)
-		e.reactStep = max(n, 1)
+		e.reactStep = max(1, int(math.Ceil(slicerReactivationS/dt-1e-9)))
 	}
 }
 
@@ -197,9 +241,15 @@ func (e *Engine) Reset() {
 		e.mem.slicerOn[i] = true
 		e.mem.slicerIdle[i] = 0
 	}
+	clear(e.mem.slicerPrev)
 	clear(e.mem.cookCount)
+	for i := range e.mem.cookLast {
+		e.mem.cookLast[i] = -1
+	}
+	e.cookClock = 0
 	clear(e.genCount)
 	e.plans, e.firings, e.changes = e.plans[:0], e.firings[:0], e.changes[:0]
+	e.next = e.next[:0]
 }
 
 // Program returns the program the engine was compiled for.

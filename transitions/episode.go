@@ -158,7 +158,7 @@ func WriteStatesEpisode(w io.Writer, p *predicates.Program, activity string, met
 func AddChanges(p *predicates.Program, st *episode.Step, changes []Change) {
 	for _, c := range changes {
 		switch c.Kind {
-		case ChangeExists, ChangeAABB:
+		case ChangeExists, ChangeAABB, ChangeTemperature, ChangeMaxTemperature:
 			if st.Objects == nil {
 				st.Objects = map[string]*episode.Object{}
 			}
@@ -168,10 +168,15 @@ func AddChanges(p *predicates.Program, st *episode.Step, changes []Change) {
 				o = &episode.Object{}
 				st.Objects[name] = o
 			}
-			if c.Kind == ChangeExists {
+			switch c.Kind {
+			case ChangeExists:
 				o.Exists, o.Set, o.Null = c.Value == predicates.True, o.Set|predicates.FieldExists, o.Null&^predicates.FieldExists
-			} else {
+			case ChangeAABB:
 				o.AABB, o.Set, o.Null = c.Box, o.Set|predicates.FieldAABB, o.Null&^predicates.FieldAABB
+			case ChangeTemperature:
+				o.Temperature, o.Set, o.Null = c.Temp, o.Set|predicates.FieldTemperature, o.Null&^predicates.FieldTemperature
+			case ChangeMaxTemperature:
+				o.MaxTemperature, o.Set, o.Null = c.Temp, o.Set|predicates.FieldMaxTemperature, o.Null&^predicates.FieldMaxTemperature
 			}
 		case ChangeFact:
 			at := episode.Atom{Pred: c.Pred.String(), A: p.Name(c.Object)}

@@ -23,6 +23,9 @@ type plan struct {
 	src        ObjectID // the object sliced, diced or melted
 	box        predicates.Box
 	hasBox     bool
+	// The sliced object's recorded temperatures, inherited by its parts.
+	temp, maxTemp   float64
+	hasTemp, hasMax bool
 }
 
 type placement uint8
@@ -40,6 +43,9 @@ type rel struct {
 	a, b   ObjectID
 	val    predicates.Truth
 	remove bool
+	// inherit marks a state of the sliced object its parts inherit
+	// (a is the sliced object; b the substance of a binary state).
+	inherit bool
 }
 
 // Step applies the rules to s: it evaluates every family on s as
@@ -53,6 +59,7 @@ func (e *Engine) Step(s *predicates.State) Outcome {
 	if s == nil || s.Program() != e.c.prog || e.c.base == nil {
 		return Outcome{}
 	}
+	e.land(s)
 	e.s = s
 	e.heatCook()
 	e.machines()
@@ -68,7 +75,10 @@ func (e *Engine) Step(s *predicates.State) Outcome {
 	}
 	e.busyList = e.busyList[:0]
 	if len(e.plans) == 0 {
-		return Outcome{}
+		if len(e.changes) == 0 {
+			return Outcome{}
+		}
+		return Outcome{Changes: e.changes}
 	}
 	e.apply(s)
 	for i := range e.plans {
@@ -91,6 +101,15 @@ func (e *Engine) at(pred predicates.PredID, a, b ObjectID) predicates.Truth {
 
 func (e *Engine) exists(o ObjectID) bool { return e.s.Exists(o) == predicates.True }
 
+// touching is (touching a b) or (touching b a): contact is symmetric in
+// the reference (RigidContactAPI impulses between the two bodies), so a
+// fact recorded in either order counts.
+func (e *Engine) touching(a, b ObjectID) bool {
+	p := e.c.prog
+	return (p.MayTouch(e.s, a, b) && p.Atom(e.s, pTouching, a, b) == predicates.True) ||
+		(p.MayTouch(e.s, b, a) && p.Atom(e.s, pTouching, b, a) == predicates.True)
+}
+
 // inContainer is SEMANTICS.md A9: the object's centre inside the
 // container, or the object on top of it (flat containers).
 func (e *Engine) inContainer(o, c ObjectID) bool {
@@ -101,7 +120,14 @@ func (e *Engine) inContainer(o, c ObjectID) bool {
 // inside when insideOnly) and e.systems with the substances it contains.
 func (e *Engine) gather(c ObjectID, insideOnly bool) {
 	e.contents, e.systems = e.contents[:0], e.systems[:0]
-	for _, o := range e.c.objList {
+	// Recipe rules see only the objects that are not fixed-base
+	// (RecipeRule.refresh); the washer and dryer see every object
+	// (WasherDryerRule._compute_container_info).
+	objs := e.c.movable
+	if insideOnly {
+		objs = e.c.objList
+	}
+	for _, o := range objs {
 		if o == c || !e.exists(o) {
 			continue
 		}
