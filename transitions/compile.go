@@ -194,7 +194,7 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool, opts 
 			c.objList = append(c.objList, id)
 		}
 	}
-	c.fixed = fixedBase(prog, opts.FixedBase)
+	c.fixed = fixedBase(prog, base, c.syn, opts.FixedBase)
 	for _, o := range c.objList {
 		if !c.fixed[o] {
 			c.movable = append(c.movable, o)
@@ -321,9 +321,18 @@ func (c *compiled) isCategory(i int, category string) bool {
 }
 
 // fixedBase decides which instances are fixed-base: the overrides by
-// name, else the scene objects (placed by an inroom literal of :init).
-func fixedBase(prog *predicates.Program, over map[string]bool) []bool {
+// name, else the scene objects: instances an inroom literal of :init
+// places, and instances of synsets with the sceneObject property (sinks,
+// ovens, dishwashers: furniture the scene files load with a fixed base).
+func fixedBase(prog *predicates.Program, base *kb.Base, syn []kb.SynsetID, over map[string]bool) []bool {
 	fixed := make([]bool, prog.NumObjects())
+	if base != nil {
+		for i, s := range syn {
+			if s != kb.NoSynset && base.Has(s, kb.SceneObject) {
+				fixed[i] = true
+			}
+		}
+	}
 	if pr := prog.Problem(); pr != nil {
 		for _, f := range pr.Init {
 			a, ok := f.(*bddl.Atom)

@@ -130,8 +130,8 @@ type Options struct {
 	// FixedBase overrides, by instance name, whether an object is
 	// fixed-base. The reference reads it from the scene file; recordings
 	// do not carry it, so by default the scene objects (the instances an
-	// inroom literal of :init places) are fixed-base and the others are
-	// not. Fixed-base objects are never recipe containers or machines,
+	// inroom literal of :init places, and those of synsets with the
+	// sceneObject property) are fixed-base and the others are not. Fixed-base objects are never recipe containers or machines,
 	// and never the contents of one.
 	FixedBase map[string]bool
 	// SameStep gives created objects their output states and place on the
