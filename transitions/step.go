@@ -59,16 +59,35 @@ func (e *Engine) Step(s *predicates.State) Outcome {
 	if s == nil || s.Program() != e.c.prog || e.c.base == nil {
 		return Outcome{}
 	}
-	e.land(s)
+	c := e.c
+	if len(e.next) > 0 {
+		e.land(s)
+	}
 	e.s = s
-	e.heatCook()
-	e.machines()
-	e.mixing()
-	e.substanceCooking()
-	e.washers()
-	e.slicing()
-	e.melting()
-	e.dryers()
+	if len(c.cook) > 0 {
+		e.heatCook()
+	}
+	if len(c.machines) > 0 {
+		e.machines()
+	}
+	if len(c.mixContainers) > 0 {
+		e.mixing()
+	}
+	if len(c.substCont) > 0 {
+		e.substanceCooking()
+	}
+	if len(c.washers) > 0 {
+		e.washers()
+	}
+	if len(c.slicers) > 0 {
+		e.slicing()
+	}
+	if len(c.melts) > 0 {
+		e.melting()
+	}
+	if c.dryerRule >= 0 {
+		e.dryers()
+	}
 	e.s = nil
 	for _, b := range e.busyList {
 		e.busy[b] = false
