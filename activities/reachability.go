@@ -78,7 +78,8 @@ type reach struct {
 	// declared objects take part (no scene equipment), and a rule's
 	// output counts only when a declared instance can stand for it (the
 	// engine binds outputs to declared instances; an undeclared
-	// intermediate, such as dough made on the way, is not made).
+	// intermediate, such as dough made on the way, is not made; the parts
+	// of a sliced object are, as anonymous objects).
 	strict bool
 }
 
@@ -420,7 +421,9 @@ func (r *reach) search(targets []kb.SynsetID) {
 			}
 			fired[i], changed = true, true
 			for _, o := range r.g.rules[i].Outputs {
-				if !r.strict || r.bindable(o.Synset) {
+				// The engine keeps the parts of a sliced object that no
+				// declared instance stands for as anonymous objects.
+				if !r.strict || r.bindable(o.Synset) || r.g.rules[i].Kind == kb.RuleSlicing {
 					r.produced[o.Synset] = true
 				}
 			}

@@ -39,6 +39,9 @@ func (e *Engine) apply(s *predicates.State) {
 		for _, o := range e.objBuf[p.cons[0]:p.cons[1]] {
 			e.setExists(s, o, false)
 		}
+		if p.anon > 0 {
+			e.anon[p.anon-1].exists = false
+		}
 		for _, sub := range e.objBuf[p.sys[0]:p.sys[1]] {
 			e.setFact(s, pContains, p.container, sub, predicates.False)
 			e.setFact(s, pFilled, p.container, sub, predicates.False)
@@ -59,6 +62,8 @@ func (e *Engine) apply(s *predicates.State) {
 				obj := e.bind(s, out)
 				if obj != NoObject {
 					e.addObject(s, p, out, obj, k, total)
+				} else if p.placement == placeSplit && e.c.opts.MaxAnonymous >= 0 && e.c.anonDiceOf(out.syn) >= 0 {
+					e.addAnon(p, out, k, total)
 				}
 			}
 		}
@@ -110,6 +115,9 @@ func (e *Engine) apply(s *predicates.State) {
 			Produced:           e.prodBuf[start:len(e.prodBuf):len(e.prodBuf)],
 			Instances:          p.instances,
 		})
+		if p.anon > 0 {
+			e.firings[len(e.firings)-1].Anonymous = e.anon[p.anon-1].name
+		}
 	}
 }
 

@@ -77,6 +77,7 @@ type compiled struct {
 	dices      []diceRule
 	melts      []unaryRule
 	garbageOut output
+	anonDice   []anonDice // dicing of the anonymous parts slicing can make
 }
 
 // heatSource is an instance with the heatSource ability.
@@ -245,6 +246,9 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool, opts 
 	}
 	if len(c.slices) == 0 && len(c.dices) == 0 {
 		c.slicers = nil
+	}
+	if keep == nil {
+		c.prepareAnonymous()
 	}
 	// The machine and mixing-tool rules, with their garbage fallback, are
 	// active whenever their candidates exist, whatever recipes compile

@@ -99,6 +99,9 @@ func (e *Engine) slicing() {
 		p.placement = placeParticles
 		e.placeFrom(p, d.obj)
 	}
+	if len(e.anon) > 0 {
+		e.dicingAnon()
+	}
 }
 
 // slicerTouching returns the first slicer touching o (any slicer, active

@@ -43,6 +43,9 @@ type Firing struct {
 	Consumed, ConsumedSubstances []ObjectID
 	// Produced are the outputs, in output order.
 	Produced []Product
+	// Anonymous names the anonymous part a dicing firing consumed (then
+	// Container is NoObject).
+	Anonymous string
 	// Instances is how many times an object recipe's inputs were found
 	// (heat_cook recipes with object outputs are multi-instance).
 	Instances int
@@ -57,6 +60,9 @@ type Product struct {
 	Object    ObjectID
 	Name      string
 	Substance bool
+	// Anonymous marks a part no declared instance stands for, which the
+	// engine keeps as an anonymous object (Options.MaxAnonymous).
+	Anonymous bool
 }
 
 // ChangeKind is the kind of a Change.
@@ -122,6 +128,10 @@ type Engine struct {
 	// cookClock counts the steps on which the heat_cook rule was active
 	// (CookingRule.counter).
 	cookClock int
+	// stepNo counts Steps; anon are the anonymous parts (anonymous.go).
+	stepNo                 int
+	anon                   []anonObj
+	anonCount, anonDropped int
 }
 
 // Options are the deliberate deviations from the reference an Engine can
@@ -142,6 +152,10 @@ type Options struct {
 	// GPUDynamics mirrors the reference's gm.USE_GPU_DYNAMICS (off by
 	// default there): with it, a washer wets its load.
 	GPUDynamics bool
+	// MaxAnonymous bounds the anonymous parts (sliced-object parts no
+	// declared instance stands for) kept at once; 0 is
+	// DefaultMaxAnonymous, a negative value keeps none.
+	MaxAnonymous int
 }
 
 // memory is what an Engine remembers between steps.
@@ -247,6 +261,7 @@ func (e *Engine) Reset() {
 		e.mem.cookLast[i] = -1
 	}
 	e.cookClock = 0
+	e.stepNo, e.anon, e.anonCount, e.anonDropped = 0, e.anon[:0], 0, 0
 	clear(e.genCount)
 	e.plans, e.firings, e.changes = e.plans[:0], e.firings[:0], e.changes[:0]
 	e.next = e.next[:0]

@@ -50,6 +50,9 @@ func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd
 	}
 	res := episode.Check(ctx, prog, rd, opts)
 	res.Firings = firings
+	if n := eng.AnonymousDropped(); n > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("--transitions: %d parts of sliced objects were not kept: more than %d anonymous objects at once", n, DefaultMaxAnonymous))
+	}
 	if eng.NumRules() == 0 {
 		res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
 	}
@@ -62,6 +65,8 @@ func FiringRecord(p *predicates.Program, step int64, f Firing) episode.RuleFirin
 	r := episode.RuleFiring{Step: step, Rule: f.Rule, Family: string(f.Family)}
 	if f.Container != predicates.NoObject {
 		r.Container = p.Name(f.Container)
+	} else if f.Anonymous != "" {
+		r.Container = f.Anonymous + " (anonymous)"
 	}
 	for _, o := range f.Consumed {
 		r.Consumed = append(r.Consumed, p.Name(o))
@@ -71,7 +76,10 @@ func FiringRecord(p *predicates.Program, step int64, f Firing) episode.RuleFirin
 	}
 	for _, pr := range f.Produced {
 		name := pr.Name
-		if pr.Object == predicates.NoObject {
+		switch {
+		case pr.Anonymous:
+			name += " (anonymous)"
+		case pr.Object == predicates.NoObject:
 			name += " (generated)"
 		}
 		r.Produced = append(r.Produced, name)

@@ -44,6 +44,7 @@ type scriptedOptions struct {
 	SameStep    bool            `json:"same_step"`
 	GPUDynamics bool            `json:"gpu_dynamics"`
 	FixedBase   map[string]bool `json:"fixed_base"`
+	MaxAnon     int             `json:"max_anonymous"`
 }
 
 // firingLine is a firing as the scripted episodes list it:
@@ -106,7 +107,8 @@ func runScripted(t *testing.T, dir, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := CompileWith(prog, base, Options{SameStep: m.Options.SameStep, GPUDynamics: m.Options.GPUDynamics, FixedBase: m.Options.FixedBase})
+	eng, err := CompileWith(prog, base, Options{SameStep: m.Options.SameStep, GPUDynamics: m.Options.GPUDynamics,
+		FixedBase: m.Options.FixedBase, MaxAnonymous: m.Options.MaxAnon})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ type plan struct {
 	filled     predicates.Truth // whether the consumed substances filled the container
 	placement  placement
 	src        ObjectID // the object sliced, diced or melted
+	anon       int      // 1 + the anonymous part diced, 0 for none
 	box        predicates.Box
 	hasBox     bool
 	// The sliced object's recorded temperatures, inherited by its parts.
@@ -60,6 +61,7 @@ func (e *Engine) Step(s *predicates.State) Outcome {
 		return Outcome{}
 	}
 	c := e.c
+	e.stepNo++
 	if len(e.next) > 0 {
 		e.land(s)
 	}
