@@ -59,12 +59,16 @@
 // instance of the activity, in :objects order, that does not exist now and
 // whose synset is the output's synset or an ancestor of it (SEMANTICS.md
 // §3.4); outputs with no such instance get stable generated names
-// (half__apple.n.01_gen1) and are reported as unbound. A bound object
-// exists, gets its output states as recorded facts ((cooked x) true) and a
-// box on top of the container (or, for slices, the halves of the sliced
-// object's box); when the container has no box, the fact (ontop x c).
+// (half__apple.n.01_gen1) and are reported as unbound, except the parts
+// of a sliced object that a dicing rule can take, which become bounded
+// anonymous objects (anonymous.go). A bound object exists at once and, a
+// step later, gets its output states as recorded facts ((cooked x) true)
+// and a box on top of the container (or, for slices, at once the halves of
+// the sliced object's box, and a step later its temperatures and cooked
+// state); when the container has no box, the fact (ontop x c).
 // Substances in containers are written as facts: (contains c s) false for
 // what a recipe consumed, true (and filled when the inputs filled it) for
-// what it made. Every change is also listed in the Outcome, so a recording
-// can be rewritten with the rule outcomes as ordinary recorded fields.
+// what it made. Every change is also listed in the Outcome (in the Outcome
+// of the step it lands on), so a recording can be rewritten with the rule
+// outcomes as ordinary recorded fields.
 package transitions
