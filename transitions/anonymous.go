@@ -168,8 +168,13 @@ func (e *Engine) anonCooked(a *anonObj) bool {
 }
 
 // dicingAnon dices the anonymous parts a slicer's recorded box touches
-// (within 1 cm, SEMANTICS.md A4), when some slicer is active.
+// (within the program's touch tolerance, 1 cm by default, SEMANTICS.md
+// A4), when some slicer is active.
 func (e *Engine) dicingAnon() {
+	tol := e.c.prog.Options().Geometry.TouchTolerance
+	if tol <= 0 {
+		tol = predicates.DefaultTouchTolerance
+	}
 	for i := range e.anon {
 		a := &e.anon[i]
 		if !a.exists || a.dice < 0 || !a.hasBox {
@@ -177,7 +182,7 @@ func (e *Engine) dicingAnon() {
 		}
 		tool := NoObject
 		for _, t := range e.c.slicers {
-			if b, ok := e.s.Box(t); ok && e.exists(t) && boxGap(a.box, b) <= touchTolerance {
+			if b, ok := e.s.Box(t); ok && e.exists(t) && boxGap(a.box, b) <= tol {
 				tool = t
 				break
 			}
@@ -205,10 +210,6 @@ func (e *Engine) dicingAnon() {
 		}
 	}
 }
-
-// touchTolerance is the box separation at which boxes touch (SEMANTICS.md
-// A4).
-const touchTolerance = 0.01
 
 // boxGap is the distance between two boxes (0 when they overlap).
 func boxGap(a, b predicates.Box) float64 {
