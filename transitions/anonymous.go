@@ -199,7 +199,7 @@ func (e *Engine) dicingAnon() {
 			continue
 		}
 		p := e.newPlan(Dicing, index, NoObject)
-		p.tool, p.anon = tool, i+1
+		p.tool, p.anon, p.anonName = tool, i+1, a.name
 		p.sysOut = out
 		p.placement = placeParticles
 		if a.in != NoObject {

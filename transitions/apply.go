@@ -116,7 +116,7 @@ func (e *Engine) apply(s *predicates.State) {
 			Instances:          p.instances,
 		})
 		if p.anon > 0 {
-			e.firings[len(e.firings)-1].Anonymous = e.anon[p.anon-1].name
+			e.firings[len(e.firings)-1].Anonymous = p.anonName
 		}
 	}
 }

@@ -22,6 +22,7 @@ type plan struct {
 	placement  placement
 	src        ObjectID // the object sliced, diced or melted
 	anon       int      // 1 + the anonymous part diced, 0 for none
+	anonName   string   // its name (its slot may be reused in the step)
 	box        predicates.Box
 	hasBox     bool
 	// The sliced object's recorded temperatures, inherited by its parts.
