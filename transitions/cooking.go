@@ -163,7 +163,7 @@ func (e *Engine) substanceCooking() {
 		e.contents = e.contents[:0]
 		e.systems = e.systems[:0]
 		for _, sub := range c.substList {
-			if e.exists(sub) && e.at(pContains, cont, sub) == predicates.True {
+			if e.exists(sub) && e.holds(cont, sub) {
 				e.systems = append(e.systems, sub)
 			}
 		}

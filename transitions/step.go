@@ -138,6 +138,13 @@ func (e *Engine) inContainer(o, c ObjectID) bool {
 	return e.at(pInside, o, c) == predicates.True || e.at(pOntop, o, c) == predicates.True
 }
 
+// holds is (contains c sub), which (filled c sub) implies: a filled
+// container has particles in it (object_states/filled.py and contains.py
+// both count the particles in its volume).
+func (e *Engine) holds(c, sub ObjectID) bool {
+	return e.at(pContains, c, sub) == predicates.True || e.at(pFilled, c, sub) == predicates.True
+}
+
 // gather fills e.contents with the existing objects in container c (only
 // inside when insideOnly) and e.systems with the substances it contains.
 func (e *Engine) gather(c ObjectID, insideOnly bool) {
@@ -162,7 +169,7 @@ func (e *Engine) gather(c ObjectID, insideOnly bool) {
 		}
 	}
 	for _, sub := range e.c.substList {
-		if e.exists(sub) && e.at(pContains, c, sub) == predicates.True {
+		if e.exists(sub) && e.holds(c, sub) {
 			e.systems = append(e.systems, sub)
 		}
 	}
