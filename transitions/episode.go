@@ -22,18 +22,24 @@ import (
 // activity program, forked per episode. It is safe for concurrent use.
 type EpisodeChecker struct {
 	base    *kb.Base
+	opts    Options
 	engines sync.Map // *predicates.Program → *Engine
 }
 
 // NewEpisodeChecker returns a checker applying the rules of base.
 func NewEpisodeChecker(base *kb.Base) *EpisodeChecker { return &EpisodeChecker{base: base} }
 
+// NewEpisodeCheckerWith is NewEpisodeChecker with engine options.
+func NewEpisodeCheckerWith(base *kb.Base, opts Options) *EpisodeChecker {
+	return &EpisodeChecker{base: base, opts: opts}
+}
+
 // Check checks a recording against prog as episode.Check does, with the
 // rules applied after each step; the result lists the firings.
 func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd *episode.Reader, opts episode.CheckOptions) *episode.Result {
 	proto, ok := c.engines.Load(prog)
 	if !ok {
-		eng, err := Compile(prog, c.base)
+		eng, err := CompileWith(prog, c.base, c.opts)
 		if err != nil {
 			return &episode.Result{Error: err.Error(), Reason: err.Error()}
 		}
@@ -51,7 +57,7 @@ func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd
 	res := episode.Check(ctx, prog, rd, opts)
 	res.Firings = firings
 	if n := eng.AnonymousDropped(); n > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("--transitions: %d parts of sliced objects were not kept: more than %d anonymous objects at once", n, DefaultMaxAnonymous))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("--transitions: %d parts of sliced objects were not kept: too many anonymous objects at once (max-anonymous)", n))
 	}
 	if eng.NumRules() == 0 {
 		res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
