@@ -170,6 +170,11 @@ func (r *reach) ready(i int) bool {
 		}
 	}
 	tool, _ := toolFor(rule)
+	if r.strict && tool == kb.HeatSource && rule.Kind != kb.RuleHeatCook {
+		// The engine cooks substances in a container recorded hot and
+		// melts what is recorded hot enough, whatever heated it.
+		return true
+	}
 	return tool == kb.NoProperty || r.hasTool(tool)
 }
 
