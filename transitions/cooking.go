@@ -75,7 +75,9 @@ func (e *Engine) heatCook() {
 				continue
 			}
 			if e.mem.cookLast[ri] == e.cookClock-1 {
-				e.mem.cookCount[ri]++
+				// Executable at the previous recorded step too: so were
+				// the simulator steps a recording skipped in between.
+				e.mem.cookCount[ri] += e.elapsed
 			} else {
 				e.mem.cookCount[ri] = 1
 			}

@@ -13,33 +13,59 @@ import (
 // previous step turns inactive; an inactive slicer counts the steps on
 // which it touches no sliceable (a touch resets the count) and turns active
 // again when the count reaches max(1, ⌈2.0 s / dt⌉). Only sliceable
-// objects count: touching a diceable half does not disarm a knife.
+// objects count: touching a diceable half does not disarm a knife. When
+// the recording skipped simulator steps (SetElapsed), the skipped steps
+// are updated first with the contacts the previous step left (a recording
+// keeps a value until it changes).
 func (e *Engine) slicerActive() {
 	c := e.c
+	// Beyond reactStep+1 identical steps nothing changes any more.
+	skipped := min(e.elapsed-1, e.reactStep+1)
 	for k, t := range c.slicers {
-		cur := false
-		if e.exists(t) {
-			for _, o := range c.sliceables {
-				if o != t && e.exists(o) && e.touching(t, o) {
-					cur = true
-					break
-				}
-			}
+		for range skipped {
+			e.slicerUpdate(k, e.mem.slicerAfter[k])
 		}
-		if e.mem.slicerPrev[k] {
-			e.mem.slicerOn[k], e.mem.slicerIdle[k] = false, 0
+		e.slicerUpdate(k, e.exists(t) && e.touchingSliceable(t))
+	}
+}
+
+// slicerUpdate is one step of SlicerActive for slicer k, touching a
+// sliceable object or not.
+func (e *Engine) slicerUpdate(k int, cur bool) {
+	if e.mem.slicerPrev[k] {
+		e.mem.slicerOn[k], e.mem.slicerIdle[k] = false, 0
+	}
+	if !e.mem.slicerOn[k] {
+		if cur {
+			e.mem.slicerIdle[k] = 0
+		} else {
+			e.mem.slicerIdle[k]++
 		}
-		if !e.mem.slicerOn[k] {
-			if cur {
-				e.mem.slicerIdle[k] = 0
-			} else {
-				e.mem.slicerIdle[k]++
-			}
-			if e.mem.slicerIdle[k] >= e.reactStep {
-				e.mem.slicerOn[k] = true
-			}
+		if e.mem.slicerIdle[k] >= e.reactStep {
+			e.mem.slicerOn[k] = true
 		}
-		e.mem.slicerPrev[k] = cur
+	}
+	e.mem.slicerPrev[k] = cur
+	e.mem.slicerAfter[k] = cur
+}
+
+// touchingSliceable reports whether slicer t touches an existing object
+// with the sliceable ability.
+func (e *Engine) touchingSliceable(t ObjectID) bool {
+	for _, o := range e.c.sliceables {
+		if o != t && e.exists(o) && e.touching(t, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// slicersAfter records, after a step's rules removed objects, whether
+// each slicer still touches a sliceable: the contacts of the simulator
+// steps a recording skips before its next line.
+func (e *Engine) slicersAfter() {
+	for k, t := range e.c.slicers {
+		e.mem.slicerAfter[k] = e.exists(t) && e.touchingSliceable(t)
 	}
 }
 

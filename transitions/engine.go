@@ -128,6 +128,9 @@ type Engine struct {
 	// cookClock counts the steps on which the heat_cook rule was active
 	// (CookingRule.counter).
 	cookClock int
+	// elapsed is the number of simulator steps the next Step stands for
+	// (SetElapsed).
+	elapsed int
 	// stepNo counts Steps; anon are the anonymous parts (anonymous.go).
 	stepNo                 int
 	anon                   []anonObj
@@ -160,15 +163,16 @@ type Options struct {
 
 // memory is what an Engine remembers between steps.
 type memory struct {
-	machineOn  []bool // per machine candidate: toggled_on at the previous step
-	mixTouch   []bool // per mixing container: touching a tool at the previous step
-	washerOn   []bool // per washer: on and closed at the previous step
-	dryerOn    []bool
-	slicerOn   []bool // per slicer: SlicerActive's value
-	slicerPrev []bool // per slicer: touched a sliceable at the previous step
-	slicerIdle []int  // per slicer: SlicerActive's DELAY_COUNTER
-	cookCount  []int  // per heat_cook recipe: CookingRule._heat_steps
-	cookLast   []int  // per heat_cook recipe: CookingRule._last_heat_timestep
+	machineOn   []bool // per machine candidate: toggled_on at the previous step
+	mixTouch    []bool // per mixing container: touching a tool at the previous step
+	washerOn    []bool // per washer: on and closed at the previous step
+	dryerOn     []bool
+	slicerOn    []bool // per slicer: SlicerActive's value
+	slicerPrev  []bool // per slicer: touched a sliceable at the previous step
+	slicerIdle  []int  // per slicer: SlicerActive's DELAY_COUNTER
+	slicerAfter []bool // per slicer: touching a sliceable after the previous step's rules
+	cookCount   []int  // per heat_cook recipe: CookingRule._heat_steps
+	cookLast    []int  // per heat_cook recipe: CookingRule._last_heat_timestep
 }
 
 // Compile prepares the knowledge base's rules for one activity: it keeps
@@ -208,15 +212,16 @@ func (c *compiled) newEngine() *Engine {
 	e.heatAct = make([]bool, len(c.heatSources))
 	e.garbage[0] = c.garbageOut
 	e.mem = memory{
-		machineOn:  make([]bool, len(c.machines)),
-		mixTouch:   make([]bool, len(c.mixContainers)),
-		washerOn:   make([]bool, len(c.washers)),
-		dryerOn:    make([]bool, len(c.dryers)),
-		slicerOn:   make([]bool, len(c.slicers)),
-		slicerPrev: make([]bool, len(c.slicers)),
-		slicerIdle: make([]int, len(c.slicers)),
-		cookCount:  make([]int, len(c.cook)),
-		cookLast:   make([]int, len(c.cook)),
+		machineOn:   make([]bool, len(c.machines)),
+		mixTouch:    make([]bool, len(c.mixContainers)),
+		washerOn:    make([]bool, len(c.washers)),
+		dryerOn:     make([]bool, len(c.dryers)),
+		slicerOn:    make([]bool, len(c.slicers)),
+		slicerPrev:  make([]bool, len(c.slicers)),
+		slicerIdle:  make([]int, len(c.slicers)),
+		slicerAfter: make([]bool, len(c.slicers)),
+		cookCount:   make([]int, len(c.cook)),
+		cookLast:    make([]int, len(c.cook)),
 	}
 	e.SetDT(0)
 	e.Reset()
@@ -244,6 +249,25 @@ func (e *Engine) SetDT(dt float64) {
 	}
 }
 
+// SetElapsed says how many simulator steps the next Step stands for, when
+// a recording skips steps (its step numbers, or its times over dt, jump
+// by more than one): the steps in between are taken to keep the previous
+// step's state, as a recording keeps a value until it changes. Only what
+// counts steps uses it: the slicer's re-arm delay and the heat_cook
+// counters. n < 1 counts as 1; it applies to the next Step only.
+func (e *Engine) SetElapsed(n int) { e.elapsed = max(n, 1) }
+
+// ElapsedSteps is the number of simulator steps between two recorded
+// steps: from their times over dt when both are recorded and dt is
+// known, else from their step numbers; at least 1.
+func ElapsedSteps(prevStep, step int64, prevT, t float64, hasT bool, dt float64) int {
+	n := step - prevStep
+	if hasT && dt > 0 {
+		n = int64(math.Round((t - prevT) / dt))
+	}
+	return int(max(n, 1))
+}
+
 // Reset forgets the previous steps: every machine off, every slicer
 // active, every heat counter zero, generated names restarted.
 func (e *Engine) Reset() {
@@ -256,6 +280,8 @@ func (e *Engine) Reset() {
 		e.mem.slicerIdle[i] = 0
 	}
 	clear(e.mem.slicerPrev)
+	clear(e.mem.slicerAfter)
+	e.elapsed = 1
 	clear(e.mem.cookCount)
 	for i := range e.mem.cookLast {
 		e.mem.cookLast[i] = -1

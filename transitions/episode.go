@@ -48,7 +48,15 @@ func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd
 	eng := proto.(*Engine).Fork()
 	eng.SetDT(rd.Header().DT)
 	var firings []episode.RuleFiring
+	var prev *episode.StepInfo
+	dt := rd.Header().DT
 	opts.AfterStep = func(s *predicates.State, info episode.StepInfo) error {
+		if prev != nil {
+			eng.SetElapsed(ElapsedSteps(prev.Step, info.Step, prev.T, info.T, prev.HasT && info.HasT, dt))
+		} else {
+			prev = new(episode.StepInfo)
+		}
+		*prev = info
 		for _, f := range eng.Step(s).Firings {
 			firings = append(firings, FiringRecord(prog, info.Step, f))
 		}
@@ -226,6 +234,8 @@ type Applier struct {
 	state        *predicates.State
 	bound, again *episode.Reader
 	name         string
+	prev         episode.StepInfo // the previous step read
+	started      bool
 }
 
 // NewApplier prepares to apply the engine's rules to a recording read
@@ -269,6 +279,10 @@ func (a *Applier) WriteTo(w io.Writer, gz bool, fired func(episode.RuleFiring)) 
 		if err != nil {
 			return n, &RecordingError{fmt.Errorf("%s: reading step %d again: %w", a.name, info.Step, err)}
 		}
+		if a.started {
+			a.eng.SetElapsed(ElapsedSteps(a.prev.Step, info.Step, a.prev.T, info.T, a.prev.HasT && info.HasT, a.bound.Header().DT))
+		}
+		a.prev, a.started = info, true
 		out := a.eng.Step(a.state)
 		for _, f := range out.Firings {
 			n++

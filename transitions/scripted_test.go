@@ -115,7 +115,15 @@ func runScripted(t *testing.T, dir, path string) {
 	eng.SetDT(rd.Header().DT)
 	var got []string
 	checked := 0
+	var prev *episode.StepInfo
 	opts := episode.CheckOptions{AfterStep: func(s *predicates.State, info episode.StepInfo) error {
+		// As EpisodeChecker.Check: skipped simulator steps count.
+		if prev != nil {
+			eng.SetElapsed(ElapsedSteps(prev.Step, info.Step, prev.T, info.T, prev.HasT && info.HasT, rd.Header().DT))
+		} else {
+			prev = new(episode.StepInfo)
+		}
+		*prev = info
 		for _, f := range eng.Step(s).Firings {
 			got = append(got, firingLine(prog, info.Step, f))
 		}

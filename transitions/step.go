@@ -92,6 +92,7 @@ func (e *Engine) Step(s *predicates.State) Outcome {
 		e.dryers()
 	}
 	e.s = nil
+	e.elapsed = 1
 	for _, b := range e.busyList {
 		e.busy[b] = false
 	}
@@ -103,6 +104,13 @@ func (e *Engine) Step(s *predicates.State) Outcome {
 		return Outcome{Changes: e.changes}
 	}
 	e.apply(s)
+	if len(c.slicers) > 0 {
+		// The rules removed objects: what the slicers touch now is what
+		// the steps a recording skips before its next line see.
+		e.s = s
+		e.slicersAfter()
+		e.s = nil
+	}
 	for i := range e.plans {
 		p := &e.plans[i]
 		for _, o := range e.objBuf[p.cons[0]:p.cons[1]] {
