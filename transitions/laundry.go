@@ -73,8 +73,10 @@ func (e *Engine) washers() {
 			p := e.newPlan(Washer, -1, w)
 			p.rule = "washer-wetting"
 			for _, o := range e.contents {
+				// Saturated exists on particle removers and appliers (a
+				// dependency of ParticleModifier, particle_modifier.py).
 				pred := pCovered
-				if e.c.has(int(o), kb.ParticleRemover) {
+				if e.c.has(int(o), kb.ParticleRemover) || e.c.has(int(o), kb.ParticleApplier) {
 					pred = pSaturated
 				}
 				e.addRel(p, pred, o, c.water[0], predicates.True, false)
