@@ -39,6 +39,8 @@ type Context struct {
 		atoms      []atomRef
 		reach      *reach
 		reachDone  bool
+		strict     *reach
+		strictDone bool
 	}
 	feas *Feasibility
 }

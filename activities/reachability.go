@@ -74,6 +74,13 @@ type reach struct {
 	relevant []int                // rules that may lead to a target
 	memo     map[kb.SynsetID]bool // initially() answers
 	scene    *[]kb.SynsetID       // sceneSynsets, once computed
+	// strict searches as the transitions engine applies rules: only the
+	// declared objects take part (no scene equipment), and a rule's
+	// output counts only when a declared instance can stand for it (the
+	// engine binds outputs to declared instances; an undeclared
+	// intermediate, such as dough made on the way, is not made; the parts
+	// of a sliced object are, as anonymous objects).
+	strict bool
 }
 
 func newReach(c *Context) *reach {
@@ -106,6 +113,17 @@ func (r *reach) initially(s kb.SynsetID) bool {
 	}
 	r.memo[s] = v
 	return v
+}
+
+// bindable reports whether a declared instance can stand for output
+// synset o: one of o's synset or an ancestor (SEMANTICS.md §3.4).
+func (r *reach) bindable(o kb.SynsetID) bool {
+	for i := range r.c.Instances {
+		if s := r.c.Instances[i].Synset; s != kb.NoSynset && r.c.Base.IsA(o, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // available reports whether s is present initially or made by now.
@@ -152,6 +170,11 @@ func (r *reach) ready(i int) bool {
 		}
 	}
 	tool, _ := toolFor(rule)
+	if r.strict && tool == kb.HeatSource && rule.Kind != kb.RuleHeatCook {
+		// The engine cooks substances in a container recorded hot and
+		// melts what is recorded hot enough, whatever heated it.
+		return true
+	}
 	return tool == kb.NoProperty || r.hasTool(tool)
 }
 
@@ -183,7 +206,10 @@ func (r *reach) missing(i int) []string {
 	for _, in := range rule.Inputs {
 		if !r.available(in.Synset) && !r.sourced(in.Synset) {
 			name := in.Name
-			if len(r.g.rulesFor(r.c.Base, in.Synset)) > 0 {
+			switch {
+			case r.strict && !r.bindable(in.Synset) && len(r.g.rulesFor(r.c.Base, in.Synset)) > 0:
+				name += " (made by a rule, but no declared instance can stand for it)"
+			case len(r.g.rulesFor(r.c.Base, in.Synset)) > 0:
 				name += " (which cannot be made here either)"
 			}
 			out = append(out, name)
@@ -216,6 +242,19 @@ func (r *reach) hasTool(p kb.Property) bool {
 			return true
 		}
 	}
+	if r.strict {
+		for s := range r.produced {
+			if r.c.Base.Has(s, p) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range r.present {
+		if r.c.Base.Has(s, p) {
+			return true
+		}
+	}
 	for s := range r.produced {
 		if r.c.Base.Has(s, p) {
 			return true
@@ -236,6 +275,9 @@ func (r *reach) hasTool(p kb.Property) bool {
 func (r *reach) equipment(s kb.SynsetID) bool {
 	if r.available(s) {
 		return true
+	}
+	if r.strict {
+		return false
 	}
 	for _, g := range r.sceneSynsets() {
 		if r.c.Base.IsA(g, s) {
@@ -304,6 +346,22 @@ func (c *Context) reach() *reach {
 	return r
 }
 
+// strictReach is the search of reach as the transitions engine applies
+// the rules (see reach.strict), run once; nil as reach.
+func (c *Context) strictReach() *reach {
+	if c.cache.strictDone {
+		return c.cache.strict
+	}
+	c.cache.strictDone = true
+	if r := c.reach(); r != nil {
+		s := newReach(c)
+		s.strict, s.targets = true, r.targets
+		s.search(r.targets)
+		c.cache.strict = s
+	}
+	return c.cache.strict
+}
+
 // consumes reports whether a rule that may lead to a target takes s as an
 // input or needs it as equipment.
 func (r *reach) consumes(s kb.SynsetID) bool {
@@ -368,7 +426,11 @@ func (r *reach) search(targets []kb.SynsetID) {
 			}
 			fired[i], changed = true, true
 			for _, o := range r.g.rules[i].Outputs {
-				r.produced[o.Synset] = true
+				// The engine keeps the parts of a sliced object that no
+				// declared instance stands for as anonymous objects.
+				if !r.strict || r.bindable(o.Synset) || r.g.rules[i].Kind == kb.RuleSlicing {
+					r.produced[o.Synset] = true
+				}
 			}
 		}
 	}
@@ -473,6 +535,34 @@ var ruleUnreachableGoal = &Rule{
 					c.Report(l.Formula.Info().Range,
 						fmt.Sprintf("the goal needs %s, which cannot be made from what the activity starts with", c.name(t)),
 						r.explain(t))
+					break
+				}
+			}
+		}
+	},
+}
+
+var ruleUnmadeFuture = &Rule{
+	Code: "unmade-future", Name: "reachability", Severity: bddl.Warning,
+	Doc: "every future object can be made from the declared objects alone: by rules whose inputs and equipment are " +
+		"declared and whose intermediate outputs have declared instances (rule outputs bind only to declared instances, " +
+		"so `check --transitions` cannot make the object otherwise)",
+	Fix: "declare the intermediates (the dough, the halves) as future objects and the equipment as objects",
+	Check: func(c *Context) {
+		r, s := c.reach(), c.strictReach()
+		if r == nil || s == nil {
+			return
+		}
+		for _, t := range s.targets {
+			if s.makeable(t) || !r.makeable(t) {
+				continue // made, or never made at all (unreachable-goal)
+			}
+			for k := range c.Init {
+				l := &c.Init[k]
+				if l.Pred == "future" && !l.Negated && len(l.Args) == 1 && l.Args[0].Kind == ArgInstance && c.Instances[l.Args[0].Inst].Synset == t {
+					c.Report(l.Formula.Info().Range,
+						fmt.Sprintf("no rule makes %s from the declared objects: the simulator needs an undeclared intermediate or scene equipment", c.name(t)),
+						s.explain(t))
 					break
 				}
 			}

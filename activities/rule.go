@@ -48,6 +48,7 @@ var registry = []*Rule{
 	ruleWildcardUsage,
 	ruleQuestionMarkInInit,
 	ruleUnreachableGoal,
+	ruleUnmadeFuture,
 	ruleNoScene,
 	ruleGoalHoldsInitially,
 	ruleUnusedObject,

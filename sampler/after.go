@@ -193,6 +193,9 @@ func (a *After) WriteFile(smp *Sampler, res *Result, dir string) (string, *Failu
 		}
 		transitions.AddChanges(prog, st, out.Changes)
 		if out.Fired() {
+			// Output states and places land one rule step later in the
+			// reference; the episode ends here, so they land now.
+			transitions.AddChanges(prog, st, eng.Flush(s).Changes)
 			fired = true
 			break
 		}

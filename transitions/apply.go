@@ -39,6 +39,9 @@ func (e *Engine) apply(s *predicates.State) {
 		for _, o := range e.objBuf[p.cons[0]:p.cons[1]] {
 			e.setExists(s, o, false)
 		}
+		if p.anon > 0 {
+			e.anon[p.anon-1].exists = false
+		}
 		for _, sub := range e.objBuf[p.sys[0]:p.sys[1]] {
 			e.setFact(s, pContains, p.container, sub, predicates.False)
 			e.setFact(s, pFilled, p.container, sub, predicates.False)
@@ -59,9 +62,13 @@ func (e *Engine) apply(s *predicates.State) {
 				obj := e.bind(s, out)
 				if obj != NoObject {
 					e.addObject(s, p, out, obj, k, total)
+				} else if p.placement == placeSplit && e.c.opts.MaxAnonymous >= 0 && e.c.anonDiceOf(out.syn) >= 0 {
+					e.addAnon(p, out, k, total)
 				}
 			}
 		}
+		// Substances are generated in the transition itself
+		// (RecipeRule._execute_recipe, generate_particles_from_link).
 		for oi := range p.sysOut {
 			out := &p.sysOut[oi]
 			sub := e.bind(s, out)
@@ -92,9 +99,10 @@ func (e *Engine) apply(s *predicates.State) {
 				e.setFact(s, st.pred, sub, b, st.val)
 			}
 		}
-		if p.placement != placeParticles {
+		// Facts a firing sets directly (the washer wetting its load).
+		if p.placement == placeOnContainer || p.placement == placeNone {
 			for _, r := range e.relBuf[p.rels[0]:p.rels[1]] {
-				if !r.remove && p.placement != placeSplit {
+				if !r.remove {
 					e.setFact(s, r.pred, r.a, r.b, r.val)
 				}
 			}
@@ -107,6 +115,9 @@ func (e *Engine) apply(s *predicates.State) {
 			Produced:           e.prodBuf[start:len(e.prodBuf):len(e.prodBuf)],
 			Instances:          p.instances,
 		})
+		if p.anon > 0 {
+			e.firings[len(e.firings)-1].Anonymous = p.anonName
+		}
 	}
 }
 
@@ -148,34 +159,116 @@ func (e *Engine) bind(s *predicates.State, out *output) ObjectID {
 	return obj
 }
 
-// addObject gives a bound object output its states and its place.
+// addObject gives a bound object output its states and its place. The
+// reference creates recipe outputs at a parking pose ((100+i, 100+i,
+// 100+i), RecipeRule._execute_recipe) and gives them their output states
+// and their place on the container at the start of the next rule step
+// (TransitionRuleAPI.step applies obj_init_info); parts of a sliced object
+// are placed at once (bb_pos) and get the object's non-kinematic states
+// at the next step (the load_non_kin_state callback). Options.SameStep
+// lands all of it at once.
 func (e *Engine) addObject(s *predicates.State, p *plan, out *output, obj ObjectID, k, total int) {
 	for _, st := range out.states {
 		b := NoObject
 		if len(st.subs) > 0 {
 			b = st.subs[0]
 		}
-		e.setFact(s, st.pred, obj, b, st.val)
+		e.later(s, Change{Kind: ChangeFact, Pred: st.pred, Object: obj, Arg: b, Value: st.val})
 	}
 	switch p.placement {
 	case placeSplit:
 		if p.hasBox {
 			e.setBox(s, obj, splitBox(p.box, k, total))
-			return
+		} else {
+			for _, r := range e.relBuf[p.rels[0]:p.rels[1]] {
+				if !r.remove && !r.inherit {
+					e.setFact(s, r.pred, obj, r.b, predicates.True)
+				}
+			}
+		}
+		if p.hasTemp {
+			e.later(s, Change{Kind: ChangeTemperature, Object: obj, Arg: NoObject, Temp: p.temp})
+		}
+		if p.hasMax {
+			e.later(s, Change{Kind: ChangeMaxTemperature, Object: obj, Arg: NoObject, Temp: p.maxTemp})
 		}
 		for _, r := range e.relBuf[p.rels[0]:p.rels[1]] {
-			if !r.remove {
-				e.setFact(s, r.pred, obj, r.b, predicates.True)
+			if r.inherit {
+				e.later(s, Change{Kind: ChangeFact, Pred: r.pred, Object: obj, Arg: r.b, Value: r.val})
 			}
 		}
 	case placeOnContainer:
 		cb, ok := s.Box(p.container)
 		if !ok {
-			e.setFact(s, pOntop, obj, p.container, predicates.True)
+			e.later(s, Change{Kind: ChangeFact, Pred: pOntop, Object: obj, Arg: p.container, Value: predicates.True})
 			return
 		}
-		e.setBox(s, obj, gridBox(cb, k, total))
+		if !e.c.opts.SameStep {
+			v := 100 + float64(k)
+			e.setBox(s, obj, predicates.Box{Min: [3]float64{v - 0.05, v - 0.05, v - 0.05}, Max: [3]float64{v + 0.05, v + 0.05, v + 0.05}})
+		}
+		e.later(s, Change{Kind: ChangeAABB, Object: obj, Arg: NoObject, Box: gridBox(cb, k, total)})
 	}
+}
+
+// later applies a change now with Options.SameStep, else at the start of
+// the next Step (or at Flush).
+func (e *Engine) later(s *predicates.State, ch Change) {
+	if e.c.opts.SameStep {
+		e.put(s, ch)
+		return
+	}
+	e.next = append(e.next, ch)
+}
+
+// put applies one change to s and records it.
+func (e *Engine) put(s *predicates.State, ch Change) {
+	switch ch.Kind {
+	case ChangeFact:
+		e.setFact(s, ch.Pred, ch.Object, ch.Arg, ch.Value)
+	case ChangeAABB:
+		e.setBox(s, ch.Object, ch.Box)
+	case ChangeTemperature:
+		_ = s.SetTemperature(ch.Object, ch.Temp)
+		e.change(ch)
+	case ChangeMaxTemperature:
+		_ = s.SetMaxTemperature(ch.Object, ch.Temp)
+		e.change(ch)
+	case ChangeExists:
+		e.setExists(s, ch.Object, ch.Value == predicates.True)
+	}
+}
+
+// land applies the changes deferred from the previous Step to the objects
+// that still exist.
+func (e *Engine) land(s *predicates.State) {
+	if len(e.next) == 0 {
+		return
+	}
+	e.landing, e.next = e.next, e.landing[:0]
+	for _, ch := range e.landing {
+		if s.Exists(ch.Object) == predicates.True {
+			e.put(s, ch)
+		}
+	}
+	e.landing = e.landing[:0]
+}
+
+// Flush applies at once what the last Step deferred to the next one (the
+// output states and places of created objects, the states parts inherit)
+// and returns those changes: for a caller that stops at the step a rule
+// fires. s must be a state of the engine's program.
+func (e *Engine) Flush(s *predicates.State) Outcome {
+	e.changes = e.changes[:0]
+	e.firings = e.firings[:0]
+	if s == nil || s.Program() != e.c.prog {
+		return Outcome{}
+	}
+	e.land(s)
+	if len(e.changes) == 0 {
+		return Outcome{}
+	}
+	return Outcome{Changes: e.changes}
 }
 
 // splitBox is part k of total of a box cut along its longest horizontal

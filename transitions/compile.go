@@ -3,6 +3,7 @@ package transitions
 import (
 	"slices"
 
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -16,6 +17,9 @@ var (
 	pToggledOn = mustPred("toggled_on")
 	pOpen      = mustPred("open")
 	pHot       = mustPred("hot")
+	pBurnt     = mustPred("burnt")
+	pFrozen    = mustPred("frozen")
+	pOnFire    = mustPred("on_fire")
 	pContains  = mustPred("contains")
 	pFilled    = mustPred("filled")
 	pCovered   = mustPred("covered")
@@ -44,6 +48,9 @@ type compiled struct {
 	names []string
 
 	objList, substList []ObjectID // the object and the substance instances
+	movable            []ObjectID // objList without the fixed-base objects
+	fixed              []bool     // per object: fixed-base (Options.FixedBase)
+	opts               Options
 
 	active []int // rule indexes that can apply, step order
 
@@ -65,10 +72,12 @@ type compiled struct {
 	water     []ObjectID // water substance instances
 
 	slicers    []ObjectID
+	sliceables []ObjectID  // every instance with the sliceable ability (SlicerActive's touch test)
 	slices     []unaryRule // sliceable objects and their rules
 	dices      []diceRule
 	melts      []unaryRule
 	garbageOut output
+	anonDice   []anonDice // dicing of the anonymous parts slicing can make
 }
 
 // heatSource is an instance with the heatSource ability.
@@ -165,8 +174,8 @@ type washRule struct {
 	never    bool
 }
 
-func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool) *compiled {
-	c := &compiled{prog: prog, base: base, n: prog.NumObjects(), dryerRule: -1}
+func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool, opts Options) *compiled {
+	c := &compiled{prog: prog, base: base, n: prog.NumObjects(), dryerRule: -1, opts: opts}
 	c.syn = make([]kb.SynsetID, c.n)
 	c.subst = make([]bool, c.n)
 	c.names = make([]string, c.n)
@@ -184,6 +193,12 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool) *comp
 			c.substList = append(c.substList, id)
 		} else {
 			c.objList = append(c.objList, id)
+		}
+	}
+	c.fixed = fixedBase(prog, base, c.syn, opts.FixedBase)
+	for _, o := range c.objList {
+		if !c.fixed[o] {
+			c.movable = append(c.movable, o)
 		}
 	}
 	if base == nil {
@@ -232,14 +247,18 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool) *comp
 	if len(c.slices) == 0 && len(c.dices) == 0 {
 		c.slicers = nil
 	}
-	if len(c.mix) == 0 {
-		c.mixContainers, c.mixTools = nil, nil
+	if keep == nil {
+		c.prepareAnonymous()
+	}
+	// The machine and mixing-tool rules, with their garbage fallback, are
+	// active whenever their candidates exist, whatever recipes compile
+	// (TransitionRuleAPI.refresh_rules: a rule is active when every
+	// candidate filter matches an object).
+	if len(c.mixTools) == 0 {
+		c.mixContainers = nil
 	}
 	if len(c.cook) == 0 {
 		c.heatSources, c.cookContainer = nil, nil
-	}
-	if len(c.machine) == 0 {
-		c.machines = nil
 	}
 	if len(c.substCook) == 0 {
 		c.substCont = nil
@@ -305,6 +324,38 @@ func (c *compiled) isCategory(i int, category string) bool {
 	return ok && c.syn[i] != kb.NoSynset && c.base.IsA(c.syn[i], s)
 }
 
+// fixedBase decides which instances are fixed-base: the overrides by
+// name, else the scene objects: instances an inroom literal of :init
+// places, and instances of synsets with the sceneObject property (sinks,
+// ovens, dishwashers: furniture the scene files load with a fixed base).
+func fixedBase(prog *predicates.Program, base *kb.Base, syn []kb.SynsetID, over map[string]bool) []bool {
+	fixed := make([]bool, prog.NumObjects())
+	if base != nil {
+		for i, s := range syn {
+			if s != kb.NoSynset && base.Has(s, kb.SceneObject) {
+				fixed[i] = true
+			}
+		}
+	}
+	if pr := prog.Problem(); pr != nil {
+		for _, f := range pr.Init {
+			a, ok := f.(*bddl.Atom)
+			if !ok || bddl.Fold(a.Pred.Name) != "inroom" || len(a.Args) != 2 {
+				continue
+			}
+			if id, ok := prog.ObjectID(a.Args[0].Name); ok && int(id) < len(fixed) {
+				fixed[id] = true
+			}
+		}
+	}
+	for name, v := range over {
+		if id, ok := prog.ObjectID(name); ok && int(id) < len(fixed) {
+			fixed[id] = v
+		}
+	}
+	return fixed
+}
+
 // equipment finds the candidate containers, machines, tools and heat
 // sources among the activity's objects (SEMANTICS.md B §4.3, §4.4).
 func (c *compiled) equipment() {
@@ -314,15 +365,23 @@ func (c *compiled) equipment() {
 		}
 		id := ObjectID(i)
 		washer, dryer := c.isCategory(i, washerCategory), c.isCategory(i, dryerCategory)
-		if c.has(i, kb.Fillable) {
+		// RecipeRule.candidate_filters: fillable and not fixed-base.
+		if c.has(i, kb.Fillable) && !c.fixed[i] {
 			c.cookContainer = append(c.cookContainer, id)
 			c.mixContainers = append(c.mixContainers, id)
+			// CookingPhysicalParticleRule.candidate_filters: and heatable.
 			if c.has(i, kb.Heatable) {
 				c.substCont = append(c.substCont, id)
 			}
-			if c.has(i, kb.Toggleable) && !washer && !dryer && !c.isCategory(i, hotTubCategory) {
+			// ToggleableMachineRule.candidate_filters: and toggleable, and
+			// none of the categories other rules handle or that heat.
+			if c.has(i, kb.Toggleable) && !washer && !dryer && !c.isCategory(i, hotTubCategory) &&
+				!c.isCategory(i, ovenCategory) && !c.isCategory(i, microwaveCategory) {
 				c.machines = append(c.machines, id)
 			}
+		}
+		if c.has(i, kb.Sliceable) {
+			c.sliceables = append(c.sliceables, id)
 		}
 		// Heat sinks (a deep freeze) are heat sources of heat_cook
 		// recipes too: the reference's HeatSourceOrSink covers both.

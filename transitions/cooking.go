@@ -9,62 +9,86 @@ import (
 	"github.com/openbddl/bddl/predicates"
 )
 
+// heatCook is CookingObjectRule and CookingSystemRule (transition_rules.py
+// CookingRule). The rule is active while a fillable, not fixed-base
+// container and a heatSource object exist (refresh_rules); every active
+// step its TimeIncrementCondition advances the clock; then at least one
+// heat source must be active (StateCondition on HeatSourceOrSink). For each
+// container, recipes are tried in order: one is executable when a source
+// it allows affects the container and its inputs are there; then its
+// consecutive-step counter, kept per recipe (not per container), goes on
+// from the last step it was executable or restarts at 1
+// (_is_recipe_executable); the first recipe whose counter reaches
+// timesteps fires. A second container executable for the same recipe on
+// the same step restarts the counter, as in the reference.
 func (e *Engine) heatCook() {
 	c := e.c
 	if len(c.cook) == 0 {
 		return
 	}
-	anyOn := false
+	active := false
+	for _, cont := range c.cookContainer {
+		if e.exists(cont) {
+			active = true
+			break
+		}
+	}
+	anySource, anyOn := false, false
 	for k := range c.heatSources {
 		h := &c.heatSources[k]
-		act := e.exists(h.obj) &&
+		ex := e.exists(h.obj)
+		anySource = anySource || ex
+		act := ex &&
 			(!h.params.RequiresToggledOn || e.at(pToggledOn, h.obj, NoObject) == predicates.True) &&
 			(!h.params.RequiresClosed || e.at(pOpen, h.obj, NoObject) == predicates.False)
 		e.heatAct[k] = act
 		anyOn = anyOn || act
 	}
-	clear(e.cookSeen)
-	if anyOn {
-		for _, cont := range c.cookContainer {
-			if !e.exists(cont) || e.busy[cont] {
+	if !active || !anySource {
+		return
+	}
+	e.cookClock++
+	if !anyOn {
+		return
+	}
+	for _, cont := range c.cookContainer {
+		if !e.exists(cont) || e.busy[cont] {
+			continue
+		}
+		gathered := false
+		for ri, rc := range c.cook {
+			if !rc.okContainer[cont] {
 				continue
 			}
-			gathered := false
-			for ri, rc := range c.cook {
-				if !rc.okContainer[cont] {
-					continue
-				}
-				heat := e.heatFor(rc, cont)
-				if heat == NoObject {
-					continue
-				}
-				if !gathered {
-					e.gather(cont, false)
-					gathered = true
-				}
-				mark := len(e.objBuf)
-				p := e.newPlan(HeatCook, rc.index, cont)
-				if !e.tryRecipe(rc, p) {
-					e.dropPlan(mark)
-					continue
-				}
-				if !e.cookSeen[ri] {
-					e.cookSeen[ri] = true
-					e.mem.cookCount[ri]++
-				}
-				if e.mem.cookCount[ri] < rc.timesteps {
-					e.dropPlan(mark)
-					continue
-				}
-				p.heat = heat
-				e.markBusy(cont)
-				break
+			heat := e.heatFor(rc, cont)
+			if heat == NoObject {
+				continue
 			}
-		}
-	}
-	for ri := range c.cook {
-		if !e.cookSeen[ri] {
-			e.mem.cookCount[ri] = 0
+			if !gathered {
+				e.gather(cont, false)
+				gathered = true
+			}
+			mark := len(e.objBuf)
+			p := e.newPlan(HeatCook, rc.index, cont)
+			if !e.tryRecipe(rc, p) {
+				e.dropPlan(mark)
+				continue
+			}
+			if e.mem.cookLast[ri] == e.cookClock-1 {
+				// Executable at the previous recorded step too: so were
+				// the simulator steps a recording skipped in between.
+				e.mem.cookCount[ri] += e.elapsed
+			} else {
+				e.mem.cookCount[ri] = 1
+			}
+			e.mem.cookLast[ri] = e.cookClock
+			if e.mem.cookCount[ri] < rc.timesteps {
+				e.dropPlan(mark)
+				continue
+			}
+			p.heat = heat
+			e.markBusy(cont)
+			break
 		}
 	}
 }
@@ -128,6 +152,10 @@ func (e *Engine) affects(h *heatSource, cont ObjectID) bool {
 	return math.Sqrt(d2) <= h.params.DistanceThreshold
 }
 
+// substanceCooking is CookingPhysicalParticleRule (transition_rules.py):
+// fillable, not fixed-base, heatable containers that are Heated; the first
+// recipe whose input systems the container holds replaces them with the
+// cooked system (other systems and objects are ignored; no garbage).
 func (e *Engine) substanceCooking() {
 	c := e.c
 	for _, cont := range c.substCont {
@@ -137,7 +165,7 @@ func (e *Engine) substanceCooking() {
 		e.contents = e.contents[:0]
 		e.systems = e.systems[:0]
 		for _, sub := range c.substList {
-			if e.exists(sub) && e.at(pContains, cont, sub) == predicates.True {
+			if e.exists(sub) && e.holds(cont, sub) {
 				e.systems = append(e.systems, sub)
 			}
 		}

@@ -116,7 +116,7 @@ func ExplainLines(base *kb.Base, r Rule) []ExplainLine {
 		line("and", src+" that is active"+extra)
 		steps := "at once"
 		if r.Timesteps > 1 {
-			steps = fmt.Sprintf("after %d consecutive steps", r.Timesteps)
+			steps = fmt.Sprintf("after %d consecutive steps (counted per recipe: another container executing it on the same step restarts the count)", r.Timesteps)
 		}
 		line("fires", "while that holds, "+steps)
 	case ToggleableMachine:
@@ -141,7 +141,7 @@ func ExplainLines(base *kb.Base, r Rule) []ExplainLine {
 		default:
 			line("needs", names(r.Inputs)+" on the load or in the drum of a "+names(r.Machines)+", and any of "+names(r.Solvents))
 		}
-		line("fires", "on the step the washer is switched on while closed (off → on); the load comes out wet")
+		line("fires", "on the step the washer is switched on while closed (off → on); the load comes out wet only with GPU dynamics (off by default)")
 	case Dryer:
 		line("needs", "a load inside a "+names(r.Machines))
 		line("fires", "on the step the dryer is switched on while closed (off → on)")
@@ -149,7 +149,7 @@ func ExplainLines(base *kb.Base, r Rule) []ExplainLine {
 		return out
 	case Slicing, Dicing:
 		line("needs", counted(r.Inputs)+states(r.InputStates)+" touching an object with the slicer ability, while some slicer is active")
-		line("fires", "every step that holds; a slicer that cut is inactive until it has touched nothing sliceable for 0.5 s")
+		line("fires", "every step that holds; a slicer that touched a sliceable object is inactive until it has touched no sliceable object for 2 s")
 	case Melting:
 		line("needs", counted(r.Inputs)+fmt.Sprintf(" whose max temperature is at least %g °C", MeltingTemperature))
 		line("fires", "every step that holds")
@@ -163,7 +163,7 @@ func ExplainLines(base *kb.Base, r Rule) []ExplainLine {
 	where := "on top of the container"
 	switch r.Family {
 	case Slicing:
-		where = "where the object was (its box cut in two along its longest horizontal axis)"
+		where = "where the object was (its box cut in two along its longest horizontal axis); one step later they have its temperatures and cooked state"
 	case Dicing, Melting:
 		where = "where the object was (in the container it was in, on what it lay on)"
 	case SubstanceCooking, SubstanceWaterCooking, MixingStick:
@@ -171,6 +171,8 @@ func ExplainLines(base *kb.Base, r Rule) []ExplainLine {
 	case ToggleableMachine, HeatCook:
 		if len(r.Outputs) > 0 && base.IsSubstance(r.Outputs[0].Synset) {
 			where = "in the container"
+		} else {
+			where = "on top of the container, with their states, one step after the rule fires"
 		}
 	}
 	line("makes", counted(r.Outputs)+states(r.OutputStates)+", "+where+"; the inputs are used up")

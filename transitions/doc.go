@@ -28,6 +28,9 @@
 //
 // # Step semantics
 //
+// docs/transitions.md gives each family's firing conditions with the
+// reference function it follows. In short:
+//
 //   - Every family is evaluated on the state as recorded, in the fixed
 //     order of Families (the reference iterates a set: its order is
 //     unspecified); within a family, candidates in id order and recipes in
@@ -36,12 +39,19 @@
 //     an object is consumed at most once: a later firing that needs an
 //     object an earlier one consumed is dropped.
 //   - Then all removals happen, then all additions, in firing order.
+//     Created objects exist at once; their output states and their place
+//     on the container (and the states the parts of a sliced object
+//     inherit) land at the start of the next Step, as in the reference
+//     (Options.SameStep lands them at once; Flush lands them on demand).
 //   - Edge-triggered conditions (a machine switched on, a washer or dryer
 //     switched on while closed, a mixing tool starting to touch a
 //     container) compare with the previous Step; heat_cook recipes count
-//     consecutive executable steps and fire when the count reaches
-//     timesteps; a slicer that touched a sliceable is inactive until it has
-//     touched none for 0.5 s (SetDT; one step when dt is unknown).
+//     consecutive executable steps per recipe and fire when the count
+//     reaches timesteps; a slicer that touched a sliceable object is
+//     inactive until it has touched none for 2 s (SetDT; one step when dt
+//     is unknown).
+//   - Fixed-base objects (by default the scene objects an inroom literal
+//     places; Options.FixedBase) are never containers or machines.
 //
 // # What a firing writes
 //
@@ -49,12 +59,16 @@
 // instance of the activity, in :objects order, that does not exist now and
 // whose synset is the output's synset or an ancestor of it (SEMANTICS.md
 // §3.4); outputs with no such instance get stable generated names
-// (half__apple.n.01_gen1) and are reported as unbound. A bound object
-// exists, gets its output states as recorded facts ((cooked x) true) and a
-// box on top of the container (or, for slices, the halves of the sliced
-// object's box); when the container has no box, the fact (ontop x c).
+// (half__apple.n.01_gen1) and are reported as unbound, except the parts
+// of a sliced object that a dicing rule can take, which become bounded
+// anonymous objects (anonymous.go). A bound object exists at once and, a
+// step later, gets its output states as recorded facts ((cooked x) true)
+// and a box on top of the container (or, for slices, at once the halves of
+// the sliced object's box, and a step later its temperatures and cooked
+// state); when the container has no box, the fact (ontop x c).
 // Substances in containers are written as facts: (contains c s) false for
 // what a recipe consumed, true (and filled when the inputs filled it) for
-// what it made. Every change is also listed in the Outcome, so a recording
-// can be rewritten with the rule outcomes as ordinary recorded fields.
+// what it made. Every change is also listed in the Outcome (in the Outcome
+// of the step it lands on), so a recording can be rewritten with the rule
+// outcomes as ordinary recorded fields.
 package transitions

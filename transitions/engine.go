@@ -2,6 +2,7 @@ package transitions
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
@@ -42,6 +43,9 @@ type Firing struct {
 	Consumed, ConsumedSubstances []ObjectID
 	// Produced are the outputs, in output order.
 	Produced []Product
+	// Anonymous names the anonymous part a dicing firing consumed (then
+	// Container is NoObject).
+	Anonymous string
 	// Instances is how many times an object recipe's inputs were found
 	// (heat_cook recipes with object outputs are multi-instance).
 	Instances int
@@ -56,6 +60,9 @@ type Product struct {
 	Object    ObjectID
 	Name      string
 	Substance bool
+	// Anonymous marks a part no declared instance stands for, which the
+	// engine keeps as an anonymous object (Options.MaxAnonymous).
+	Anonymous bool
 }
 
 // ChangeKind is the kind of a Change.
@@ -68,6 +75,11 @@ const (
 	ChangeFact
 	// ChangeAABB records Object's box.
 	ChangeAABB
+	// ChangeTemperature and ChangeMaxTemperature record Object's
+	// temperature or highest temperature (in Temp), inherited by the parts
+	// of a sliced object.
+	ChangeTemperature
+	ChangeMaxTemperature
 )
 
 // Change is one change a Step made to the state.
@@ -77,6 +89,7 @@ type Change struct {
 	Pred        predicates.PredID
 	Value       predicates.Truth
 	Box         predicates.Box
+	Temp        float64
 }
 
 // Engine applies one activity's transition rules to its states. It keeps
@@ -93,8 +106,6 @@ type Engine struct {
 	objBuf    []ObjectID
 	relBuf    []rel
 	busyList  []ObjectID
-	cookSeen  []bool // per heat_cook recipe: executable this step
-	touched   []bool // per slicer: touched a sliceable this step
 	garbage   [1]output
 	prodBuf   []Product
 	firings   []Firing
@@ -109,17 +120,59 @@ type Engine struct {
 	genCount  map[string]int
 	dt        float64
 	reactStep int
+	// next are the changes that land at the start of the next Step: the
+	// output states and placement of created objects, the inherited
+	// states of slices (the reference applies them one rule step later);
+	// landing is the list being applied.
+	next, landing []Change
+	// cookClock counts the steps on which the heat_cook rule was active
+	// (CookingRule.counter).
+	cookClock int
+	// elapsed is the number of simulator steps the next Step stands for
+	// (SetElapsed).
+	elapsed int
+	// stepNo counts Steps; anon are the anonymous parts (anonymous.go).
+	stepNo                 int
+	anon                   []anonObj
+	anonCount, anonDropped int
+}
+
+// Options are the deliberate deviations from the reference an Engine can
+// be asked for; the zero value follows the reference.
+type Options struct {
+	// FixedBase overrides, by instance name, whether an object is
+	// fixed-base. The reference reads it from the scene file; recordings
+	// do not carry it, so by default the scene objects (the instances an
+	// inroom literal of :init places, and those of synsets with the
+	// sceneObject property) are fixed-base and the others are not. Fixed-base objects are never recipe containers or machines,
+	// and never the contents of one.
+	FixedBase map[string]bool
+	// SameStep gives created objects their output states and place on the
+	// step the rule fires, instead of on the next one as the reference
+	// does (its TransitionRuleAPI.step applies them at the start of the
+	// following rule step).
+	SameStep bool
+	// GPUDynamics mirrors the reference's gm.USE_GPU_DYNAMICS (off by
+	// default there): with it, a washer wets its load.
+	GPUDynamics bool
+	// MaxAnonymous bounds the anonymous parts (sliced-object parts no
+	// declared instance stands for) kept at once; 0 is
+	// DefaultMaxAnonymous, a negative value keeps none.
+	MaxAnonymous int
 }
 
 // memory is what an Engine remembers between steps.
 type memory struct {
-	machineOn  []bool // per machine candidate: toggled_on at the previous step
-	mixTouch   []bool // per mixing container: touching a tool at the previous step
-	washerOn   []bool // per washer: on and closed at the previous step
-	dryerOn    []bool
-	slicerOn   []bool // per slicer: active
-	slicerIdle []int  // per slicer: steps touching no sliceable since it last did
-	cookCount  []int  // per heat_cook recipe: consecutive executable steps
+	machineOn   []bool // per machine candidate: toggled_on at the previous step
+	mixTouch    []bool // per mixing container: touching a tool at the previous step
+	washerOn    []bool // per washer: on and closed at the previous step
+	dryerOn     []bool
+	slicerOn    []bool // per slicer: SlicerActive's value
+	slicerPrev  []bool // per slicer: touched a sliceable at the previous step
+	slicerIdle  []int  // per slicer: SlicerActive's DELAY_COUNTER
+	slicerAfter []bool // per slicer: touching a sliceable after the previous step's rules
+	cookCount   []int  // per heat_cook recipe: CookingRule._heat_steps
+	cookLast    []int  // per heat_cook recipe: CookingRule._last_heat_timestep
 }
 
 // Compile prepares the knowledge base's rules for one activity: it keeps
@@ -130,8 +183,16 @@ func Compile(prog *predicates.Program, base *kb.Base) (*Engine, error) {
 	if prog == nil {
 		return nil, fmt.Errorf("transitions: Compile of a nil program")
 	}
-	c := compile(prog, base, nil)
+	c := compile(prog, base, nil, Options{})
 	return c.newEngine(), nil
+}
+
+// CompileWith is Compile with options.
+func CompileWith(prog *predicates.Program, base *kb.Base, opts Options) (*Engine, error) {
+	if prog == nil {
+		return nil, fmt.Errorf("transitions: Compile of a nil program")
+	}
+	return compile(prog, base, nil, opts).newEngine(), nil
 }
 
 // CompileOnly is Compile keeping only the rules (indexes into
@@ -141,7 +202,7 @@ func CompileOnly(prog *predicates.Program, base *kb.Base, keep func(rule int) bo
 	if prog == nil {
 		return nil, fmt.Errorf("transitions: Compile of a nil program")
 	}
-	return compile(prog, base, keep).newEngine(), nil
+	return compile(prog, base, keep, Options{}).newEngine(), nil
 }
 
 func (c *compiled) newEngine() *Engine {
@@ -149,17 +210,18 @@ func (c *compiled) newEngine() *Engine {
 	e.taken = make([]bool, c.n)
 	e.busy = make([]bool, c.n)
 	e.heatAct = make([]bool, len(c.heatSources))
-	e.cookSeen = make([]bool, len(c.cook))
-	e.touched = make([]bool, len(c.slicers))
 	e.garbage[0] = c.garbageOut
 	e.mem = memory{
-		machineOn:  make([]bool, len(c.machines)),
-		mixTouch:   make([]bool, len(c.mixContainers)),
-		washerOn:   make([]bool, len(c.washers)),
-		dryerOn:    make([]bool, len(c.dryers)),
-		slicerOn:   make([]bool, len(c.slicers)),
-		slicerIdle: make([]int, len(c.slicers)),
-		cookCount:  make([]int, len(c.cook)),
+		machineOn:   make([]bool, len(c.machines)),
+		mixTouch:    make([]bool, len(c.mixContainers)),
+		washerOn:    make([]bool, len(c.washers)),
+		dryerOn:     make([]bool, len(c.dryers)),
+		slicerOn:    make([]bool, len(c.slicers)),
+		slicerPrev:  make([]bool, len(c.slicers)),
+		slicerIdle:  make([]int, len(c.slicers)),
+		slicerAfter: make([]bool, len(c.slicers)),
+		cookCount:   make([]int, len(c.cook)),
+		cookLast:    make([]int, len(c.cook)),
 	}
 	e.SetDT(0)
 	e.Reset()
@@ -175,15 +237,35 @@ func (e *Engine) Fork() *Engine {
 	return f
 }
 
-// SetDT sets the simulated seconds per step, which the slicer's 0.5 s
-// re-arm delay is counted in; 0 (unknown) re-arms after one step.
+// SetDT sets the simulated seconds per step, which the slicer's 2 s
+// re-arm delay is counted in: max(1, ⌈2.0/dt⌉) steps, as SlicerActive's
+// STEPS_TO_WAIT (object_states/slicer_active.py, global_initialize); 0
+// (unknown) re-arms after one step.
 func (e *Engine) SetDT(dt float64) {
 	e.dt = dt
 	e.reactStep = 1
 	if dt > 0 {
-		n := int(slicerReactivationS/dt + 0.999999)
-		e.reactStep = max(n, 1)
+		e.reactStep = max(1, int(math.Ceil(slicerReactivationS/dt-1e-9)))
 	}
+}
+
+// SetElapsed says how many simulator steps the next Step stands for, when
+// a recording skips steps (its step numbers, or its times over dt, jump
+// by more than one): the steps in between are taken to keep the previous
+// step's state, as a recording keeps a value until it changes. Only what
+// counts steps uses it: the slicer's re-arm delay and the heat_cook
+// counters. n < 1 counts as 1; it applies to the next Step only.
+func (e *Engine) SetElapsed(n int) { e.elapsed = max(n, 1) }
+
+// ElapsedSteps is the number of simulator steps between two recorded
+// steps: from their times over dt when both are recorded and dt is
+// known, else from their step numbers; at least 1.
+func ElapsedSteps(prevStep, step int64, prevT, t float64, hasT bool, dt float64) int {
+	n := step - prevStep
+	if hasT && dt > 0 {
+		n = int64(math.Round((t - prevT) / dt))
+	}
+	return int(max(n, 1))
 }
 
 // Reset forgets the previous steps: every machine off, every slicer
@@ -197,9 +279,18 @@ func (e *Engine) Reset() {
 		e.mem.slicerOn[i] = true
 		e.mem.slicerIdle[i] = 0
 	}
+	clear(e.mem.slicerPrev)
+	clear(e.mem.slicerAfter)
+	e.elapsed = 1
 	clear(e.mem.cookCount)
+	for i := range e.mem.cookLast {
+		e.mem.cookLast[i] = -1
+	}
+	e.cookClock = 0
+	e.stepNo, e.anon, e.anonCount, e.anonDropped = 0, e.anon[:0], 0, 0
 	clear(e.genCount)
 	e.plans, e.firings, e.changes = e.plans[:0], e.firings[:0], e.changes[:0]
+	e.next = e.next[:0]
 }
 
 // Program returns the program the engine was compiled for.

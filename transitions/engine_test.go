@@ -103,6 +103,12 @@ func TestRemovalsBeforeAdditions(t *testing.T) {
 			if s.Exists(bread1) != predicates.True || s.Exists(bread2) != predicates.False {
 				t.Error("existence after the step is wrong")
 			}
+			// The output states land at the next rule step
+			// (TransitionRuleAPI.step, obj_init_info).
+			if prog.Atom(s, pCooked, bread1, NoObject) == predicates.True {
+				t.Error("the toast is cooked on the step it was made")
+			}
+			eng.Flush(s)
 			if prog.Atom(s, pCooked, bread1, NoObject) != predicates.True {
 				t.Error("the toast is not cooked")
 			}
@@ -161,12 +167,13 @@ func TestConsumedOnce(t *testing.T) {
 }
 
 // TestSlicerRearms: a slicer that touched a sliceable slices again only
-// after 0.5 s of touching none.
+// after max(1, ⌈2.0 s / dt⌉) steps of touching none, and a touch before
+// then restarts the count (slicer_active.py, _update_values).
 func TestSlicerRearms(t *testing.T) {
 	base := loadMini(t)
 	prog := compileSrc(t, base, figSrc)
 	eng, _ := Compile(prog, base)
-	eng.SetDT(0.1) // 5 steps
+	eng.SetDT(0.1) // 20 steps
 	fig, _ := prog.ObjectID("fig.n.01_1")
 	knife, _ := prog.ObjectID("knife.n.01_1")
 	state := func(touch bool) *predicates.State {
@@ -177,17 +184,17 @@ func TestSlicerRearms(t *testing.T) {
 	if !eng.Step(state(true)).Fired() {
 		t.Fatal("the first cut did not fire")
 	}
-	for k := 0; k < 4; k++ {
+	for k := 0; k < 19; k++ {
 		eng.Step(state(false))
 	}
 	if eng.Step(state(true)).Fired() {
-		t.Fatal("sliced again after 4 idle steps of 5")
+		t.Fatal("sliced again after 19 idle steps of 20")
 	}
-	for k := 0; k < 5; k++ {
+	for k := 0; k < 20; k++ {
 		eng.Step(state(false))
 	}
 	if !eng.Step(state(true)).Fired() {
-		t.Fatal("did not slice again after 5 idle steps")
+		t.Fatal("did not slice again after 20 idle steps")
 	}
 }
 

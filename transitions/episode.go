@@ -22,18 +22,24 @@ import (
 // activity program, forked per episode. It is safe for concurrent use.
 type EpisodeChecker struct {
 	base    *kb.Base
+	opts    Options
 	engines sync.Map // *predicates.Program → *Engine
 }
 
 // NewEpisodeChecker returns a checker applying the rules of base.
 func NewEpisodeChecker(base *kb.Base) *EpisodeChecker { return &EpisodeChecker{base: base} }
 
+// NewEpisodeCheckerWith is NewEpisodeChecker with engine options.
+func NewEpisodeCheckerWith(base *kb.Base, opts Options) *EpisodeChecker {
+	return &EpisodeChecker{base: base, opts: opts}
+}
+
 // Check checks a recording against prog as episode.Check does, with the
 // rules applied after each step; the result lists the firings.
 func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd *episode.Reader, opts episode.CheckOptions) *episode.Result {
 	proto, ok := c.engines.Load(prog)
 	if !ok {
-		eng, err := Compile(prog, c.base)
+		eng, err := CompileWith(prog, c.base, c.opts)
 		if err != nil {
 			return &episode.Result{Error: err.Error(), Reason: err.Error()}
 		}
@@ -42,7 +48,15 @@ func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd
 	eng := proto.(*Engine).Fork()
 	eng.SetDT(rd.Header().DT)
 	var firings []episode.RuleFiring
+	var prev *episode.StepInfo
+	dt := rd.Header().DT
 	opts.AfterStep = func(s *predicates.State, info episode.StepInfo) error {
+		if prev != nil {
+			eng.SetElapsed(ElapsedSteps(prev.Step, info.Step, prev.T, info.T, prev.HasT && info.HasT, dt))
+		} else {
+			prev = new(episode.StepInfo)
+		}
+		*prev = info
 		for _, f := range eng.Step(s).Firings {
 			firings = append(firings, FiringRecord(prog, info.Step, f))
 		}
@@ -50,6 +64,9 @@ func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd
 	}
 	res := episode.Check(ctx, prog, rd, opts)
 	res.Firings = firings
+	if n := eng.AnonymousDropped(); n > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("--transitions: %d parts of sliced objects were not kept: too many anonymous objects at once (max-anonymous)", n))
+	}
 	if eng.NumRules() == 0 {
 		res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
 	}
@@ -62,6 +79,8 @@ func FiringRecord(p *predicates.Program, step int64, f Firing) episode.RuleFirin
 	r := episode.RuleFiring{Step: step, Rule: f.Rule, Family: string(f.Family)}
 	if f.Container != predicates.NoObject {
 		r.Container = p.Name(f.Container)
+	} else if f.Anonymous != "" {
+		r.Container = f.Anonymous + " (anonymous)"
 	}
 	for _, o := range f.Consumed {
 		r.Consumed = append(r.Consumed, p.Name(o))
@@ -71,7 +90,10 @@ func FiringRecord(p *predicates.Program, step int64, f Firing) episode.RuleFirin
 	}
 	for _, pr := range f.Produced {
 		name := pr.Name
-		if pr.Object == predicates.NoObject {
+		switch {
+		case pr.Anonymous:
+			name += " (anonymous)"
+		case pr.Object == predicates.NoObject:
 			name += " (generated)"
 		}
 		r.Produced = append(r.Produced, name)
@@ -158,7 +180,7 @@ func WriteStatesEpisode(w io.Writer, p *predicates.Program, activity string, met
 func AddChanges(p *predicates.Program, st *episode.Step, changes []Change) {
 	for _, c := range changes {
 		switch c.Kind {
-		case ChangeExists, ChangeAABB:
+		case ChangeExists, ChangeAABB, ChangeTemperature, ChangeMaxTemperature:
 			if st.Objects == nil {
 				st.Objects = map[string]*episode.Object{}
 			}
@@ -168,10 +190,15 @@ func AddChanges(p *predicates.Program, st *episode.Step, changes []Change) {
 				o = &episode.Object{}
 				st.Objects[name] = o
 			}
-			if c.Kind == ChangeExists {
+			switch c.Kind {
+			case ChangeExists:
 				o.Exists, o.Set, o.Null = c.Value == predicates.True, o.Set|predicates.FieldExists, o.Null&^predicates.FieldExists
-			} else {
+			case ChangeAABB:
 				o.AABB, o.Set, o.Null = c.Box, o.Set|predicates.FieldAABB, o.Null&^predicates.FieldAABB
+			case ChangeTemperature:
+				o.Temperature, o.Set, o.Null = c.Temp, o.Set|predicates.FieldTemperature, o.Null&^predicates.FieldTemperature
+			case ChangeMaxTemperature:
+				o.MaxTemperature, o.Set, o.Null = c.Temp, o.Set|predicates.FieldMaxTemperature, o.Null&^predicates.FieldMaxTemperature
 			}
 		case ChangeFact:
 			at := episode.Atom{Pred: c.Pred.String(), A: p.Name(c.Object)}
@@ -207,6 +234,8 @@ type Applier struct {
 	state        *predicates.State
 	bound, again *episode.Reader
 	name         string
+	prev         episode.StepInfo // the previous step read
+	started      bool
 }
 
 // NewApplier prepares to apply the engine's rules to a recording read
@@ -250,6 +279,10 @@ func (a *Applier) WriteTo(w io.Writer, gz bool, fired func(episode.RuleFiring)) 
 		if err != nil {
 			return n, &RecordingError{fmt.Errorf("%s: reading step %d again: %w", a.name, info.Step, err)}
 		}
+		if a.started {
+			a.eng.SetElapsed(ElapsedSteps(a.prev.Step, info.Step, a.prev.T, info.T, a.prev.HasT && info.HasT, a.bound.Header().DT))
+		}
+		a.prev, a.started = info, true
 		out := a.eng.Step(a.state)
 		for _, f := range out.Firings {
 			n++

@@ -12,6 +12,12 @@ func (e *Engine) onAndClosed(m ObjectID) bool {
 	return e.exists(m) && e.at(pToggledOn, m, NoObject) == predicates.True && e.at(pOpen, m, NoObject) == predicates.False
 }
 
+// washers is WasherRule (transition_rules.py): category washer; condition
+// ChangeConditionWrapper(toggled_on ∧ ¬open). On that step each system the
+// washer contains is removed if its cleaning condition allows it (never;
+// always, the default for unlisted systems; or when a listed solvent is
+// also contained), from the drum and, for visual systems, from the
+// objects in it.
 func (e *Engine) washers() {
 	c := e.c
 	for k, w := range c.washers {
@@ -61,13 +67,16 @@ func (e *Engine) washers() {
 				}
 			}
 		}
-		// Every object in the washer comes out wet (V1 reference).
-		if len(c.water) > 0 && len(e.contents) > 0 {
+		// WasherRule.transition wets every object in the washer only when
+		// gm.USE_GPU_DYNAMICS is on (off by default): Options.GPUDynamics.
+		if c.opts.GPUDynamics && len(c.water) > 0 && len(e.contents) > 0 {
 			p := e.newPlan(Washer, -1, w)
 			p.rule = "washer-wetting"
 			for _, o := range e.contents {
+				// Saturated exists on particle removers and appliers (a
+				// dependency of ParticleModifier, particle_modifier.py).
 				pred := pCovered
-				if e.c.has(int(o), kb.ParticleRemover) {
+				if e.c.has(int(o), kb.ParticleRemover) || e.c.has(int(o), kb.ParticleApplier) {
 					pred = pSaturated
 				}
 				e.addRel(p, pred, o, c.water[0], predicates.True, false)
@@ -90,6 +99,9 @@ func (e *Engine) coversContents(sv ObjectID) bool {
 	return false
 }
 
+// dryers is DryerRule (transition_rules.py): category clothes_dryer, the
+// washer's condition; the objects in it stop being saturated with water
+// and the water in it is removed.
 func (e *Engine) dryers() {
 	c := e.c
 	if c.dryerRule < 0 {

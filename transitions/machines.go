@@ -6,6 +6,13 @@ import (
 	"github.com/openbddl/bddl/predicates"
 )
 
+// machines is ToggleableMachineRule (transition_rules.py): candidates are
+// fillable, not fixed-base, toggleable objects other than washers, dryers,
+// hot tubs, ovens and microwaves (candidate_filters); the condition is
+// ChangeConditionWrapper(toggled_on) (_generate_conditions), so a machine
+// fires on the step it is switched on; RecipeRule.transition then runs the
+// first executable recipe or the sludge fallback, whether or not any
+// recipe of the family applies to the activity.
 func (e *Engine) machines() {
 	c := e.c
 	for k, m := range c.machines {
@@ -20,13 +27,18 @@ func (e *Engine) machines() {
 	}
 }
 
+// mixing is MixingToolRule (transition_rules.py): candidates are fillable,
+// not fixed-base containers and objects with the mixingTool ability; the
+// condition is ChangeConditionWrapper(TouchingAnyCondition(container,
+// mixingTool)), so a container fires on the step a tool starts touching
+// it; then the first executable recipe or the sludge fallback.
 func (e *Engine) mixing() {
 	c := e.c
 	for k, cont := range c.mixContainers {
 		tool := NoObject
 		if e.exists(cont) {
 			for _, t := range c.mixTools {
-				if t != cont && e.exists(t) && e.c.prog.MayTouch(e.s, cont, t) && e.at(pTouching, cont, t) == predicates.True {
+				if t != cont && e.exists(t) && e.touching(cont, t) {
 					tool = t
 					break
 				}
@@ -43,7 +55,11 @@ func (e *Engine) mixing() {
 }
 
 // recipeOrGarbage fires the first executable recipe in the container, or
-// turns its contents into the garbage substance (SEMANTICS.md B §4.3).
+// turns its contents into the garbage substance (RecipeRule.transition
+// with use_garbage_fallback_recipe; the garbage recipe's _execute_recipe
+// removes every contained system, and every contained object unless
+// ignore_nonrecipe_objects; with nothing removed no sludge is made, as
+// max_samples is then 0).
 func (e *Engine) recipeOrGarbage(f Family, recipes []*recipe, cont, tool ObjectID) {
 	for _, rc := range recipes {
 		if !rc.okContainer[cont] {

@@ -207,6 +207,9 @@ func WriteSampleEpisode(w io.Writer, r Rule, res *SampleResult, activity string,
 	states := res.Steps
 	if !rulesOff {
 		states = append(slices.Clone(states[:len(states)-1]), res.After)
+	} else if res.Deferred {
+		// One unchanged step, on which the rule's deferred outcome lands.
+		states = append(slices.Clone(states), states[len(states)-1])
 	}
 	return WriteStatesEpisode(w, res.Program, activity, meta, states)
 }

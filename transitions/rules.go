@@ -62,10 +62,12 @@ const (
 	washerCategory      = "washer"
 	dryerCategory       = "clothes_dryer"
 	hotTubCategory      = "hot_tub"
+	ovenCategory        = "oven"
+	microwaveCategory   = "microwave"
 	garbageSystem       = "sludge"
 	waterSystem         = "water"
 	MeltingTemperature  = 100.0 // °C of max temperature at which meltable objects melt
-	slicerReactivationS = 0.5   // seconds a slicer must touch no sliceable to slice again
+	slicerReactivationS = 2.0   // seconds a slicer must touch no sliceable to slice again (slicer_active.py REACTIVATION_DELAY)
 )
 
 // Rule is one transition rule as this package applies it: a knowledge-base

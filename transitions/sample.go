@@ -90,6 +90,10 @@ type SampleResult struct {
 	// Early are the firings of the steps before the last, which a
 	// well-formed sample has none of.
 	Early []Firing
+	// Deferred reports that part of the outcome lands one step after the
+	// firing (see Engine.Flush): a rules-off episode of the sample then
+	// needs one more step for it.
+	Deferred bool
 	// The roles of the scene's instances.
 	Container, Tool, HeatSource ObjectID
 	Inputs                      []ObjectID // object inputs, in rule order
@@ -155,6 +159,12 @@ func Sample(base *kb.Base, rule Rule, opts SampleOptions) (*SampleResult, error)
 		out := eng.Step(after)
 		if k == b.steps-1 {
 			res.After, res.Outcome = after, out.Clone()
+			// What lands one step later (output states, places) is part
+			// of the sample's outcome.
+			if fl := eng.Flush(after); len(fl.Changes) > 0 {
+				res.Outcome.Changes = append(res.Outcome.Changes, fl.Changes...)
+				res.Deferred = true
+			}
 		} else {
 			res.Early = append(res.Early, out.Clone().Firings...)
 		}

@@ -21,8 +21,13 @@ type plan struct {
 	filled     predicates.Truth // whether the consumed substances filled the container
 	placement  placement
 	src        ObjectID // the object sliced, diced or melted
+	anon       int      // 1 + the anonymous part diced, 0 for none
+	anonName   string   // its name (its slot may be reused in the step)
 	box        predicates.Box
 	hasBox     bool
+	// The sliced object's recorded temperatures, inherited by its parts.
+	temp, maxTemp   float64
+	hasTemp, hasMax bool
 }
 
 type placement uint8
@@ -40,6 +45,9 @@ type rel struct {
 	a, b   ObjectID
 	val    predicates.Truth
 	remove bool
+	// inherit marks a state of the sliced object its parts inherit
+	// (a is the sliced object; b the substance of a binary state).
+	inherit bool
 }
 
 // Step applies the rules to s: it evaluates every family on s as
@@ -53,24 +61,56 @@ func (e *Engine) Step(s *predicates.State) Outcome {
 	if s == nil || s.Program() != e.c.prog || e.c.base == nil {
 		return Outcome{}
 	}
+	c := e.c
+	e.stepNo++
+	if len(e.next) > 0 {
+		e.land(s)
+	}
 	e.s = s
-	e.heatCook()
-	e.machines()
-	e.mixing()
-	e.substanceCooking()
-	e.washers()
-	e.slicing()
-	e.melting()
-	e.dryers()
+	if len(c.cook) > 0 {
+		e.heatCook()
+	}
+	if len(c.machines) > 0 {
+		e.machines()
+	}
+	if len(c.mixContainers) > 0 {
+		e.mixing()
+	}
+	if len(c.substCont) > 0 {
+		e.substanceCooking()
+	}
+	if len(c.washers) > 0 {
+		e.washers()
+	}
+	if len(c.slicers) > 0 {
+		e.slicing()
+	}
+	if len(c.melts) > 0 {
+		e.melting()
+	}
+	if c.dryerRule >= 0 {
+		e.dryers()
+	}
 	e.s = nil
+	e.elapsed = 1
 	for _, b := range e.busyList {
 		e.busy[b] = false
 	}
 	e.busyList = e.busyList[:0]
 	if len(e.plans) == 0 {
-		return Outcome{}
+		if len(e.changes) == 0 {
+			return Outcome{}
+		}
+		return Outcome{Changes: e.changes}
 	}
 	e.apply(s)
+	if len(c.slicers) > 0 {
+		// The rules removed objects: what the slicers touch now is what
+		// the steps a recording skips before its next line see.
+		e.s = s
+		e.slicersAfter()
+		e.s = nil
+	}
 	for i := range e.plans {
 		p := &e.plans[i]
 		for _, o := range e.objBuf[p.cons[0]:p.cons[1]] {
@@ -91,17 +131,40 @@ func (e *Engine) at(pred predicates.PredID, a, b ObjectID) predicates.Truth {
 
 func (e *Engine) exists(o ObjectID) bool { return e.s.Exists(o) == predicates.True }
 
+// touching is (touching a b) or (touching b a): contact is symmetric in
+// the reference (RigidContactAPI impulses between the two bodies), so a
+// fact recorded in either order counts.
+func (e *Engine) touching(a, b ObjectID) bool {
+	p := e.c.prog
+	return (p.MayTouch(e.s, a, b) && p.Atom(e.s, pTouching, a, b) == predicates.True) ||
+		(p.MayTouch(e.s, b, a) && p.Atom(e.s, pTouching, b, a) == predicates.True)
+}
+
 // inContainer is SEMANTICS.md A9: the object's centre inside the
 // container, or the object on top of it (flat containers).
 func (e *Engine) inContainer(o, c ObjectID) bool {
 	return e.at(pInside, o, c) == predicates.True || e.at(pOntop, o, c) == predicates.True
 }
 
+// holds is (contains c sub), which (filled c sub) implies: a filled
+// container has particles in it (object_states/filled.py and contains.py
+// both count the particles in its volume).
+func (e *Engine) holds(c, sub ObjectID) bool {
+	return e.at(pContains, c, sub) == predicates.True || e.at(pFilled, c, sub) == predicates.True
+}
+
 // gather fills e.contents with the existing objects in container c (only
 // inside when insideOnly) and e.systems with the substances it contains.
 func (e *Engine) gather(c ObjectID, insideOnly bool) {
 	e.contents, e.systems = e.contents[:0], e.systems[:0]
-	for _, o := range e.c.objList {
+	// Recipe rules see only the objects that are not fixed-base
+	// (RecipeRule.refresh); the washer and dryer see every object
+	// (WasherDryerRule._compute_container_info).
+	objs := e.c.movable
+	if insideOnly {
+		objs = e.c.objList
+	}
+	for _, o := range objs {
 		if o == c || !e.exists(o) {
 			continue
 		}
@@ -114,7 +177,7 @@ func (e *Engine) gather(c ObjectID, insideOnly bool) {
 		}
 	}
 	for _, sub := range e.c.substList {
-		if e.exists(sub) && e.at(pContains, c, sub) == predicates.True {
+		if e.exists(sub) && e.holds(c, sub) {
 			e.systems = append(e.systems, sub)
 		}
 	}

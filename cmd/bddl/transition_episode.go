@@ -27,11 +27,20 @@ import (
 func init() {
 	checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
 		var on bool
+		var list string
 		cmd.Flags().BoolVar(&on, "transitions", false,
 			"apply the knowledge base's transition rules after each recorded step, before evaluating (for recordings made with rules off)")
+		cmd.Flags().StringVar(&list, "transition-options", "", transitionOptionsHelp)
 		o.prepare = append(o.prepare, func(c *batch.Checker) error {
+			if list != "" && !on {
+				return misuse("--transition-options needs --transitions")
+			}
+			topts, err := transitions.ParseOptions(list)
+			if err != nil {
+				return misuse("--transition-options: %v", err)
+			}
 			if on {
-				ec := transitions.NewEpisodeChecker(c.Resolver.Base())
+				ec := transitions.NewEpisodeCheckerWith(c.Resolver.Base(), topts)
 				c.Evaluate = func(ctx context.Context, t *batch.Task) *episode.Result {
 					return ec.Check(ctx, t.Program, t.Reader, t.Options)
 				}
@@ -41,6 +50,11 @@ func init() {
 	})
 }
 
+// transitionOptionsHelp documents --transition-options, the engine's
+// deliberate deviations from the reference (docs/transitions.md).
+const transitionOptionsHelp = "comma-separated deviations from the reference's rules: same-step (outputs get their states and place on the step the rule fires), " +
+	"gpu-dynamics (the washer wets its load), max-anonymous=N (anonymous parts kept at once, default 64), fixed=NAME / movable=NAME (whether an instance is fixed-base)"
+
 // ---------------------------------------------------------------------
 // bddl episode apply-rules
 
@@ -49,6 +63,7 @@ type applyRulesOptions struct {
 	out      string
 	activity string
 	library  string
+	options  string
 }
 
 func newEpisodeApplyRulesCmd(g *globalOptions) *cobra.Command {
@@ -74,6 +89,7 @@ is 1 when no rule fired (OUT is written all the same).`,
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "the episode to write (required; .gz: compressed)")
 	cmd.Flags().StringVar(&opts.activity, "activity", "", "activity definition: a problem file or an activity name (default: the one the header names)")
 	cmd.Flags().StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find the activity by name in")
+	cmd.Flags().StringVar(&opts.options, "transition-options", "", transitionOptionsHelp)
 	return cmd
 }
 
@@ -118,7 +134,11 @@ func runApplyRules(opts *applyRulesOptions, path string) error {
 	if err != nil {
 		return misuse("activity %s: %v", act.Name, err)
 	}
-	eng, err := transitions.Compile(prog, base)
+	topts, err := transitions.ParseOptions(opts.options)
+	if err != nil {
+		return misuse("--transition-options: %v", err)
+	}
+	eng, err := transitions.CompileWith(prog, base, topts)
 	if err != nil {
 		return err
 	}

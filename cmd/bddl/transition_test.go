@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -277,4 +278,25 @@ func TestTransitionSampleBehavior1K(t *testing.T) {
 	}
 	// Every 300th rule: each run loads the knowledge base anew.
 	sampleAndCheck(t, []string{"--kb", filepath.Join(corpus.Dir(t), "knowledge_base")}, 300)
+}
+
+// TestCheckTransitionOptions: the reference lands the cookies' states a
+// step after the oven bakes them, so an episode ending on that step fails;
+// --transition-options same-step lands them at once. An unknown option,
+// or options without --transitions, is a usage error.
+func TestCheckTransitionOptions(t *testing.T) {
+	dir := filepath.Join("..", "..", "transitions", "testdata", "scripted")
+	base := []string{"check", "--kb", filepath.Join(corpus.Dir(t), "knowledge_base"), "--activity", filepath.Join(dir, "oven.bddl"),
+		"--episode", filepath.Join(dir, "oven_ends_on_firing_step.jsonl"), "--transitions"}
+	r := runBDDL(t, base...)
+	r.wantCode(t, base, exitFindings)
+	args := append(slices.Clone(base), "--transition-options", "same-step")
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, exitOK)
+	args = append(slices.Clone(base), "--transition-options", "warp")
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, exitMisuse)
+	args = append(slices.Clone(base[:len(base)-1]), "--transition-options", "same-step")
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, exitMisuse)
 }
