@@ -91,6 +91,10 @@ type Converter struct {
 	// rooms of an object listed in several.
 	roomTypes map[string][]string
 	pool      sync.Pool // *scratch
+	// dz, hasDz: the per-model offsets estimated once (offsets).
+	offOnce sync.Once
+	dz      []float64
+	hasDz   []bool
 }
 
 // simUUID is the simulator's id of a named object: the MD5 of its name
@@ -262,9 +266,9 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	if in != nil && len(in.Robots) > 0 {
 		robots = in.Robots
 	}
-	ground, hasGround := groundLevel(robots)
 	if c.opts.Offsets == OffsetsSupport {
-		c.applyEstimates(sc, items, ground, hasGround)
+		dz, has := c.offsets()
+		applyOffsets(items, dz, has)
 	}
 
 	h := &episode.Header{Activity: c.opts.Activity, Steps: 1, Objects: map[string]*episode.Object{}}
@@ -448,11 +452,32 @@ func groundLevel(rs []RobotPose) (float64, bool) {
 	return g, true
 }
 
-// applyEstimates shifts the boxes without an exact offset by their
-// model's estimated offset.
-func (c *Converter) applyEstimates(sc *scratch, items []sceneItem, ground float64, hasGround bool) {
-	ps := sc.placed[:0]
-	defer func() { sc.placed = ps[:0] }()
+// offsets returns the per-model offsets estimated from the template's
+// own state, computed once per Converter: the scene's furniture never
+// moves between instances, and the template places every object of the
+// scene.
+func (c *Converter) offsets() ([]float64, []bool) {
+	c.offOnce.Do(func() {
+		items := make([]sceneItem, 0, len(c.tmpl.Objects))
+		for i := range c.tmpl.Objects {
+			o := &c.tmpl.Objects[i]
+			if !o.hasState {
+				continue
+			}
+			it := sceneItem{obj: o, state: o.State, model: c.modelID[i]}
+			if c.placeBox(&it, &c.models[i]) != nil {
+				continue
+			}
+			items = append(items, it)
+		}
+		c.dz, c.hasDz = c.estimate(items)
+	})
+	return c.dz, c.hasDz
+}
+
+// estimate runs the offset estimate over placed items.
+func (c *Converter) estimate(items []sceneItem) ([]float64, []bool) {
+	ps := make([]placed, 0, len(items))
 	for i := range items {
 		it := &items[i]
 		if !it.hasBox {
@@ -460,7 +485,16 @@ func (c *Converter) applyEstimates(sc *scratch, items []sceneItem, ground float6
 		}
 		ps = append(ps, placed{model: it.model, root: vec(it.state.Pos), base: it.box, scaleZ: it.obj.Scale[2], exact: it.exact})
 	}
-	dz, has := estimateOffsets(sc, ps, c.nModels, ground, hasGround)
+	robots := c.tmpl.Robots
+	if len(robots) == 0 {
+		robots = c.tmpl.GroundPoses
+	}
+	return estimateOffsets(ps, c.nModels, robots)
+}
+
+// applyOffsets shifts the boxes without an exact offset by their model's
+// estimated offset.
+func applyOffsets(items []sceneItem, dz []float64, has []bool) {
 	for i := range items {
 		it := &items[i]
 		if !it.hasBox || it.exact || !has[it.model] {
