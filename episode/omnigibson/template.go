@@ -34,7 +34,7 @@ type Template struct {
 	// the task when the template records none (ReadTask): evidence of
 	// the floor height for the offset estimate, never the agent's pose.
 	GroundPoses []RobotPose
-	Objects []SceneObject
+	Objects     []SceneObject
 	// Systems are the particle systems of the template's state by system
 	// name.
 	Systems map[string]*System
