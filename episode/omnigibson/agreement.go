@@ -48,6 +48,12 @@ func EvalInit(problem *bddl.Problem, base *kb.Base, h *episode.Header) ([]InitLi
 	if err != nil {
 		return nil, err
 	}
+	return EvalInitReader(problem, base, r)
+}
+
+// EvalInitReader evaluates the definition's :init literal by literal on
+// the first step of an episode (any episode, not only a converted one).
+func EvalInitReader(problem *bddl.Problem, base *kb.Base, r *episode.Reader) ([]InitLiteral, error) {
 	prog, err := predicates.Compile(problem, base, predicates.Options{Wildcards: episode.Wildcards(problem, r.Header())})
 	if err != nil {
 		return nil, err
