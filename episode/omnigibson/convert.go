@@ -269,6 +269,13 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	if c.opts.Offsets == OffsetsSupport {
 		dz, has := c.offsets()
 		applyOffsets(items, dz, has)
+		var agent *Box
+		if pose, ok := c.robot(robots); ok {
+			b := agentBox(pose)
+			agent = &b
+		}
+		ground, hasGround := groundLevel(c.groundPoses())
+		extendSupports(items, agent, ground, hasGround)
 	}
 
 	h := &episode.Header{Activity: c.opts.Activity, Steps: 1, Objects: map[string]*episode.Object{}}
@@ -485,11 +492,16 @@ func (c *Converter) estimate(items []sceneItem) ([]float64, []bool) {
 		}
 		ps = append(ps, placed{model: it.model, root: vec(it.state.Pos), base: it.box, scaleZ: it.obj.Scale[2], exact: it.exact})
 	}
-	robots := c.tmpl.Robots
-	if len(robots) == 0 {
-		robots = c.tmpl.GroundPoses
+	return estimateOffsets(ps, c.nModels, c.groundPoses())
+}
+
+// groundPoses are the robot poses that tell the floor height: the
+// template's, else those ReadTask took from an instance.
+func (c *Converter) groundPoses() []RobotPose {
+	if len(c.tmpl.Robots) > 0 {
+		return c.tmpl.Robots
 	}
-	return estimateOffsets(ps, c.nModels, robots)
+	return c.tmpl.GroundPoses
 }
 
 // applyOffsets shifts the boxes without an exact offset by their model's
@@ -508,10 +520,16 @@ func applyOffsets(items []sceneItem, dz []float64, has []bool) {
 func (c *Converter) agentObject(o *episode.Object, r RobotPose) {
 	o.Set = predicates.FieldExists | predicates.FieldPosition | predicates.FieldOrientation | predicates.FieldOBB
 	o.Exists, o.Pos, o.Quat = true, r.Pos, r.Quat
+	b := agentBox(r)
+	o.OBB = b.Corners()
+}
+
+// agentBox is the agent's box standing on its start pose.
+func agentBox(r RobotPose) Box {
 	half := r3.Vec{X: AgentBox[0] / 2, Y: AgentBox[1] / 2, Z: AgentBox[2] / 2}
 	b := NewBox(vec(r.Pos), half, r.Quat)
 	b.Center = r3.Add(b.Center, r3.Scale(half.Z, b.Axes[2]))
-	o.OBB = b.Corners()
+	return b
 }
 
 // objectFields fills a bound object's record.
