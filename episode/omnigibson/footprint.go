@@ -56,19 +56,31 @@ func extendSupports(items []sceneItem, agent *Box, ground float64, hasGround boo
 		lo, _ := agent.Enclosing()
 		rest = append(rest, restingOn{center: agent.Center, bottom: lo.Z, self: -1})
 	}
+	if len(rest) == 0 {
+		return
+	}
+	// The candidate supports: upright boxes, with their enclosures.
+	type cand struct {
+		j      int
+		lo, hi r3.Vec
+	}
+	cands := make([]cand, 0, len(items))
+	for j := range items {
+		if s := &items[j]; s.hasBox && s.box.Axes[2].Z >= uprightCos {
+			lo, hi := s.box.Enclosing()
+			cands = append(cands, cand{j, lo, hi})
+		}
+	}
 	for _, r := range rest {
 		best, bestD := -1, math.Inf(1)
 		var bestEx [2]float64
 		held := false
-		for j := range items {
+		for k := range cands {
+			j, lo, hi := cands[k].j, cands[k].lo, cands[k].hi
+			if j == r.self || math.Abs(hi.Z-r.bottom) > restSlack {
+				continue
+			}
 			s := &items[j]
-			if j == r.self || !s.hasBox || s.box.Axes[2].Z < uprightCos {
-				continue
-			}
-			lo, hi := s.box.Enclosing()
-			if math.Abs(hi.Z-r.bottom) > restSlack {
-				continue
-			}
 			d := r3.Sub(r.center, s.box.Center)
 			ex := [2]float64{math.Abs(r3.Dot(d, s.box.Axes[0])) - s.box.Half.X, math.Abs(r3.Dot(d, s.box.Axes[1])) - s.box.Half.Y}
 			if ex[0] <= 0 && ex[1] <= 0 {
