@@ -269,12 +269,13 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	if c.opts.Offsets == OffsetsSupport {
 		dz, has := c.offsets()
 		applyOffsets(items, dz, has)
+		ground, hasGround := groundLevel(c.groundPoses())
+		settleMoved(items, has, ground, hasGround)
 		var agent *Box
 		if pose, ok := c.robot(robots); ok {
 			b := agentBox(pose)
 			agent = &b
 		}
-		ground, hasGround := groundLevel(c.groundPoses())
 		extendSupports(items, agent, ground, hasGround)
 	}
 

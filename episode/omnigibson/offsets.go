@@ -241,3 +241,56 @@ func estimateOffsets(objs []placed, nModels int, robots []RobotPose) ([]float64,
 type scratch struct {
 	items []sceneItem
 }
+
+// settleMoved estimates, from one instance's own state, the offsets of
+// the models of bound objects the template gave no vote (an object that
+// sat inside a container in the template may rest on a table in the
+// instance): each such upright object votes with its highest settled
+// support, as estimateOffsets does, and a model's offset for this
+// instance is the median of its objects' votes.
+func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) {
+	votes := map[int][]float64{}
+	for i := range items {
+		it := &items[i]
+		if it.instKey == "" || !it.hasBox || it.exact || has[it.model] || it.box.Axes[2].Z < uprightCos {
+			continue
+		}
+		root := vec(it.state.Pos)
+		vh := it.box.VerticalHalf()
+		limit, lowest := root.Z+restSlack, root.Z-2*vh-restSlack
+		ilo, ihi := it.box.Enclosing()
+		top, found := math.Inf(-1), false
+		for j := range items {
+			s := &items[j]
+			if j == i || !s.hasBox || !(s.exact || has[s.model]) {
+				continue
+			}
+			lo, hi := s.box.Enclosing()
+			if hi.Z > limit || hi.Z < lowest || hi.Z <= top ||
+				root.X < lo.X || root.X > hi.X || root.Y < lo.Y || root.Y > hi.Y || inside(lo, hi, ilo, ihi) {
+				continue
+			}
+			top, found = hi.Z, true
+		}
+		if hasGround && root.Z >= ground-restSlack && ground >= lowest && ground > top {
+			top, found = ground, true
+		}
+		if !found {
+			continue
+		}
+		shift := (top - (it.box.Center.Z - vh)) / it.box.Axes[2].Z
+		if math.Abs(shift) > vh+restSlack {
+			continue
+		}
+		votes[it.model] = append(votes[it.model], shift/it.obj.Scale[2])
+	}
+	for m, v := range votes {
+		slices.Sort(v)
+		dz := v[len(v)/2]
+		for i := range items {
+			if it := &items[i]; it.model == m && it.hasBox && !it.exact {
+				it.box.Center = r3.Add(it.box.Center, r3.Scale(dz*it.obj.Scale[2], it.box.Axes[2]))
+			}
+		}
+	}
+}

@@ -183,3 +183,28 @@ func TestExtendSupports(t *testing.T) {
 		})
 	}
 }
+
+// TestSettleMoved: a bound object whose model the template gave no vote
+// (it sat inside a fridge there) rests on a settled table in the
+// instance: its box is put on the table; a settled model is left alone.
+func TestSettleMoved(t *testing.T) {
+	mk := func(model int, inst string, root, size r3.Vec) sceneItem {
+		return sceneItem{obj: &SceneObject{Name: inst, Scale: [3]float64{1, 1, 1}}, instKey: inst, model: model, hasBox: true,
+			state: ObjectState{Pose: Pose{Pos: [3]float64{root.X, root.Y, root.Z}, Quat: upright}, HasPose: true},
+			box:   NewBox(root, r3.Scale(0.5, size), upright)}
+	}
+	items := []sceneItem{
+		mk(0, "", r3.Vec{Z: 0.375}, r3.Vec{X: 1, Y: 1, Z: 0.75}),                      // table, settled
+		mk(1, "tray.n.01_1", r3.Vec{Z: 0.752}, r3.Vec{X: 0.4, Y: 0.3, Z: 0.04}),       // root at its bottom
+		mk(2, "bowl.n.01_1", r3.Vec{X: 0.3, Z: 0.80}, r3.Vec{X: 0.1, Y: 0.1, Z: 0.1}), // settled, in the air
+	}
+	has := []bool{true, false, true}
+	settleMoved(items, has, 0, true)
+	lo, _ := items[1].box.Enclosing()
+	if math.Abs(lo.Z-0.75) > 1e-9 {
+		t.Errorf("tray bottom at %.4f, want the table's top 0.75", lo.Z)
+	}
+	if c := items[2].box.Center.Z; c != 0.80 {
+		t.Errorf("settled bowl moved to %.3f", c)
+	}
+}
