@@ -51,7 +51,7 @@ func init() {
 type initJob struct {
 	path     string
 	activity string
-	problem  *bddl.Problem
+	eval     *omnigibson.InitEvaluator // one per definition
 	conv     *omnigibson.Converter
 	template bool // the template's own state
 }
@@ -102,7 +102,7 @@ func runCheckInit(o *checkOptions, paths []string) error {
 		if ctx.Err() != nil {
 			return initResult{}, false
 		}
-		return evalInitJob(j, base), true
+		return evalInitJob(j), true
 	}, batch.Handlers[initResult]{Ordered: func(_ int, r initResult) error {
 		results = append(results, r)
 		return writeInitResult(o.streams.out, o.format, &r)
@@ -129,16 +129,22 @@ func runCheckInit(o *checkOptions, paths []string) error {
 // OmniGibson task (FindTasks), one Converter per template and definition.
 func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error) {
 	og := &fromOGOptions{globalOptions: o.globalOptions, activity: o.activity, library: o.library}
-	defs := map[string]*bddl.Problem{}
-	readDef := func(path string) (*bddl.Problem, error) {
-		if p, ok := defs[path]; ok {
-			return p, nil
+	type def struct {
+		problem *bddl.Problem
+		eval    *omnigibson.InitEvaluator
+	}
+	defs := map[string]def{}
+	readDef := func(path string) (def, error) {
+		if d, ok := defs[path]; ok {
+			return d, nil
 		}
 		p, err := og.readDefinition(path)
-		if err == nil {
-			defs[path] = p
+		if err != nil {
+			return def{}, err
 		}
-		return p, err
+		d := def{p, omnigibson.NewInitEvaluator(p, base)}
+		defs[path] = d
+		return d, nil
 	}
 	convs := map[[3]string]*omnigibson.Converter{}
 	var jobs []*initJob
@@ -159,11 +165,11 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 				if !fileExists(defPath) {
 					return nil, misuse("%s: its definition %q is not a file: give --activity FILE", ep, defPath)
 				}
-				p, err := readDef(defPath)
+				d, err := readDef(defPath)
 				if err != nil {
 					return nil, err
 				}
-				jobs = append(jobs, &initJob{path: ep, activity: defPath, problem: p})
+				jobs = append(jobs, &initJob{path: ep, activity: defPath, eval: d.eval})
 			}
 			continue
 		}
@@ -176,7 +182,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 			if err != nil {
 				return nil, err
 			}
-			p, err := readDef(defPath)
+			d, err := readDef(defPath)
 			if err != nil {
 				return nil, err
 			}
@@ -187,16 +193,16 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 				if err != nil {
 					return nil, misuse("%v", err)
 				}
-				if conv, err = omnigibson.NewConverter(tmpl, p, defPath, base, omnigibson.Options{Activity: defPath}); err != nil {
+				if conv, err = omnigibson.NewConverter(tmpl, d.problem, defPath, base, omnigibson.Options{Activity: defPath}); err != nil {
 					return nil, misuse("%v", err)
 				}
 				convs[key] = conv
 			}
 			if len(task.Instances) == 0 {
-				jobs = append(jobs, &initJob{path: task.Template, activity: defPath, problem: p, conv: conv, template: true})
+				jobs = append(jobs, &initJob{path: task.Template, activity: defPath, eval: d.eval, conv: conv, template: true})
 			}
 			for _, in := range task.Instances {
-				jobs = append(jobs, &initJob{path: in, activity: defPath, problem: p, conv: conv})
+				jobs = append(jobs, &initJob{path: in, activity: defPath, eval: d.eval, conv: conv})
 			}
 		}
 	}
@@ -263,7 +269,7 @@ func episodeHeader(path string) (*episode.Header, error) {
 }
 
 // evalInitJob converts (or reads) the job's state and evaluates :init.
-func evalInitJob(j *initJob, base *kb.Base) initResult {
+func evalInitJob(j *initJob) initResult {
 	res := initResult{Path: j.path, Activity: j.activity}
 	var lits []omnigibson.InitLiteral
 	var rep *omnigibson.Report
@@ -280,13 +286,13 @@ func evalInitJob(j *initJob, base *kb.Base) initResult {
 			}
 		}
 		if err == nil {
-			lits, err = omnigibson.EvalInit(j.problem, base, h)
+			lits, err = j.eval.Eval(h)
 		}
 	default:
 		var r *episode.Reader
 		var c io.Closer
 		if r, c, err = openEpisode(j.path); err == nil {
-			lits, err = omnigibson.EvalInitReader(j.problem, base, r)
+			lits, err = j.eval.EvalReader(r)
 			c.Close()
 		}
 	}

@@ -126,6 +126,7 @@ func agreement(t *testing.T, opts Options) *agreementRun {
 		if err != nil {
 			t.Fatal(err)
 		}
+		eval := NewInitEvaluator(prob, base)
 		category := func(inst string) string {
 			if name, ok := c.binding[inst]; ok {
 				if so, ok := tmpl.Object(name); ok {
@@ -143,7 +144,7 @@ func agreement(t *testing.T, opts Options) *agreementRun {
 			if err != nil {
 				t.Fatalf("%s: %v", ip, err)
 			}
-			lits, err := EvalInit(prob, base, h)
+			lits, err := eval.Eval(h)
 			if err != nil {
 				t.Fatalf("%s: %v", ip, err)
 			}

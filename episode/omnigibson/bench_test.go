@@ -98,6 +98,7 @@ func benchConvert(b *testing.B, dir string, base *kb.Base, mode OffsetMode, n in
 		if err != nil {
 			b.Fatal(err)
 		}
+		eval := NewInitEvaluator(prob, base)
 		for _, p := range task.Instances {
 			in, err := ReadInstance(p)
 			if err != nil {
@@ -108,7 +109,7 @@ func benchConvert(b *testing.B, dir string, base *kb.Base, mode OffsetMode, n in
 				b.Fatal(err)
 			}
 			if check {
-				if _, err := EvalInit(prob, base, h); err != nil {
+				if _, err := eval.Eval(h); err != nil {
 					b.Fatal(err)
 				}
 				continue

@@ -1,6 +1,7 @@
 package omnigibson
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,4 +129,43 @@ func TestReadTaskMerge(t *testing.T) {
 		return
 	}
 	t.Fatal("no shared task with both templates")
+}
+
+// TestInitEvaluator: one evaluator, used on several states at once,
+// compiles the definition once and answers as EvalInit does.
+func TestInitEvaluator(t *testing.T) {
+	c, task := tinyConverter(t, Options{Dataset: fixtureDataset(t)})
+	prob := readProblem(t, task.Definition)
+	h, _, err := c.ConvertTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := EvalInit(prob, nil, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewInitEvaluator(prob, nil)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			got, err := e.Eval(h)
+			if err == nil && len(got) != len(want) {
+				err = fmt.Errorf("%d literals, want %d", len(got), len(want))
+			}
+			for i := range got {
+				if err == nil && (got[i].Literal != want[i].Literal || got[i].Value != want[i].Value) {
+					err = fmt.Errorf("literal %d: %s = %s, want %s = %s", i, got[i].Literal, got[i].Value, want[i].Literal, want[i].Value)
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if len(e.progs) != 1 {
+		t.Errorf("%d programs compiled, want 1", len(e.progs))
+	}
 }
