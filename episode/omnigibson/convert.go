@@ -375,6 +375,9 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 		"template": filepath.Base(t.Path),
 		"offsets":  c.offsetName(),
 	}
+	if t.Partial != "" {
+		meta["partial_template"] = filepath.Base(t.Partial)
+	}
 	if in != nil {
 		meta["instance"] = filepath.Base(in.Path)
 	}
