@@ -209,12 +209,19 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 	return jobs, nil
 }
 
-// episodeFiles lists path itself when it is an episode file, or the
-// episode files of a directory that holds no OmniGibson task.
+// episodeFiles lists path itself when it is an episode file, the
+// episode files of a directory that holds no OmniGibson task, or those a
+// glob matches when they all are episode files.
 func episodeFiles(path string) []string {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil
+		matches, _ := filepath.Glob(path)
+		for _, m := range matches {
+			if !batch.IsEpisodeFile(m) {
+				return nil
+			}
+		}
+		return matches
 	}
 	if !info.IsDir() {
 		if batch.IsEpisodeFile(path) {

@@ -163,6 +163,11 @@ func TestCheckInit(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.TrimSpace(stdout)), &rec); err != nil || code != 0 || rec.Init != "true" || rec.Literals == 0 {
 		t.Errorf("exit %d, record %+v (%v), want :init true:\n%s%s", code, rec, err, stdout, stderr)
 	}
+	// A glob of episode files.
+	code, stdout, stderr = runCLI("check", "--init", "--activity", filepath.Join(task, "problem0.bddl"), filepath.Join(filepath.Dir(out), "*.jsonl"))
+	if code != 0 || !strings.Contains(stdout, "TRUE   "+out) {
+		t.Errorf("glob: exit %d\n%s%s", code, stdout, stderr)
+	}
 }
 
 // TestOmniGibsonSharedTasks: every shared task folder, as the simulator
