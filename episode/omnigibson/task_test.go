@@ -169,3 +169,26 @@ func TestInitEvaluator(t *testing.T) {
 		t.Errorf("%d programs compiled, want 1", len(e.progs))
 	}
 }
+
+// TestMergeMismatch: templates of two tasks are not merged.
+func TestMergeMismatch(t *testing.T) {
+	a, err := ReadTemplate(filepath.Join(tinyDir, "tiny_task_put_apple_0_0_template-partial_rooms.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ReadTemplate("testdata/errors/undeclared_template-partial_rooms.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Merge(b); err == nil || !strings.Contains(err.Error(), "not templates of one task") {
+		t.Errorf("Merge of two tasks' templates: %v", err)
+	}
+	c, err := ReadTemplate(filepath.Join(tinyDir, "tiny_task_put_apple_0_0_template-partial_rooms.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(a.Objects)
+	if err := a.Merge(c); err != nil || len(a.Objects) != n || a.Partial != c.Path {
+		t.Errorf("Merge of the same task's template: %v, %d objects (want %d), partial %q", err, len(a.Objects), n, a.Partial)
+	}
+}
