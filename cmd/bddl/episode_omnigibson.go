@@ -55,10 +55,13 @@ The definition is --activity (a problem file, or a name looked up in
 --activities), else the problem*.bddl beside the template. Object boxes need
 the knowledge base's object inventory: pass the BEHAVIOR-1K knowledge_base
 with --kb. Root links are not box centres: each model's vertical offset is
-estimated from the scene's resting objects (--offsets support, the default;
-none centres boxes on root links), or read exactly, with joint limits, from an
-OmniGibson dataset (--og-dataset). What rests on an approximation is listed in
-each episode's meta and counted in the report.`,
+estimated from the scene's own geometry, once per task (the floor the robots
+stand on, then settled supports; --offsets support, the default; none centres
+boxes on root links), or read exactly, with joint limits, from an OmniGibson
+dataset (--og-dataset). What rests on an approximation is listed in each
+episode's meta and counted in the report. To ask only whether :init holds on
+the instances, 'bddl check --init TASKDIR' converts in memory. More in
+docs/omnigibson.md.`,
 		Example: `  bddl --kb behavior1k/knowledge_base episode from-omnigibson sampled_task/cook_bacon -o cook_bacon/
   bddl check --activity sampled_task/cook_bacon/problem0.bddl --episode cook_bacon/
   bddl --kb kb/ episode from-omnigibson inst_0_3_template-tro_state.json --robot R1Pro -o inst.jsonl
