@@ -27,6 +27,9 @@ type synsetFacts struct {
 	substance bool // a particle system: the second argument of particle predicates
 	visual    bool // a visual substance (dust, stains)
 	remover   bool // a particle remover (saturation limits)
+	// enclosure: openable (a door or lid closes over what it holds), so
+	// its box's top stands for a real surface above what lies in it.
+	enclosure bool
 }
 
 // lookupSynset reads a synset's facts; an unknown synset or a nil base
@@ -46,5 +49,6 @@ func lookupSynset(base *kb.Base, synset string) synsetFacts {
 	f.substance = base.IsSubstance(id)
 	f.visual = base.Has(id, kb.VisualSubstance)
 	f.remover = base.Has(id, kb.ParticleRemover)
+	f.enclosure = base.Has(id, kb.Openable)
 	return f
 }

@@ -73,6 +73,10 @@ type Geometry struct {
 	// OverlapFraction is the share of the parent's footprint a cloth must
 	// cover for overlaid (default 0.5, strict).
 	OverlapFraction float64
+	// StandTolerance: an object whose centre lies inside another's box
+	// stands beneath it (under) when their box bottoms are this close, in
+	// metres, else rests in or on it (ontop) (default 0.005).
+	StandTolerance float64
 }
 
 // ParticleThresholds are the particle predicates' thresholds.
@@ -109,6 +113,7 @@ const (
 	DefaultNextToRatio          = 1.0 / 18
 	DefaultHorizontalRays       = 16
 	DefaultOverlapFraction      = 0.5
+	DefaultStandTolerance       = 0.005
 	DefaultFillFraction         = 0.2
 	DefaultCoverCount           = 1
 	DefaultVisualRemovalLimit   = 200
@@ -130,6 +135,7 @@ func (o Options) withDefaults() Options {
 	def(&g.HorizontalRange, DefaultHorizontalRange)
 	def(&g.NextToRatio, DefaultNextToRatio)
 	def(&g.OverlapFraction, DefaultOverlapFraction)
+	def(&g.StandTolerance, DefaultStandTolerance)
 	if g.HorizontalRays <= 0 {
 		g.HorizontalRays = DefaultHorizontalRays
 	}

@@ -299,6 +299,16 @@ func predCases() []predCase {
 		{"ontop/trap-no-height-tolerance", "ontop plate.n.04_2 table.n.02_1", Options{}, with(scene, contacts("plate.n.04_2", "table.n.02_1"),
 			aabb("plate.n.04_2", bx(0.95, 0.4, 0.5, 1.15, 0.6, 0.52)))},
 		{"ontop/off-centre-line", "ontop plate.n.04_2 table.n.02_1", Options{}, with(scene, aabb("plate.n.04_2", bx(0.95, 0.4, 0.8, 1.15, 0.6, 0.82)))},
+		// The centre inside the parent's box: a bed's headboard, a tray's
+		// rim, an open shelf rise above what lies on them; an enclosure
+		// (openable: a cabinet, a fridge) has a top over what it holds; a
+		// crate beneath a table stands on the table's floor.
+		{"ontop/inside-box-open-parent", "ontop bowl.n.01_1 shelf.n.01_1", Options{}, scene},
+		{"ontop/inside-box-enclosure", "ontop plate.n.04_1 cabinet.n.01_1", Options{}, with(aabb("cabinet.n.01_1", bx(0, 0, 0, 1, 1, 1.2)), aabb("plate.n.04_1", bx(0.4, 0.4, 0.3, 0.6, 0.6, 0.32)))},
+		{"ontop/trap-beneath-table", "ontop crate.n.01_1 table.n.02_1", Options{}, with(scene, aabb("crate.n.01_1", bx(0.4, 0.4, 0, 0.6, 0.6, 0.2)))},
+		{"under/beneath-table", "under crate.n.01_1 table.n.02_1", Options{}, with(scene, aabb("crate.n.01_1", bx(0.4, 0.4, 0, 0.6, 0.6, 0.2)))},
+		{"under/stand-tolerance", "under crate.n.01_1 table.n.02_1", Options{Geometry: Geometry{StandTolerance: 0.001}}, with(scene, aabb("crate.n.01_1", bx(0.4, 0.4, 0.002, 0.6, 0.6, 0.2)))},
+		{"under/trap-in-enclosure", "under plate.n.04_1 cabinet.n.01_1", Options{}, with(aabb("cabinet.n.01_1", bx(0, 0, 0, 1, 1, 1.2)), aabb("plate.n.04_1", bx(0.4, 0.4, 0, 0.6, 0.6, 0.02)))},
 
 		// under (B §1.3.4): no contact or distance needed.
 		{"under/trap-far-below-lamp", "under crate.n.01_1 lamp.n.02_1", Options{}, scene},

@@ -15,10 +15,10 @@ func registerKinematic() {
 		doc: "a recorded contact either way; else box separation ≤ 1 cm (approximate)"})
 	register(predOntop, predicate{name: "ontop", arity: 2, domains: inOmniGibson | inIGibson,
 		rule: ruleOntop, detail: kinematicDetail,
-		doc: "touching ∧ B below A ∧ ¬(B above A); below/above: the vertical ray through A's box centre meets B's box within 5 m (approximate)"})
+		doc: "touching ∧ B below A ∧ ¬(B above A); below/above: the vertical ray through A's box centre meets B's box within 5 m; with A's centre inside B's box, A on B unless its bottom is at B's (beneath B) or B is openable (approximate)"})
 	register(predUnder, predicate{name: "under", arity: 2, domains: inOmniGibson | inIGibson,
 		rule: ruleUnder, detail: kinematicDetail,
-		doc: "B above A ∧ ¬(B below A) ∧ ¬(A above B); no contact needed (approximate)"})
+		doc: "B above A ∧ ¬(B below A) ∧ ¬(A above B), as ontop decides below/above; no contact needed (approximate)"})
 	register(predNextto, predicate{name: "nextto", arity: 2, domains: inOmniGibson | inIGibson,
 		rule: ruleNextto, detail: kinematicDetail,
 		doc: "box gap ≤ (sum of both boxes' six extents)/18 ∧ one of 16 horizontal rays from either centre meets the other box (approximate)"})
@@ -85,10 +85,44 @@ func ruleOntop(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	if t == False {
 		return False, tsrc
 	}
+	below, above, ok := verticalPair(p, s, a, b)
+	return combine(t, tsrc, TruthOf(below && !above), ok)
+}
+
+// verticalPair decides whether b is below and whether it is above a: the
+// reference's vertical rays from a (VerticalAdjacency, object_states/
+// adjacency.py) against b's box. The reference starts its rays on a's own
+// surface and hits b's meshes; a box says nothing of b's surfaces where a's
+// centre lies inside it (a book on a bed with a headboard, an egg in a
+// basket, a bin beneath a desk), where both rays start inside b's box.
+// There a is taken to stand beneath b when its bottom is at b's bottom
+// (within StandTolerance: both on the same floor), else to rest in or on
+// b; an enclosure (an openable b: fridge, cabinet, oven) has a top over
+// what it holds, so b is then both below and above a, as the boxes say.
+func verticalPair(p *Program, s *State, a, b ObjectID) (below, above, ok bool) {
 	rng := p.opts.Geometry.VerticalRange
 	below, ok1 := s.vertical(a, b, down, rng)
 	above, ok2 := s.vertical(a, b, up, rng)
-	return combine(t, tsrc, TruthOf(below && !above), ok1 && ok2)
+	if !(ok1 && ok2) {
+		return false, false, false
+	}
+	if !(below && above) || p.objs[b].enclosure {
+		return below, above, true
+	}
+	ca, _ := s.center(a)
+	fb, okB := s.frame(b)
+	if !okB || !fb.contains(ca) {
+		return below, above, true // a ray crosses b's box from outside both ways
+	}
+	ba, okA := s.box(a)
+	bb, _ := s.box(b)
+	if !okA {
+		return below, above, true
+	}
+	if ba.Min[2] <= bb.Min[2]+p.opts.Geometry.StandTolerance {
+		return false, true, true // beneath b, on what b stands on
+	}
+	return true, false, true // in or on b
 }
 
 func ruleUnder(p *Program, s *State, a, b ObjectID) (Truth, Source) {
@@ -96,10 +130,9 @@ func ruleUnder(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 		return False, SourceQuantity
 	}
 	rng := p.opts.Geometry.VerticalRange
-	bAbove, ok1 := s.vertical(a, b, up, rng)
-	bBelow, ok2 := s.vertical(a, b, down, rng)
+	bBelow, bAbove, ok1 := verticalPair(p, s, a, b)
 	aAboveB, ok3 := s.vertical(b, a, up, rng)
-	if !(ok1 && ok2 && ok3) {
+	if !(ok1 && ok3) {
 		return Unknown, SourceMissing
 	}
 	return TruthOf(bAbove && !bBelow && !aAboveB), SourceGeometry

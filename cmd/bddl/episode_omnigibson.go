@@ -29,6 +29,7 @@ type fromOGOptions struct {
 	robot      string
 	dataset    string
 	offsets    string
+	template   string
 	format     string
 	jobs       int
 	noProgress bool
@@ -40,23 +41,31 @@ func newEpisodeFromOmniGibsonCmd(g *globalOptions) *cobra.Command {
 		Use:   "from-omnigibson PATH... -o OUT",
 		Short: "Convert OmniGibson task instances (BEHAVIOR Challenge) into episodes",
 		Long: `Convert the task states OmniGibson writes for pre-sampled BEHAVIOR tasks into
-one-step episodes that 'bddl check' reads. PATH is a task folder (its template
-and every *-tro_state.json instance under it), a template
-(*_template.json, *_template-partial_rooms.json: its own state), or an instance
-file (its template is found beside it). OUT is a file when there is one state
-to convert, else a directory that receives OUT/<instance file stem>.jsonl.
+one-step episodes that 'bddl check' reads. PATH is a task folder as the
+simulator writes it (its templates and every *-tro_state.json instance under
+it), its *_instances folder, an instance file, or a glob of instance files
+(quoted, or expanded by the shell): the templates are found beside them. A
+task's two templates are used together: *_template.json places every object of
+the scene, *_template-partial_rooms.json adds the rooms the task loaded;
+--template FILE uses one template of your choice instead. A template named as
+PATH converts its own state. OUT is a file when there is one state to convert,
+else a directory that receives OUT/<instance file stem>.jsonl.
 
 The definition is --activity (a problem file, or a name looked up in
 --activities), else the problem*.bddl beside the template. Object boxes need
 the knowledge base's object inventory: pass the BEHAVIOR-1K knowledge_base
 with --kb. Root links are not box centres: each model's vertical offset is
-estimated from the scene's resting objects (--offsets support, the default;
-none centres boxes on root links), or read exactly, with joint limits, from an
-OmniGibson dataset (--og-dataset). What rests on an approximation is listed in
-each episode's meta and counted in the report.`,
+estimated from the scene's own geometry, once per task (the floor the robots
+stand on, then settled supports; --offsets support, the default; none centres
+boxes on root links), or read exactly, with joint limits, from an OmniGibson
+dataset (--og-dataset). What rests on an approximation is listed in each
+episode's meta and counted in the report. To ask only whether :init holds on
+the instances, 'bddl check --init TASKDIR' converts in memory. More in
+docs/omnigibson.md.`,
 		Example: `  bddl --kb behavior1k/knowledge_base episode from-omnigibson sampled_task/cook_bacon -o cook_bacon/
   bddl check --activity sampled_task/cook_bacon/problem0.bddl --episode cook_bacon/
-  bddl --kb kb/ episode from-omnigibson inst_0_3_template-tro_state.json --robot R1Pro -o inst.jsonl`,
+  bddl --kb kb/ episode from-omnigibson inst_0_3_template-tro_state.json --robot R1Pro -o inst.jsonl
+  bddl --kb kb/ episode from-omnigibson 'sampled_task/cook_bacon/*_instances/*_0_1*-tro_state.json' -o out/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFromOmniGibson(opts, args)
@@ -68,6 +77,7 @@ each episode's meta and counted in the report.`,
 	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find --activity by name in")
 	f.StringVar(&opts.robot, "robot", "", "the robot whose start pose places the agent (default: the first listed)")
 	f.StringVar(&opts.dataset, "og-dataset", "", "an OmniGibson dataset directory: exact root-link offsets and joint limits from objects/<category>/<model>/")
+	f.StringVar(&opts.template, "template", "", "the template to use (default: the task's *_template.json with its *_template-partial_rooms.json, found beside PATH)")
 	f.StringVar(&opts.offsets, "offsets", "support", "root-link offset estimate for models without dataset metadata: support or none")
 	f.StringVar(&opts.format, "format", "text", "report format: text or json (one record per converted state, JSON Lines)")
 	f.IntVar(&opts.jobs, "jobs", 0, "states converted in parallel (default: one per core)")
@@ -108,40 +118,9 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			return misuse("--og-dataset: %v", err)
 		}
 	}
-	var jobs []*omnigibson.Job
-	for _, p := range paths {
-		task, err := omnigibson.FindTask(p)
-		if err != nil {
-			return misuse("%v", err)
-		}
-		defPath, problem, err := o.definition(task)
-		if err != nil {
-			return err
-		}
-		tmpl, err := omnigibson.ReadTemplate(task.Template)
-		if err != nil {
-			fmt.Fprintln(o.err, "bddl:", err)
-			return findings()
-		}
-		if o.robot != "" && len(tmpl.Robots) > 0 && !tmpl.HasRobot(o.robot) {
-			return misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, tmpl.RobotNames())
-		}
-		conv, err := omnigibson.NewConverter(tmpl, problem, defPath, base, omnigibson.Options{
-			Robot: o.robot, Offsets: mode, Dataset: ds, Activity: defPath})
-		if err != nil {
-			fmt.Fprintln(o.err, "bddl:", err)
-			return findings()
-		}
-		if len(task.Instances) == 0 {
-			info, _ := os.Stat(p)
-			if info != nil && info.IsDir() {
-				return misuse("%s: a task folder without instance files (*-tro_state.json)", p)
-			}
-			jobs = append(jobs, &omnigibson.Job{Conv: conv, Template: task.Template})
-		}
-		for _, in := range task.Instances {
-			jobs = append(jobs, &omnigibson.Job{Conv: conv, Instance: in, Template: task.Template})
-		}
+	jobs, err := o.ogJobs(paths, base, mode, ds)
+	if err != nil {
+		return err
 	}
 	if len(jobs) == 0 {
 		return misuse("nothing to convert")
@@ -201,35 +180,103 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 
 func hasModelSizes(b *kb.Base) bool { return b.NumModels() > 0 }
 
-// definition resolves the definition a task is checked against.
-func (o *fromOGOptions) definition(task *omnigibson.Task) (string, *bddl.Problem, error) {
+// ogJobs resolves the paths into conversion jobs: one Converter per
+// template and definition, however many paths name its instances, and
+// each definition read (and its warnings printed) once.
+func (o *fromOGOptions) ogJobs(paths []string, base *kb.Base, mode omnigibson.OffsetMode, ds *omnigibson.Dataset) ([]*omnigibson.Job, error) {
+	var tasks []*omnigibson.Task
+	for _, p := range paths {
+		ts, err := omnigibson.FindTasks(p, o.template)
+		if err != nil {
+			return nil, misuse("%v", err)
+		}
+		for _, t := range ts {
+			if len(t.Instances) == 0 {
+				if info, _ := os.Stat(p); info != nil && info.IsDir() {
+					return nil, misuse("%s: a task folder without instance files (*-tro_state.json)", p)
+				}
+			}
+		}
+		tasks = append(tasks, ts...)
+	}
+	defs := map[string]*bddl.Problem{}
+	convs := map[[3]string]*omnigibson.Converter{}
+	var jobs []*omnigibson.Job
+	for _, task := range tasks {
+		defPath, err := o.definitionPath(task)
+		if err != nil {
+			return nil, err
+		}
+		problem, ok := defs[defPath]
+		if !ok {
+			if problem, err = o.readDefinition(defPath); err != nil {
+				return nil, err
+			}
+			defs[defPath] = problem
+		}
+		key := [3]string{task.Template, task.Partial, defPath}
+		conv := convs[key]
+		if conv == nil {
+			tmpl, err := omnigibson.ReadTask(task)
+			if err != nil {
+				fmt.Fprintln(o.err, "bddl:", err)
+				return nil, findings()
+			}
+			if o.robot != "" && len(tmpl.Robots) > 0 && !tmpl.HasRobot(o.robot) {
+				return nil, misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, tmpl.RobotNames())
+			}
+			conv, err = omnigibson.NewConverter(tmpl, problem, defPath, base, omnigibson.Options{
+				Robot: o.robot, Offsets: mode, Dataset: ds, Activity: defPath})
+			if err != nil {
+				fmt.Fprintln(o.err, "bddl:", err)
+				return nil, findings()
+			}
+			convs[key] = conv
+		}
+		if len(task.Instances) == 0 {
+			jobs = append(jobs, &omnigibson.Job{Conv: conv, Template: task.Template})
+		}
+		for _, in := range task.Instances {
+			jobs = append(jobs, &omnigibson.Job{Conv: conv, Instance: in, Template: task.Template})
+		}
+	}
+	return jobs, nil
+}
+
+// definitionPath resolves the definition a task is checked against.
+func (o *fromOGOptions) definitionPath(task *omnigibson.Task) (string, error) {
 	path := task.Definition
 	switch {
 	case o.activity != "" && (strings.HasSuffix(o.activity, ".bddl") || fileExists(o.activity)):
 		path = o.activity
 	case o.activity != "":
 		if o.library == "" {
-			return "", nil, misuse("--activity %s: give a problem file, or --activities DIR to find the name in", o.activity)
+			return "", misuse("--activity %s: give a problem file, or --activities DIR to find the name in", o.activity)
 		}
 		path = filepath.Join(o.library, o.activity, "problem0.bddl")
 	}
 	if path == "" {
-		return "", nil, misuse("%s: no problem*.bddl beside the template: name the definition with --activity", task.Template)
+		return "", misuse("%s: no problem*.bddl beside the template: name the definition with --activity", task.Template)
 	}
+	return path, nil
+}
+
+// readDefinition parses a definition as the reference reads it, printing
+// its warnings (once: callers read each definition once).
+func (o *fromOGOptions) readDefinition(path string) (*bddl.Problem, error) {
 	src, err := fsutil.ReadFile(path, maxDefinitionBytes)
 	if err != nil {
-		return "", nil, misuse("definition: %v", err)
+		return nil, misuse("definition: %v", err)
 	}
-	// A consuming command: read as the reference reads, warnings shown.
 	p, diags := bddl.Options{Mode: bddl.Reference}.ParseProblem(path, src)
 	if diags.HasErrors() {
 		for _, d := range diags {
 			fmt.Fprintln(o.err, d)
 		}
-		return "", nil, misuse("definition %s has errors", path)
+		return nil, misuse("definition %s has errors", path)
 	}
 	diags.WriteText(o.err)
-	return path, p, nil
+	return p, nil
 }
 
 func fileExists(p string) bool {

@@ -3,6 +3,9 @@ package omnigibson
 import (
 	"bytes"
 	"fmt"
+	"sort"
+	"strings"
+	"sync"
 
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
@@ -33,6 +36,64 @@ func IsGeometric(pred string) bool { return geometric[pred] }
 // EvalInit evaluates the definition's :init literal by literal on a
 // converted header, as bddl check would read it from the episode file.
 func EvalInit(problem *bddl.Problem, base *kb.Base, h *episode.Header) ([]InitLiteral, error) {
+	return NewInitEvaluator(problem, base).Eval(h)
+}
+
+// EvalInitReader evaluates the definition's :init literal by literal on
+// the first step of an episode (any episode, not only a converted one).
+func EvalInitReader(problem *bddl.Problem, base *kb.Base, r *episode.Reader) ([]InitLiteral, error) {
+	return NewInitEvaluator(problem, base).EvalReader(r)
+}
+
+// InitEvaluator evaluates one definition's :init on many states, compiling
+// the definition once per set of wildcard expansions (the instances of a
+// task all have the same). It is safe for concurrent use.
+type InitEvaluator struct {
+	problem *bddl.Problem
+	base    *kb.Base
+	mu      sync.Mutex
+	progs   map[string]*predicates.Program
+}
+
+// NewInitEvaluator makes an evaluator of the definition's :init.
+func NewInitEvaluator(problem *bddl.Problem, base *kb.Base) *InitEvaluator {
+	return &InitEvaluator{problem: problem, base: base, progs: map[string]*predicates.Program{}}
+}
+
+// program compiles the definition for the header's wildcard expansions,
+// once per distinct set.
+func (e *InitEvaluator) program(h *episode.Header) (*predicates.Program, error) {
+	wild := episode.Wildcards(e.problem, h)
+	keys := make([]string, 0, len(wild))
+	for k := range wild {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var key strings.Builder
+	for _, k := range keys {
+		key.WriteString(k)
+		for _, v := range wild[k] {
+			key.WriteByte(' ')
+			key.WriteString(v)
+		}
+		key.WriteByte('\n')
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if p, ok := e.progs[key.String()]; ok {
+		return p, nil
+	}
+	p, err := predicates.Compile(e.problem, e.base, predicates.Options{Wildcards: wild})
+	if err != nil {
+		return nil, err
+	}
+	e.progs[key.String()] = p
+	return p, nil
+}
+
+// Eval evaluates :init on a converted header, as bddl check would read
+// it from the episode file.
+func (e *InitEvaluator) Eval(h *episode.Header) ([]InitLiteral, error) {
 	var buf bytes.Buffer
 	w, err := episode.NewWriter(&buf, h)
 	if err != nil {
@@ -48,7 +109,12 @@ func EvalInit(problem *bddl.Problem, base *kb.Base, h *episode.Header) ([]InitLi
 	if err != nil {
 		return nil, err
 	}
-	prog, err := predicates.Compile(problem, base, predicates.Options{Wildcards: episode.Wildcards(problem, r.Header())})
+	return e.EvalReader(r)
+}
+
+// EvalReader evaluates :init on the first step of an episode.
+func (e *InitEvaluator) EvalReader(r *episode.Reader) ([]InitLiteral, error) {
+	prog, err := e.program(r.Header())
 	if err != nil {
 		return nil, err
 	}

@@ -74,12 +74,39 @@ func taskDirs(t testing.TB) []string {
 
 type tally struct{ trueN, falseN, unknownN, approx int }
 
-// agreement converts every instance and evaluates :init literal by
-// literal; it returns the per-predicate tallies and the disagreements.
-func agreement(t *testing.T, opts Options) (map[string]*tally, []string) {
+// agreementRun is what agreement measures over every shared instance.
+type agreementRun struct {
+	stats     map[string]*tally // per predicate
+	parents   map[string]*tally // per "predicate parent-category" of binary geometric literals
+	dis       []string          // one line per literal not true
+	instances int
+	instTrue  int // instances whose every :init literal is true
+	failing   []string
+}
+
+// agreement converts every instance of every shared task folder, as
+// written (both templates), and evaluates :init literal by literal.
+func agreement(t *testing.T, opts Options) *agreementRun {
 	base := corpusKB(t)
-	stats := map[string]*tally{}
-	var dis []string
+	run := &agreementRun{stats: map[string]*tally{}, parents: map[string]*tally{}}
+	count := func(m map[string]*tally, k string, l *InitLiteral, approx bool) {
+		s := m[k]
+		if s == nil {
+			s = &tally{}
+			m[k] = s
+		}
+		if approx {
+			s.approx++
+		}
+		switch l.Value {
+		case predicates.True:
+			s.trueN++
+		case predicates.False:
+			s.falseN++
+		default:
+			s.unknownN++
+		}
+	}
 	for _, dir := range taskDirs(t) {
 		task, err := FindTask(dir)
 		if err != nil {
@@ -89,7 +116,7 @@ func agreement(t *testing.T, opts Options) (map[string]*tally, []string) {
 			t.Fatalf("%s: want instances and a definition, found %+v", dir, task)
 		}
 		prob := readProblem(t, task.Definition)
-		tmpl, err := ReadTemplate(task.Template)
+		tmpl, err := ReadTask(task)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,6 +125,15 @@ func agreement(t *testing.T, opts Options) (map[string]*tally, []string) {
 		c, err := NewConverter(tmpl, prob, task.Definition, base, o)
 		if err != nil {
 			t.Fatal(err)
+		}
+		eval := NewInitEvaluator(prob, base)
+		category := func(inst string) string {
+			if name, ok := c.binding[inst]; ok {
+				if so, ok := tmpl.Object(name); ok {
+					return so.Category
+				}
+			}
+			return "?"
 		}
 		for _, ip := range task.Instances {
 			in, err := ReadInstance(ip)
@@ -108,57 +144,66 @@ func agreement(t *testing.T, opts Options) (map[string]*tally, []string) {
 			if err != nil {
 				t.Fatalf("%s: %v", ip, err)
 			}
-			lits, err := EvalInit(prob, base, h)
+			lits, err := eval.Eval(h)
 			if err != nil {
 				t.Fatalf("%s: %v", ip, err)
 			}
-			for _, l := range lits {
-				s := stats[l.Pred]
-				if s == nil {
-					s = &tally{}
-					stats[l.Pred] = s
-				}
-				if rep.IsApproximate(l.Pred, l.Args) {
-					s.approx++
-				}
-				switch l.Value {
-				case predicates.True:
-					s.trueN++
-				case predicates.False:
-					s.falseN++
-				default:
-					s.unknownN++
+			run.instances++
+			ok := true
+			for i := range lits {
+				l := &lits[i]
+				approx := rep.IsApproximate(l.Pred, l.Args)
+				count(run.stats, l.Pred, l, approx)
+				if l.Geometric && len(l.Args) == 2 {
+					count(run.parents, l.Pred+" "+category(l.Args[1]), l, approx)
 				}
 				if l.Value != predicates.True {
-					dis = append(dis, fmt.Sprintf("%s\t%s\t%s\t%s\t%s", l.Pred, Stem(ip), l.Literal, l.Value, l.Detail))
+					ok = false
+					run.dis = append(run.dis, fmt.Sprintf("%s\t%s\t%s\t%s\t%s", l.Pred, Stem(ip), l.Literal, l.Value, l.Detail))
 				}
+			}
+			if ok {
+				run.instTrue++
+			} else {
+				run.failing = append(run.failing, filepath.Base(dir)+"/"+Stem(ip))
 			}
 		}
 	}
-	sort.Strings(dis)
-	return stats, dis
+	sort.Strings(run.dis)
+	return run
 }
 
-func summary(stats map[string]*tally) (string, [2][2]int) {
-	var preds []string
+func writeTallies(b *strings.Builder, stats map[string]*tally) {
+	var keys []string
 	for p := range stats {
-		preds = append(preds, p)
+		keys = append(keys, p)
 	}
-	sort.Strings(preds)
-	var b strings.Builder
-	var cat [2][2]int // [geometric][true, total]
-	for _, p := range preds {
+	sort.Strings(keys)
+	for _, p := range keys {
 		s := stats[p]
 		n := s.trueN + s.falseN + s.unknownN
-		fmt.Fprintf(&b, "%-12s true %4d  false %4d  unknown %4d  (%.1f%%)  approximate %4d\n", p, s.trueN, s.falseN, s.unknownN, 100*float64(s.trueN)/float64(n), s.approx)
+		fmt.Fprintf(b, "%-28s true %5d  false %4d  unknown %4d  (%.1f%%)  approximate %5d\n", p, s.trueN, s.falseN, s.unknownN, 100*float64(s.trueN)/float64(n), s.approx)
+	}
+}
+
+// summary renders the figures: instances with :init true, then per
+// predicate, per parent category, and per kind of literal.
+func summary(run *agreementRun) (string, [2][2]int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "instances with :init true %d/%d (%.1f%%)\n\nper predicate:\n", run.instTrue, run.instances, 100*float64(run.instTrue)/float64(max(1, run.instances)))
+	writeTallies(&b, run.stats)
+	b.WriteString("\nper predicate and parent category:\n")
+	writeTallies(&b, run.parents)
+	var cat [2][2]int // [geometric][true, total]
+	for p, s := range run.stats {
 		g := 0
 		if IsGeometric(p) {
 			g = 1
 		}
 		cat[g][0] += s.trueN
-		cat[g][1] += n
+		cat[g][1] += s.trueN + s.falseN + s.unknownN
 	}
-	fmt.Fprintf(&b, "non-geometric true %d/%d (%.1f%%)\n", cat[0][0], cat[0][1], 100*float64(cat[0][0])/float64(max(1, cat[0][1])))
+	fmt.Fprintf(&b, "\nnon-geometric true %d/%d (%.1f%%)\n", cat[0][0], cat[0][1], 100*float64(cat[0][0])/float64(max(1, cat[0][1])))
 	fmt.Fprintf(&b, "geometric     true %d/%d (%.1f%%)\n", cat[1][0], cat[1][1], 100*float64(cat[1][0])/float64(max(1, cat[1][1])))
 	return b.String(), cat
 }
@@ -195,19 +240,73 @@ func TestInitAgreement(t *testing.T) {
 		{"none", Options{Offsets: OffsetsNone}, "agreement-offsets-none.golden"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			stats, dis := agreement(t, tc.opts)
-			sum, cat := summary(stats)
-			t.Log("\n" + sum)
-			golden(t, tc.golden, sum+"\ndisagreements (predicate, instance, literal, value, detail):\n"+strings.Join(dis, "\n")+"\n")
+			var run *agreementRun
 			if tc.opts.Offsets == OffsetsSupport {
-				// The targets the issue sets for held-out tasks.
-				if got := float64(cat[0][0]) / float64(cat[0][1]); got < 0.99 {
-					t.Errorf("non-geometric agreement %.3f < 0.99", got)
+				supportRun.once.Do(func() { supportRun.run = agreement(t, tc.opts) })
+				run = supportRun.run
+			} else {
+				run = agreement(t, tc.opts)
+			}
+			if run == nil {
+				t.Fatal("agreement run failed")
+			}
+			sum, cat := summary(run)
+			t.Log("\n" + sum)
+			golden(t, tc.golden, sum+"\ndisagreements (predicate, instance, literal, value, detail):\n"+strings.Join(run.dis, "\n")+"\n")
+			if tc.opts.Offsets == OffsetsSupport {
+				// The simulator validated :init on every instance. The
+				// golden file lists every disagreement, so any new one
+				// fails above; this bounds them (docs/omnigibson.md names
+				// the one instance that remains).
+				if got := float64(run.instTrue) / float64(run.instances); got < 0.999 {
+					t.Errorf(":init true on %d of %d instances (< 99.9%%); failing: %s", run.instTrue, run.instances, strings.Join(run.failing, ", "))
 				}
-				if got := float64(cat[1][0]) / float64(cat[1][1]); got < 0.90 {
-					t.Errorf("geometric agreement %.3f < 0.90", got)
+				if got := float64(cat[0][0]) / float64(cat[0][1]); got < 0.995 {
+					t.Errorf("non-geometric agreement %.3f < 0.995", got)
+				}
+				if got := float64(cat[1][0]) / float64(cat[1][1]); got < 0.99 {
+					t.Errorf("geometric agreement %.3f < 0.99", got)
 				}
 			}
+		})
+	}
+}
+
+var supportRun struct {
+	once sync.Once
+	run  *agreementRun
+}
+
+// TestParentCategories: the named cases of the issue, on every shared
+// instance: each :init literal whose parent (second argument) is of the
+// category comes out true. The synthetic cases of the same names are in
+// TestEstimateOffsets and TestExtendSupports.
+func TestParentCategories(t *testing.T) {
+	supportRun.once.Do(func() { supportRun.run = agreement(t, Options{}) })
+	run := supportRun.run
+	if run == nil {
+		t.Fatal("agreement run failed")
+	}
+	for _, tc := range []struct{ name, category string }{
+		{"floor", "floors"}, {"lawn", "lawn"}, {"bed", "bed"}, {"cabinet", "cabinet"}, {"shelf", "shelf"},
+		{"tray", "tray"}, {"fridge", "fridge"}, {"countertop", "countertop"}, {"table", "table"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			for k, s := range run.parents {
+				_, cat, _ := strings.Cut(k, " ")
+				if !strings.Contains(cat, tc.category) {
+					continue
+				}
+				n += s.trueN + s.falseN + s.unknownN
+				if s.falseN+s.unknownN > 0 {
+					t.Errorf("%s: %d of %d literals not true", k, s.falseN+s.unknownN, s.trueN+s.falseN+s.unknownN)
+				}
+			}
+			if n == 0 {
+				t.Skipf("no :init literal with a %s parent in the shared instances", tc.category)
+			}
+			t.Logf("%d literals with a %s parent", n, tc.category)
 		})
 	}
 }

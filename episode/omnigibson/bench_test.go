@@ -11,8 +11,8 @@ import (
 	"github.com/openbddl/bddl/kb"
 )
 
-// replicateTask copies a sample task folder into dir with its instances
-// repeated to n files.
+// replicateTask copies a shared task folder into dir, as written (both
+// templates and the definition), with its instances repeated to n files.
 func replicateTask(b *testing.B, src, dir string, n int) {
 	b.Helper()
 	task, err := FindTask(src)
@@ -28,7 +28,11 @@ func replicateTask(b *testing.B, src, dir string, n int) {
 			b.Fatal(err)
 		}
 	}
-	cp(task.Template, filepath.Join(dir, filepath.Base(task.Template)))
+	for _, t := range []string{task.Template, task.Partial} {
+		if t != "" {
+			cp(t, filepath.Join(dir, filepath.Base(t)))
+		}
+	}
 	cp(task.Definition, filepath.Join(dir, "problem0.bddl"))
 	inst := filepath.Join(dir, "task_instances")
 	if err := os.Mkdir(inst, 0o755); err != nil {
@@ -40,37 +44,61 @@ func replicateTask(b *testing.B, src, dir string, n int) {
 	}
 }
 
-// BenchmarkConvertTaskFolder converts a task folder of 300 instances
-// (a sample task's 5 replicated) on one goroutine: read the template,
-// then read, convert and encode each instance. Run with -cpu 1 for the
-// one-core figure the README reports; offsets=none is the baseline
-// without the support estimate.
+// BenchmarkConvertTaskFolder converts and checks a task folder of 301
+// instances (a shared task's 100, replicated; both templates) on one
+// goroutine: read the templates and the definition, then read, convert,
+// encode and evaluate :init on each instance, as bddl check --init does.
+// read is the baseline: a plain read of every file the conversion reads.
+// Run with -cpu 1 -count N; docs/omnigibson.md gives the ratio's min and
+// median (tools/ogbench.sh).
 func BenchmarkConvertTaskFolder(b *testing.B) {
-	const n = 300
+	const n = 301
 	base := corpusKB(b)
 	src := filepath.Join(taskDirs(b)[0], "..", "cook_bacon")
 	dir := b.TempDir()
 	replicateTask(b, src, dir, n)
-	for _, mode := range []OffsetMode{OffsetsSupport, OffsetsNone} {
-		b.Run("offsets="+mode.String(), func(b *testing.B) { benchConvert(b, dir, base, mode, n) })
-	}
+	b.Run("read", func(b *testing.B) {
+		task, err := FindTask(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files := append([]string{task.Template, task.Partial, task.Definition}, task.Instances...)
+		var size int64
+		for b.Loop() {
+			size = 0
+			for _, p := range files {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size += int64(len(data))
+			}
+		}
+		b.SetBytes(size)
+		b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "instances/s")
+	})
+	b.Run("convert", func(b *testing.B) { benchConvert(b, dir, base, OffsetsSupport, n, false) })
+	b.Run("convert+check", func(b *testing.B) { benchConvert(b, dir, base, OffsetsSupport, n, true) })
+	b.Run("convert,offsets=none", func(b *testing.B) { benchConvert(b, dir, base, OffsetsNone, n, false) })
 }
 
-func benchConvert(b *testing.B, dir string, base *kb.Base, mode OffsetMode, n int) {
+func benchConvert(b *testing.B, dir string, base *kb.Base, mode OffsetMode, n int, check bool) {
 	b.ReportAllocs()
 	for b.Loop() {
 		task, err := FindTask(dir)
 		if err != nil {
 			b.Fatal(err)
 		}
-		tmpl, err := ReadTemplate(task.Template)
+		tmpl, err := ReadTask(task)
 		if err != nil {
 			b.Fatal(err)
 		}
-		c, err := NewConverter(tmpl, readProblem(b, task.Definition), task.Definition, base, Options{Offsets: mode})
+		prob := readProblem(b, task.Definition)
+		c, err := NewConverter(tmpl, prob, task.Definition, base, Options{Offsets: mode})
 		if err != nil {
 			b.Fatal(err)
 		}
+		eval := NewInitEvaluator(prob, base)
 		for _, p := range task.Instances {
 			in, err := ReadInstance(p)
 			if err != nil {
@@ -79,6 +107,12 @@ func benchConvert(b *testing.B, dir string, base *kb.Base, mode OffsetMode, n in
 			h, _, err := c.Convert(in)
 			if err != nil {
 				b.Fatal(err)
+			}
+			if check {
+				if _, err := eval.Eval(h); err != nil {
+					b.Fatal(err)
+				}
+				continue
 			}
 			w, err := episode.NewWriter(io.Discard, h)
 			if err != nil {

@@ -91,6 +91,10 @@ type Converter struct {
 	// rooms of an object listed in several.
 	roomTypes map[string][]string
 	pool      sync.Pool // *scratch
+	// dz, hasDz: the per-model offsets estimated once (offsets).
+	offOnce sync.Once
+	dz      []float64
+	hasDz   []bool
 }
 
 // simUUID is the simulator's id of a named object: the MD5 of its name
@@ -262,9 +266,17 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	if in != nil && len(in.Robots) > 0 {
 		robots = in.Robots
 	}
-	ground, hasGround := groundLevel(robots)
 	if c.opts.Offsets == OffsetsSupport {
-		c.applyEstimates(sc, items, ground, hasGround)
+		dz, has := c.offsets()
+		applyOffsets(items, dz, has)
+		ground, hasGround := groundLevel(c.groundPoses())
+		settleMoved(items, has, ground, hasGround)
+		var agent *Box
+		if pose, ok := c.robot(robots); ok {
+			b := agentBox(pose)
+			agent = &b
+		}
+		extendSupports(items, agent, ground, hasGround)
 	}
 
 	h := &episode.Header{Activity: c.opts.Activity, Steps: 1, Objects: map[string]*episode.Object{}}
@@ -363,6 +375,9 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 		"template": filepath.Base(t.Path),
 		"offsets":  c.offsetName(),
 	}
+	if t.Partial != "" {
+		meta["partial_template"] = filepath.Base(t.Partial)
+	}
 	if in != nil {
 		meta["instance"] = filepath.Base(in.Path)
 	}
@@ -448,11 +463,32 @@ func groundLevel(rs []RobotPose) (float64, bool) {
 	return g, true
 }
 
-// applyEstimates shifts the boxes without an exact offset by their
-// model's estimated offset.
-func (c *Converter) applyEstimates(sc *scratch, items []sceneItem, ground float64, hasGround bool) {
-	ps := sc.placed[:0]
-	defer func() { sc.placed = ps[:0] }()
+// offsets returns the per-model offsets estimated from the template's
+// own state, computed once per Converter: the scene's furniture never
+// moves between instances, and the template places every object of the
+// scene.
+func (c *Converter) offsets() ([]float64, []bool) {
+	c.offOnce.Do(func() {
+		items := make([]sceneItem, 0, len(c.tmpl.Objects))
+		for i := range c.tmpl.Objects {
+			o := &c.tmpl.Objects[i]
+			if !o.hasState {
+				continue
+			}
+			it := sceneItem{obj: o, state: o.State, model: c.modelID[i]}
+			if c.placeBox(&it, &c.models[i]) != nil {
+				continue
+			}
+			items = append(items, it)
+		}
+		c.dz, c.hasDz = c.estimate(items)
+	})
+	return c.dz, c.hasDz
+}
+
+// estimate runs the offset estimate over placed items.
+func (c *Converter) estimate(items []sceneItem) ([]float64, []bool) {
+	ps := make([]placed, 0, len(items))
 	for i := range items {
 		it := &items[i]
 		if !it.hasBox {
@@ -460,7 +496,21 @@ func (c *Converter) applyEstimates(sc *scratch, items []sceneItem, ground float6
 		}
 		ps = append(ps, placed{model: it.model, root: vec(it.state.Pos), base: it.box, scaleZ: it.obj.Scale[2], exact: it.exact})
 	}
-	dz, has := estimateOffsets(sc, ps, c.nModels, ground, hasGround)
+	return estimateOffsets(ps, c.nModels, c.groundPoses())
+}
+
+// groundPoses are the robot poses that tell the floor height: the
+// template's, else those ReadTask took from an instance.
+func (c *Converter) groundPoses() []RobotPose {
+	if len(c.tmpl.Robots) > 0 {
+		return c.tmpl.Robots
+	}
+	return c.tmpl.GroundPoses
+}
+
+// applyOffsets shifts the boxes without an exact offset by their model's
+// estimated offset.
+func applyOffsets(items []sceneItem, dz []float64, has []bool) {
 	for i := range items {
 		it := &items[i]
 		if !it.hasBox || it.exact || !has[it.model] {
@@ -474,10 +524,16 @@ func (c *Converter) applyEstimates(sc *scratch, items []sceneItem, ground float6
 func (c *Converter) agentObject(o *episode.Object, r RobotPose) {
 	o.Set = predicates.FieldExists | predicates.FieldPosition | predicates.FieldOrientation | predicates.FieldOBB
 	o.Exists, o.Pos, o.Quat = true, r.Pos, r.Quat
+	b := agentBox(r)
+	o.OBB = b.Corners()
+}
+
+// agentBox is the agent's box standing on its start pose.
+func agentBox(r RobotPose) Box {
 	half := r3.Vec{X: AgentBox[0] / 2, Y: AgentBox[1] / 2, Z: AgentBox[2] / 2}
 	b := NewBox(vec(r.Pos), half, r.Quat)
 	b.Center = r3.Add(b.Center, r3.Scale(half.Z, b.Axes[2]))
-	o.OBB = b.Corners()
+	return b
 }
 
 // objectFields fills a bound object's record.

@@ -159,8 +159,10 @@ func TestSupportEstimate(t *testing.T) {
 		t.Errorf("report %+v: want 6 estimated boxes", rep)
 	}
 	table := h.Objects["table.n.02_1"].OBB
-	if top := table[4][2]; math.Abs(top-0.75) > 1e-6 {
-		t.Errorf("table top at %.4f, want 0.75 (its root 0.7 sits 0.325 above its centre)", top)
+	// The floor's top is where the robots stand (z 0.001), and the table
+	// stands on it.
+	if top := table[4][2]; math.Abs(top-0.751) > 1e-6 {
+		t.Errorf("table top at %.4f, want 0.751 (its root 0.7 sits 0.325 above its centre, on a floor at 0.001)", top)
 	}
 	lits, err := EvalInit(readProblem(t, task.Definition), nil, h)
 	if err != nil {

@@ -5,10 +5,12 @@
 //
 // # Files
 //
-// A task folder holds a template and instance files:
+// A task folder, as the simulator writes it, holds two templates, the
+// definition and an *_instances folder of instance files:
 //
-//   - the template, *_template.json (the whole scene) or
-//     *_template-partial_rooms.json (the rooms the task uses): the binding
+//   - the templates, *_template.json (the whole scene) and
+//     *_template-partial_rooms.json (the rooms the task uses), used
+//     together (ReadTask, Template.Merge): the binding
 //     of BDDL instances to simulator names (metadata.task.inst_to_name),
 //     the robots' start poses, each object's category, model, scale and
 //     rooms (objects_info.init_info), and the saved state of every object
@@ -23,8 +25,9 @@
 // ("…: state.registry.object_registry.bowl_73.root_link.ori: quaternion
 // … is not a rotation"); truncated files and non-finite numbers (NaN,
 // which Python writes and JSON forbids) are errors. FindTask resolves a
-// task folder, a template or an instance file (whose template is found
-// beside it) and the definition (problem*.bddl) beside the template.
+// task folder, its *_instances folder, a template or an instance file
+// (whose templates are found beside it), FindTasks a glob of instance
+// files too, and the definition (problem*.bddl) beside the templates.
 //
 // # Conversion
 //
@@ -52,8 +55,11 @@
 //
 // What the files do not say is approximated and said so: the root link is
 // not the box centre (a table's sits near its top) and the files give no
-// offset, so each model's vertical offset is estimated from the scene's
-// resting objects (offsets.go; Options.Offsets); joint limits are absent,
+// offset, so each model's vertical offset is estimated once per task from
+// the scene's own geometry: the ground the robots stand on, settled
+// supports, the model recurring (offsets.go; Options.Offsets), and a
+// support's footprint is extended under an object resting beyond its edge
+// (footprint.go); joint limits are absent,
 // so joints get an assumed range (closed at 0, 0.4 radians or metres);
 // particle containment uses boxes for fillable volumes. The Report lists
 // what rests on an approximation, and the header's meta names the

@@ -70,8 +70,8 @@ func (t *Template) Layout(base *kb.Base, opts Options) (*Layout, error) {
 		items = append(items, it)
 	}
 	if opts.Offsets == OffsetsSupport {
-		ground, ok := groundLevel(t.Robots)
-		c.applyEstimates(&scratch{}, items, ground, ok)
+		dz, has := c.estimate(items)
+		applyOffsets(items, dz, has)
 	}
 	l := &Layout{Scene: t.Scene}
 	rooms := map[string]*LayoutRoom{}

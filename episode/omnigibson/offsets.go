@@ -8,22 +8,40 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 )
 
-// Offset estimation from resting objects.
+// Offset estimation from the scene's own geometry.
 //
 // The files give each object's root link, and the knowledge base each
 // model's bounding-box size, but not where the root link sits in that box
-// (a table's root link can be near its top). A settled scene tells it:
-// an upright object at rest lies on the object below it, so its box's
-// bottom is at its support's top. For every upright object we take as
-// support the highest box top at most restSlack above its root (its
-// footprint holding the root's x, y, and not lying inside the object's
-// own footprint, as a tray in a fridge or an egg in a basket does; with no object under it,
-// the ground the robots start on), and the shift along the object's up axis that puts its bottom
-// there; a model's offset is the median shift over its objects, in the
-// model's unscaled frame. The root link lies in the object, so a shift
-// larger than the object's half height (plus restSlack) means the support
-// was misjudged and the object does not vote. Supports move as their own
-// models' offsets are found, so the estimate is repeated a few times.
+// (OmniGibson keeps it per model as the USD attribute ig:offsetBaseLink,
+// objects/dataset_object.py, scaled_bbox_center_in_base_frame; a table's
+// root link can sit near its top). A settled scene tells it, from three
+// kinds of evidence, none of them the activity's literals:
+//
+//   - the ground: robots start standing on the floor, so the object under
+//     a robot's start position whose box spans the robot's height is the
+//     floor and its top is there; a flat object (groundCoverRatio) whose
+//     box, centred on its root link, spans the ground is part of it too
+//     (a floor slab, a lawn, paving), so its top is the ground as well;
+//   - supports: an upright object at rest lies on the object below it, so
+//     its box's bottom is at its support's top. The support is the
+//     highest box top at most restSlack above the object's root link (the
+//     root lies in the object, so nothing above it can hold it up) and no
+//     lower than the object's height below it, whose footprint holds the
+//     root's x, y and does not lie inside the object's own footprint (a
+//     tray in a fridge, an egg in a basket is held by the object, it does
+//     not hold it); the ground the robots stand on is a support for what
+//     stands on it;
+//   - the model recurs: a model's offset is the median of its objects'
+//     votes, in the model's unscaled frame, and holds for every object of
+//     the model.
+//
+// Supports move as their own models' offsets are found, so a vote is
+// only taken once its support is settled: the ground first, then what
+// stands on it, then what lies on that, round by round (the highest
+// candidate support still unsettled makes an object wait). A model with
+// no vote keeps its box centred on the root link. A shift larger than the
+// object's half height (plus restSlack) would put the root link outside
+// the box: the support was misjudged and the object does not vote.
 
 const (
 	// restSlack is how far beyond the half height a shift may go: the
@@ -32,15 +50,21 @@ const (
 	restSlack = 0.02
 	// uprightCos is how close to vertical an object's up axis must be for
 	// it to vote (about 18°).
-	uprightCos   = 0.95
-	offsetRounds = 4
+	uprightCos = 0.95
+	// offsetRounds bounds the support rounds (the depth of a stack of
+	// objects resting on each other).
+	offsetRounds = 8
+	// groundCoverRatio: how many times wider than tall, both ways, an
+	// object spanning the ground level must be to be taken for part of
+	// the ground.
+	groundCoverRatio = 4
 )
 
 // placed is a scene object as the estimator sees it.
 type placed struct {
 	model  int // dense id of the object's model
 	root   r3.Vec
-	base   Box     // the box with the offset known so far (exact, or none)
+	base   Box     // the box centred on the root link (or exact)
 	scaleZ float64 // the model's z scale
 	exact  bool    // the offset is known (dataset); it never changes
 }
@@ -64,19 +88,50 @@ func inside(alo, ahi, blo, bhi r3.Vec) bool {
 
 // estimateOffsets returns, per model id (< nModels), the offset of the
 // box centre from the root link along the model's z axis, unscaled, and
-// whether the model's objects voted; ground is the floor height when
-// known.
-func estimateOffsets(sc *scratch, objs []placed, nModels int, ground float64, hasGround bool) ([]float64, []bool) {
-	dz := resize(sc.dz, nModels)
-	has := resize(sc.has, nModels)
-	clear(dz)
-	clear(has)
-	lo := resize(sc.lo, len(objs))
-	hi := resize(sc.hi, len(objs))
-	votes := resize(sc.votes, nModels)
-	order := resize(sc.order, len(objs)) // by falling box top
-	sc.dz, sc.has, sc.lo, sc.hi, sc.votes, sc.order = dz, has, lo, hi, votes, order
-	for round := 0; round < offsetRounds; round++ {
+// whether the model's objects voted. robots are the start poses (the
+// ground is the lowest of them).
+func estimateOffsets(objs []placed, nModels int, robots []RobotPose) ([]float64, []bool) {
+	dz := make([]float64, nModels)
+	settled := make([]bool, nModels)
+	votes := make([][]float64, nModels)
+	lo := make([]r3.Vec, len(objs))
+	hi := make([]r3.Vec, len(objs))
+	order := make([]int, len(objs)) // by falling box top
+	ground, hasGround := groundLevel(robots)
+
+	// shiftTo is the vote that puts object i's box top (or bottom) at z.
+	shiftTo := func(i int, z float64, top bool) (float64, bool) {
+		o := &objs[i]
+		up := o.base.Axes[2]
+		if o.exact || up.Z < uprightCos {
+			return 0, false
+		}
+		vh := o.base.VerticalHalf()
+		edge := o.base.Center.Z - vh
+		if top {
+			edge = o.base.Center.Z + vh
+		}
+		shift := (z - edge) / up.Z
+		if math.Abs(shift) > vh+restSlack {
+			return 0, false
+		}
+		return shift / o.scaleZ, true
+	}
+	settle := func() bool {
+		changed := false
+		for m, v := range votes {
+			if len(v) == 0 || settled[m] {
+				continue
+			}
+			slices.Sort(v)
+			dz[m], settled[m], changed = v[len(v)/2], true, true
+		}
+		for m := range votes {
+			votes[m] = votes[m][:0]
+		}
+		return changed
+	}
+	place := func() {
 		for i := range objs {
 			o := &objs[i]
 			b := o.base
@@ -85,83 +140,157 @@ func estimateOffsets(sc *scratch, objs []placed, nModels int, ground float64, ha
 			}
 			lo[i], hi[i] = b.Enclosing()
 		}
-		for m := range votes {
-			votes[m] = votes[m][:0]
-		}
 		for k := range order {
 			order[k] = k
 		}
 		sort.Slice(order, func(a, b int) bool { return hi[order[a]].Z > hi[order[b]].Z })
+	}
+
+	// The ground: what the robots stand on, and what lies below it.
+	place()
+	for _, r := range robots {
+		best, bestGap := -1, math.Inf(1)
 		for i := range objs {
-			o := &objs[i]
-			up := o.base.Axes[2]
-			if o.exact || up.Z < uprightCos {
+			if r.Pos[0] < lo[i].X || r.Pos[0] > hi[i].X || r.Pos[1] < lo[i].Y || r.Pos[1] > hi[i].Y ||
+				r.Pos[2] < lo[i].Z-restSlack || r.Pos[2] > hi[i].Z+restSlack {
 				continue
 			}
-			// The highest top at most restSlack above the root: scan the
-			// boxes by falling top from there.
-			top, found := math.Inf(-1), false
+			if g := math.Abs(hi[i].Z - r.Pos[2]); g < bestGap {
+				best, bestGap = i, g
+			}
+		}
+		if best >= 0 {
+			if s, ok := shiftTo(best, r.Pos[2], true); ok {
+				votes[objs[best].model] = append(votes[objs[best].model], s)
+			}
+		}
+	}
+	if hasGround {
+		for i := range objs {
+			// Ground cover (a floor slab, a lawn, paving): flat, wider
+			// than groundCoverRatio times its height both ways, its box
+			// (centred) reaching below and above the ground.
+			h := hi[i].Z - lo[i].Z
+			if lo[i].Z < ground-restSlack && hi[i].Z > ground-restSlack &&
+				hi[i].X-lo[i].X > groundCoverRatio*h && hi[i].Y-lo[i].Y > groundCoverRatio*h {
+				if s, ok := shiftTo(i, ground, true); ok {
+					votes[objs[i].model] = append(votes[objs[i].model], s)
+				}
+			}
+		}
+	}
+	settle()
+
+	// Supports, round by round.
+	relaxed := false
+	for round := 0; round < offsetRounds; round++ {
+		place()
+		waiting := false
+		for i := range objs {
+			o := &objs[i]
+			if o.exact || settled[o.model] || o.base.Axes[2].Z < uprightCos {
+				continue
+			}
 			limit := o.root.Z + restSlack
+			lowest := o.root.Z - 2*o.base.VerticalHalf() - restSlack
+			top, found, ready := math.Inf(-1), false, true
 			for k := sort.Search(len(order), func(k int) bool { return hi[order[k]].Z <= limit }); k < len(order); k++ {
 				j := order[k]
+				if hi[j].Z < lowest {
+					break
+				}
 				if j == i || o.root.X < lo[j].X || o.root.X > hi[j].X || o.root.Y < lo[j].Y || o.root.Y > hi[j].Y {
 					continue
 				}
 				if inside(lo[j], hi[j], lo[i], hi[i]) {
-					continue // inside the object (a tray in a fridge), not under it
+					continue // held by the object (a tray in a fridge), not under it
 				}
 				top, found = hi[j].Z, true
+				ready = objs[j].exact || settled[objs[j].model] || relaxed
 				break
 			}
-			if !found && hasGround && ground <= o.root.Z+restSlack {
-				// Nothing under it: it stands on the ground.
-				top, found = ground, true
+			if hasGround && o.root.Z >= ground-restSlack && ground >= lowest && ground > top {
+				top, found, ready = ground, true, true // it stands on the ground
 			}
 			if !found {
 				continue
 			}
-			vh := o.base.VerticalHalf()
-			bottom := o.base.Center.Z - vh // with no offset
-			shift := (top - bottom) / up.Z
-			if math.Abs(shift) > vh+restSlack {
+			if !ready {
+				waiting = true
 				continue
 			}
-			votes[o.model] = append(votes[o.model], shift/o.scaleZ)
-		}
-		changed := false
-		for m, v := range votes {
-			if len(v) == 0 {
-				continue
+			if s, ok := shiftTo(i, top, false); ok {
+				votes[o.model] = append(votes[o.model], s)
 			}
-			slices.Sort(v)
-			if !has[m] || dz[m] != v[len(v)/2] {
-				changed = true
-			}
-			dz[m], has[m] = v[len(v)/2], true
 		}
-		if !changed {
-			break // a fixed point: the supports no longer move
+		changed := settle()
+		switch {
+		case changed:
+			relaxed = false
+		case waiting && !relaxed:
+			relaxed = true // a cycle of unsettled supports: take them as they are
+		default:
+			return dz, settled
 		}
 	}
-	return dz, has
+	return dz, settled
 }
 
 // scratch is the storage one conversion reuses from the last (a
 // Converter keeps a pool of them, one per concurrent conversion).
 type scratch struct {
-	items  []sceneItem
-	placed []placed
-	dz     []float64
-	has    []bool
-	lo, hi []r3.Vec
-	votes  [][]float64
-	order  []int
+	items []sceneItem
 }
 
-// resize returns s with length n, reusing its storage when it can.
-func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
+// settleMoved estimates, from one instance's own state, the offsets of
+// the models of bound objects the template gave no vote (an object that
+// sat inside a container in the template may rest on a table in the
+// instance): each such upright object votes with its highest settled
+// support, as estimateOffsets does, and a model's offset for this
+// instance is the median of its objects' votes.
+func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) {
+	votes := map[int][]float64{}
+	for i := range items {
+		it := &items[i]
+		if it.instKey == "" || !it.hasBox || it.exact || has[it.model] || it.box.Axes[2].Z < uprightCos {
+			continue
+		}
+		root := vec(it.state.Pos)
+		vh := it.box.VerticalHalf()
+		limit, lowest := root.Z+restSlack, root.Z-2*vh-restSlack
+		ilo, ihi := it.box.Enclosing()
+		top, found := math.Inf(-1), false
+		for j := range items {
+			s := &items[j]
+			if j == i || !s.hasBox || !(s.exact || has[s.model]) {
+				continue
+			}
+			lo, hi := s.box.Enclosing()
+			if hi.Z > limit || hi.Z < lowest || hi.Z <= top ||
+				root.X < lo.X || root.X > hi.X || root.Y < lo.Y || root.Y > hi.Y || inside(lo, hi, ilo, ihi) {
+				continue
+			}
+			top, found = hi.Z, true
+		}
+		if hasGround && root.Z >= ground-restSlack && ground >= lowest && ground > top {
+			top, found = ground, true
+		}
+		if !found {
+			continue
+		}
+		shift := (top - (it.box.Center.Z - vh)) / it.box.Axes[2].Z
+		if math.Abs(shift) > vh+restSlack {
+			continue
+		}
+		votes[it.model] = append(votes[it.model], shift/it.obj.Scale[2])
 	}
-	return s[:n]
+	for m, v := range votes {
+		slices.Sort(v)
+		dz := v[len(v)/2]
+		for i := range items {
+			if it := &items[i]; it.model == m && it.hasBox && !it.exact {
+				it.box.Center = r3.Add(it.box.Center, r3.Scale(dz*it.obj.Scale[2], it.box.Axes[2]))
+			}
+		}
+	}
 }

@@ -16,6 +16,9 @@ import (
 // instance.
 type Template struct {
 	Path string
+	// Partial is the partial-rooms template merged into this one (Merge),
+	// "" when none was.
+	Partial string
 	// Versions are the simulator, bddl and dataset versions
 	// ("omnigibson" → "1.2.0-alpha"), when the file gives them.
 	Versions map[string]string
@@ -26,8 +29,12 @@ type Template struct {
 	// Bindings map BDDL instances to simulator names, in file order.
 	Bindings []Binding
 	// Robots are the start poses per robot model, in file order.
-	Robots  []RobotPose
-	Objects []SceneObject
+	Robots []RobotPose
+	// GroundPoses are robot start poses taken from an instance file of
+	// the task when the template records none (ReadTask): evidence of
+	// the floor height for the offset estimate, never the agent's pose.
+	GroundPoses []RobotPose
+	Objects     []SceneObject
 	// Systems are the particle systems of the template's state by system
 	// name.
 	Systems map[string]*System

@@ -1,0 +1,392 @@
+package main
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/episode/omnigibson"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+)
+
+// check --init answers "does :init hold on these instances?" in one
+// command: OmniGibson task folders, *_instances folders, instance files
+// and globs of them are converted in memory (as episode from-omnigibson
+// converts them) and episode files read; each gets one verdict line naming
+// the literals that are not true, and a table sums up per activity. It is
+// added through checkExtensions, so check.go is untouched.
+
+func init() {
+	checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
+		var on bool
+		cmd.Flags().BoolVar(&on, "init", false, "only evaluate :init on the first step, literal by literal; PATHs may also be OmniGibson task folders, *_instances folders or instance files (converted in memory)")
+		cmd.Example += `
+  bddl --kb behavior1k/knowledge_base check --init sampled_task/cook_bacon sampled_task/freeze_pies`
+		run := cmd.RunE
+		cmd.RunE = func(c *cobra.Command, args []string) error {
+			if !on {
+				return run(c, args)
+			}
+			return runCheckInit(o, append(o.episodes, args...))
+		}
+	})
+}
+
+// initJob is one state whose :init is evaluated: an OmniGibson instance
+// (conv set) or an episode file.
+type initJob struct {
+	path     string
+	activity string
+	eval     *omnigibson.InitEvaluator // one per definition
+	conv     *omnigibson.Converter
+	template bool // the template's own state
+}
+
+// initResult is one state's verdict.
+type initResult struct {
+	Path     string        `json:"path"`
+	Activity string        `json:"activity"`
+	Init     string        `json:"init"` // true, false or unknown
+	Literals int           `json:"literals"`
+	Failing  []initFailure `json:"failing,omitempty"`
+	Error    string        `json:"error,omitempty"`
+}
+
+type initFailure struct {
+	Literal     string `json:"literal"`
+	Value       string `json:"value"`
+	Detail      string `json:"detail,omitempty"`
+	Approximate bool   `json:"approximate,omitempty"`
+}
+
+func runCheckInit(o *checkOptions, paths []string) error {
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		return misuse("--init: name task folders, instance files or episode files")
+	}
+	if o.jobs < 0 {
+		return misuse("--jobs must not be negative")
+	}
+	base, err := o.loadKB()
+	if err != nil {
+		return misuse("%v", err)
+	}
+	jobs, err := initJobs(o, paths, base)
+	if err != nil {
+		return err
+	}
+	ctx, stop := o.interruptible()
+	defer stop()
+	pool := batch.Pool{Jobs: o.jobs}
+	if !o.noProgress {
+		pool.Progress = batch.NewProgress(o.err, int64(len(jobs)), 2, "checking :init")
+	}
+	var results []initResult
+	err = batch.Run(ctx, pool, jobs, func(ctx context.Context, j *initJob) (initResult, bool) {
+		if ctx.Err() != nil {
+			return initResult{}, false
+		}
+		return evalInitJob(j), true
+	}, batch.Handlers[initResult]{Ordered: func(_ int, r initResult) error {
+		results = append(results, r)
+		return writeInitResult(o.streams.out, o.format, &r)
+	}})
+	if err != nil {
+		return err
+	}
+	if o.format == "text" {
+		writeInitSummary(o.streams.out, results)
+	}
+	if ctx.Err() != nil {
+		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: %d of %d states checked", len(results), len(jobs))}
+	}
+	for _, r := range results {
+		if r.Init != "true" {
+			return findings()
+		}
+	}
+	return nil
+}
+
+// initJobs resolves the paths: episode files (and directories holding
+// only episodes) are read as they are; anything else is taken for an
+// OmniGibson task (FindTasks), one Converter per template and definition.
+func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error) {
+	og := &fromOGOptions{globalOptions: o.globalOptions, activity: o.activity, library: o.library}
+	type def struct {
+		problem *bddl.Problem
+		eval    *omnigibson.InitEvaluator
+	}
+	defs := map[string]def{}
+	readDef := func(path string) (def, error) {
+		if d, ok := defs[path]; ok {
+			return d, nil
+		}
+		p, err := og.readDefinition(path)
+		if err != nil {
+			return def{}, err
+		}
+		d := def{p, omnigibson.NewInitEvaluator(p, base)}
+		defs[path] = d
+		return d, nil
+	}
+	convs := map[[3]string]*omnigibson.Converter{}
+	var jobs []*initJob
+	for _, path := range paths {
+		if eps := episodeFiles(path); len(eps) > 0 {
+			for _, ep := range eps {
+				defPath := o.activity
+				if defPath == "" {
+					h, err := episodeHeader(ep)
+					if err != nil {
+						return nil, misuse("%v", err)
+					}
+					defPath = h.Activity
+					if !filepath.IsAbs(defPath) && !fileExists(defPath) {
+						defPath = filepath.Join(filepath.Dir(ep), defPath)
+					}
+				}
+				if !fileExists(defPath) {
+					return nil, misuse("%s: its definition %q is not a file: give --activity FILE", ep, defPath)
+				}
+				d, err := readDef(defPath)
+				if err != nil {
+					return nil, err
+				}
+				jobs = append(jobs, &initJob{path: ep, activity: defPath, eval: d.eval})
+			}
+			continue
+		}
+		tasks, err := omnigibson.FindTasks(path, "")
+		if err != nil {
+			return nil, misuse("%v", err)
+		}
+		for _, task := range tasks {
+			defPath, err := og.definitionPath(task)
+			if err != nil {
+				return nil, err
+			}
+			d, err := readDef(defPath)
+			if err != nil {
+				return nil, err
+			}
+			key := [3]string{task.Template, task.Partial, defPath}
+			conv := convs[key]
+			if conv == nil {
+				tmpl, err := omnigibson.ReadTask(task)
+				if err != nil {
+					return nil, misuse("%v", err)
+				}
+				if conv, err = omnigibson.NewConverter(tmpl, d.problem, defPath, base, omnigibson.Options{Activity: defPath}); err != nil {
+					return nil, misuse("%v", err)
+				}
+				convs[key] = conv
+			}
+			if len(task.Instances) == 0 {
+				jobs = append(jobs, &initJob{path: task.Template, activity: defPath, eval: d.eval, conv: conv, template: true})
+			}
+			for _, in := range task.Instances {
+				jobs = append(jobs, &initJob{path: in, activity: defPath, eval: d.eval, conv: conv})
+			}
+		}
+	}
+	return jobs, nil
+}
+
+// episodeFiles lists path itself when it is an episode file, the
+// episode files of a directory that holds no OmniGibson task, or those a
+// glob matches when they all are episode files.
+func episodeFiles(path string) []string {
+	info, err := os.Stat(path)
+	if err != nil {
+		matches, _ := filepath.Glob(path)
+		for _, m := range matches {
+			if !batch.IsEpisodeFile(m) {
+				return nil
+			}
+		}
+		return matches
+	}
+	if !info.IsDir() {
+		if batch.IsEpisodeFile(path) {
+			return []string{path}
+		}
+		return nil
+	}
+	if _, err := omnigibson.FindTask(path); err == nil {
+		return nil
+	}
+	var out []string
+	_ = filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && batch.IsEpisodeFile(p) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// openEpisode opens an episode file, gzip-compressed or not.
+func openEpisode(path string) (*episode.Reader, io.Closer, error) {
+	f, err := fsutil.OpenRegular(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("%s: %v", path, err)
+		}
+		r = zr
+	}
+	er, err := episode.NewReader(r, path)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return er, f, nil
+}
+
+func episodeHeader(path string) (*episode.Header, error) {
+	r, c, err := openEpisode(path)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return r.Header(), nil
+}
+
+// evalInitJob converts (or reads) the job's state and evaluates :init.
+func evalInitJob(j *initJob) initResult {
+	res := initResult{Path: j.path, Activity: j.activity}
+	var lits []omnigibson.InitLiteral
+	var rep *omnigibson.Report
+	var err error
+	switch {
+	case j.conv != nil:
+		var h *episode.Header
+		if j.template {
+			h, rep, err = j.conv.ConvertTemplate()
+		} else {
+			var in *omnigibson.Instance
+			if in, err = omnigibson.ReadInstance(j.path); err == nil {
+				h, rep, err = j.conv.Convert(in)
+			}
+		}
+		if err == nil {
+			lits, err = j.eval.Eval(h)
+		}
+	default:
+		var r *episode.Reader
+		var c io.Closer
+		if r, c, err = openEpisode(j.path); err == nil {
+			lits, err = j.eval.EvalReader(r)
+			c.Close()
+		}
+	}
+	if err != nil {
+		res.Init, res.Error = "unknown", err.Error()
+		return res
+	}
+	res.Literals = len(lits)
+	verdict := predicates.True
+	for i := range lits {
+		l := &lits[i]
+		verdict = verdict.And(l.Value)
+		if l.Value == predicates.True {
+			continue
+		}
+		res.Failing = append(res.Failing, initFailure{Literal: l.Literal, Value: l.Value.String(), Detail: l.Detail,
+			Approximate: rep != nil && rep.IsApproximate(l.Pred, l.Args)})
+	}
+	res.Init = verdict.String()
+	return res
+}
+
+func writeInitResult(w io.Writer, format string, r *initResult) error {
+	if format == "json" {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(w, string(b))
+		return err
+	}
+	switch {
+	case r.Error != "":
+		_, err := fmt.Fprintf(w, "ERROR  %s: %s\n", r.Path, r.Error)
+		return err
+	case r.Init == "true":
+		_, err := fmt.Fprintf(w, "TRUE   %s: %d literals\n", r.Path, r.Literals)
+		return err
+	}
+	var parts []string
+	for _, f := range r.Failing {
+		s := f.Literal + " is " + f.Value
+		if f.Approximate {
+			s += " (approximate)"
+		}
+		if f.Detail != "" {
+			s += " [" + f.Detail + "]"
+		}
+		parts = append(parts, s)
+	}
+	_, err := fmt.Fprintf(w, "%-6s %s: %d of %d literals not true: %s\n", strings.ToUpper(r.Init), r.Path, len(r.Failing), r.Literals, strings.Join(parts, "; "))
+	return err
+}
+
+// writeInitSummary prints one row per activity: states, :init true, the
+// rate, the literals not true and how many of those were approximate.
+func writeInitSummary(w io.Writer, results []initResult) {
+	type row struct{ states, initTrue, errors, failing, approx int }
+	rows := map[string]*row{}
+	var names []string
+	for _, r := range results {
+		x := rows[r.Activity]
+		if x == nil {
+			x = &row{}
+			rows[r.Activity] = x
+			names = append(names, r.Activity)
+		}
+		x.states++
+		switch {
+		case r.Error != "":
+			x.errors++
+		case r.Init == "true":
+			x.initTrue++
+		}
+		x.failing += len(r.Failing)
+		for _, f := range r.Failing {
+			if f.Approximate {
+				x.approx++
+			}
+		}
+	}
+	sort.Strings(names)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ACTIVITY\tSTATES\tINIT TRUE\tRATE\tLITERALS NOT TRUE\tAPPROXIMATE\tERRORS")
+	for _, n := range names {
+		x := rows[n]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%d\t%d\t%d\n", n, x.states, x.initTrue, 100*float64(x.initTrue)/float64(x.states), x.failing, x.approx, x.errors)
+	}
+	tw.Flush()
+}
