@@ -16,6 +16,10 @@ import (
 // the joined span (seconds) when JoinOptions.MaxGap is 0.
 const DefaultMaxGap = 0.5
 
+// timeEps is how far after a step's time (seconds) a sample still counts
+// as at it: float64 unix times carry about 0.2 µs of rounding.
+const timeEps = 1e-6
+
 // maxSteps bounds the steps of a join (a rate and span that would make
 // more are an error, not an endless stream).
 const maxSteps = 50_000_000
@@ -131,7 +135,7 @@ func Join(opts JoinOptions) (s *Stream, err error) {
 	if math.IsInf(s.rate, 0) { // a single sample each
 		s.rate = 1
 	}
-	n := math.Floor((s.t1-s.t0)*s.rate+1e-9) + 1
+	n := math.Floor((s.t1-s.t0)*s.rate+1e-4) + 1 // a last step a hair past the end is clamped to it
 	if n > maxSteps {
 		return nil, fmt.Errorf("%s: %.0f steps at %g per second: more than %d", opts.Name, n, s.rate, maxSteps)
 	}
@@ -380,7 +384,7 @@ func finite3(a, b, c float64) bool {
 // applyTrack merges the track samples at or before ts into the step,
 // checking the track's gaps like a stream's.
 func (s *Stream) applyTrack(ts float64) error {
-	for !s.trackDone && s.tNext <= ts {
+	for !s.trackDone && s.tNext <= ts+timeEps {
 		if s.tNext > s.t0 && !math.IsInf(s.tPrev, -1) && s.tNext-s.tPrev > s.opts.MaxGap {
 			return s.trackGap(s.tPrev, s.tNext)
 		}

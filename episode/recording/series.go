@@ -137,7 +137,7 @@ func (c *cursor) read() error {
 // longer than maxGap after t0 (one the step at ts falls in, or one
 // passed over).
 func (c *cursor) advance(ts float64) error {
-	for c.hasNext && c.tNext <= ts {
+	for c.hasNext && c.tNext <= ts+timeEps {
 		if c.started && c.tNext > c.t0 && c.tNext-c.tCur > c.maxGap {
 			return c.gap()
 		}
