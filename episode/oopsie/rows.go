@@ -75,8 +75,12 @@ type source struct {
 
 func (s *source) Name() string { return s.d.Path }
 
-func (s *source) Open() (recording.Series, error)      { return &series{s: s, r: newRowReader(s.e.Path, s.d), i: -1}, nil }
-func (s *source) OpenTimes() (recording.Series, error) { return &series{s: s, i: -1, timesOnly: true}, nil }
+func (s *source) Open() (recording.Series, error) {
+	return &series{s: s, r: newRowReader(s.e.Path, s.d), i: -1}, nil
+}
+func (s *source) OpenTimes() (recording.Series, error) {
+	return &series{s: s, i: -1, timesOnly: true}, nil
+}
 
 type series struct {
 	s         *source
