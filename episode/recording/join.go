@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/predicates"
 )
 
 // DefaultMaxGap is the longest a stream may go without a sample inside
@@ -81,6 +83,9 @@ type Stream struct {
 	buf    bytes.Buffer
 	step   episode.Step
 	objs   map[string]*episode.Object
+	// last are the track objects' fields as last written, to write
+	// only what changed.
+	last map[string]*episode.Object
 	facts  map[episode.Atom]int8
 	order  []episode.Atom
 	next   int
@@ -99,7 +104,7 @@ func Join(opts JoinOptions) (s *Stream, err error) {
 	if opts.MaxGap < 0 || math.IsNaN(opts.MaxGap) || opts.Rate < 0 || math.IsNaN(opts.Rate) || math.IsInf(opts.Rate, 0) {
 		return nil, errors.New("the rate and the gap bound must be positive numbers")
 	}
-	s = &Stream{opts: opts, objs: map[string]*episode.Object{}, facts: map[episode.Atom]int8{}}
+	s = &Stream{opts: opts, objs: map[string]*episode.Object{}, last: map[string]*episode.Object{}, facts: map[episode.Atom]int8{}}
 	var srcs []Source
 	for _, src := range []Source{opts.Base, opts.Gripper} {
 		if src != nil {
@@ -130,7 +135,8 @@ func Join(opts JoinOptions) (s *Stream, err error) {
 	}
 	s.rate = opts.Rate
 	if s.rate == 0 {
-		s.rate = slowest
+		// a rate measured from timestamps: 6 significant digits
+		s.rate, _ = strconv.ParseFloat(strconv.FormatFloat(slowest, 'g', 6, 64), 64)
 	}
 	if math.IsInf(s.rate, 0) { // a single sample each
 		s.rate = 1
@@ -353,7 +359,8 @@ func (s *Stream) writeStep(k int) error {
 			return err
 		}
 	}
-	s.step = episode.Step{Step: int64(k), T: ts - s.t0, HasT: true, Objects: s.objs}
+	s.dropUnchanged()
+	s.step = episode.Step{Step: int64(k), T: float64(k) / s.rate, HasT: true, Objects: s.objs}
 	for _, a := range s.order {
 		switch s.facts[a] {
 		case 1:
@@ -472,4 +479,51 @@ func (s *Stream) resolveArg(name string) (string, error) {
 		return name, nil
 	}
 	return inst, err
+}
+
+// dropUnchanged removes from the step the track's pose and box fields
+// equal to those last written (a track repeats still objects at every
+// sample).
+func (s *Stream) dropUnchanged() {
+	for name, o := range s.objs {
+		if s.agent != nil && name == s.agentName() {
+			continue
+		}
+		last := s.last[name]
+		if last == nil {
+			last = &episode.Object{}
+			s.last[name] = last
+		}
+		for _, f := range []predicates.Field{predicates.FieldPosition, predicates.FieldOrientation, predicates.FieldAABB, predicates.FieldOBB} {
+			if o.Set&f == 0 {
+				if o.Null&f != 0 {
+					last.Set &^= f
+				}
+				continue
+			}
+			if last.Set&f != 0 && sameField(o, last, f) {
+				o.Set &^= f
+				continue
+			}
+			copyField(last, o, f)
+			last.Set |= f
+		}
+		if o.Set == 0 && o.Null == 0 {
+			delete(s.objs, name)
+		}
+	}
+}
+
+func sameField(a, b *episode.Object, f predicates.Field) bool {
+	switch f {
+	case predicates.FieldPosition:
+		return a.Pos == b.Pos
+	case predicates.FieldOrientation:
+		return a.Quat == b.Quat
+	case predicates.FieldAABB:
+		return a.AABB == b.AABB
+	case predicates.FieldOBB:
+		return a.OBB == b.OBB
+	}
+	return false
 }
