@@ -85,12 +85,12 @@ type Stream struct {
 	objs   map[string]*episode.Object
 	// last are the track objects' fields as last written, to write
 	// only what changed.
-	last map[string]*episode.Object
-	facts  map[episode.Atom]int8
-	order  []episode.Atom
-	next   int
-	done   bool
-	err    error
+	last  map[string]*episode.Object
+	facts map[episode.Atom]int8
+	order []episode.Atom
+	next  int
+	done  bool
+	err   error
 }
 
 // Join reads the span of every stream and of the track, fixes the rate
