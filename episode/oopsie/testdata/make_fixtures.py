@@ -25,7 +25,10 @@ bad/ — files that must be refused with a clear message:
   truncated.h5  ep_single.h5 cut in half
   not_oopsie.h5 an HDF5 file of another layout
 Each episode X.h5 of session/ has its object track X.objects.jsonl beside
-it (written here too): an apple moved onto a table.
+it (written here too): an apple on the floor, lifted onto the table in
+ep_single and ep_noannot, never in ep_biarm. With robot.yaml and
+putting_the_apple_on_the_table.bddl: BDDL says success, failure, success;
+human_alice agrees on both she judged, human_bob (ep_single only) does not.
 """
 
 import json
@@ -89,13 +92,15 @@ def episode(path, n, arms=1, base=False, gripper=True, actions_real=True, annota
             g.attrs["additional_notes"] = "notes of " + name
 
 
-def track(path, n):
-    # the apple starts off the table and is on it from step 30
+def track(path, n, lifted=True):
+    # the apple starts on the floor beside the table and, when lifted, is
+    # on the table from step 30
     with open(path, "w") as f:
         for i in range(0, n, 3):
             t = T0 + i / HZ
-            z = 0.80 if i >= 30 else 0.30
-            x = 1.0 if i >= 30 else 2.5
+            on = lifted and i >= 30
+            z = 0.80 if on else 0.0
+            x = 1.0 if on else 2.5
             f.write(json.dumps({"t": t, "objects": {"apple": {"aabb": [x - 0.04, 0.96, z, x + 0.04, 1.04, z + 0.08]}}}) + "\n")
 
 
@@ -107,8 +112,8 @@ def main():
     episode("session/ep_single.h5", n, annotations=[("human_alice", 1.0, ""), ("human_bob", 0.0, "the apple slipped")], episode_id="ep_single")
     episode("session/ep_biarm.h5", n, arms=2, base=True, annotations=[("human_alice", 0.0, "never lifted")], episode_id="ep_biarm")
     episode("session/ep_noannot.h5", n, gripper=False, actions_real=False, episode_id="ep_noannot")
-    for e in ("ep_single", "ep_biarm", "ep_noannot"):
-        track(f"session/{e}.objects.jsonl", n)
+    for e, lifted in (("ep_single", True), ("ep_biarm", False), ("ep_noannot", True)):
+        track(f"session/{e}.objects.jsonl", n, lifted)
     data = open("session/ep_single.h5", "rb").read()
     open("bad/truncated.h5", "wb").write(data[: len(data) // 2])
     with h5py.File("bad/not_oopsie.h5", "w") as f:
