@@ -24,7 +24,7 @@ import (
 // is told apart by its layout (oopsieFile).
 var doraFormat = &batch.Format{
 	Name:     "dora-record",
-	Suffixes: []string{"/" + dora.MetadataFile},
+	Suffixes: []string{dora.MetadataFile},
 }
 
 func init() {
@@ -49,7 +49,7 @@ func oopsieFile(path string) bool {
 // recordingLayout is "oopsie", "dora" or "" for an input.
 func recordingLayout(path string) string {
 	switch f := batch.FormatOf(path); {
-	case f == doraFormat:
+	case f == doraFormat && filepath.Base(path) == dora.MetadataFile:
 		return "dora"
 	case f == roboLabFormat && oopsieFile(path):
 		return "oopsie"
@@ -185,6 +185,9 @@ func openRecording(_ context.Context, ep batch.Episode, o batch.OpenOptions) (*e
 	}
 	rec := recEpisode{layout: "oopsie", path: ep.Path}
 	if batch.FormatOf(ep.Path) == doraFormat {
+		if filepath.Base(ep.Path) != dora.MetadataFile {
+			return nil, nil, fmt.Errorf("%s: not a Dora-record metadata.json", ep.Path)
+		}
 		rec = recEpisode{layout: "dora", path: filepath.Dir(ep.Path)}
 	}
 	ropts := rc.flags.options(act.Name, prog, rc.m)
