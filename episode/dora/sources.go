@@ -2,6 +2,7 @@ package dora
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/openbddl/bddl/episode/recording"
@@ -31,7 +32,12 @@ func (b *baseSource) open(timesOnly bool) (recording.Series, error) {
 		if len(s.Values) < 10 {
 			return nil, fmt.Errorf("%d values, a base state has position, quaternion and rpy (10 at least)", len(s.Values))
 		}
-		return append(out, s.Values[0], s.Values[1], s.Values[9]), nil
+		yaw := s.Values[9]
+		if math.IsNaN(yaw) { // no rpy: the yaw of the quaternion x, y, z, w
+			qx, qy, qz, qw := s.Values[3], s.Values[4], s.Values[5], s.Values[6]
+			yaw = math.Atan2(2*(qw*qz+qx*qy), 1-2*(qy*qy+qz*qz))
+		}
+		return append(out, s.Values[0], s.Values[1], yaw), nil
 	}}, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -165,6 +166,14 @@ func timeUnit(n parquet.Node) (float64, error) {
 			return ts.Unit.Value.Duration().Seconds(), nil
 		}
 	}
+	if ct := t.ConvertedType(); ct != nil {
+		switch *ct {
+		case deprecated.TimestampMillis:
+			return 1e-3, nil
+		case deprecated.TimestampMicros:
+			return 1e-6, nil
+		}
+	}
 	return 1e-9, nil // Arrow's timestamp[ns] without an annotation
 }
 
@@ -190,11 +199,15 @@ func (sf *StreamFile) classify() error {
 		return nil
 	}
 	if _, ok := has["base.position"]; ok {
+		// base.position is needed; a missing quat, rpy or IMU reads as NaN.
 		var ls []leafInfo
 		for _, bf := range baseFields {
 			l, ok := has[bf.path]
-			if !ok || !numeric(l) {
-				return &Error{File: sf.Path, Column: sf.Name + "." + bf.path, Row: -1, Msg: "missing: the base state has base.position, base.quat, base.rpy, imu.acc_B and imu.omega_B"}
+			if ok && !numeric(l) {
+				return &Error{File: sf.Path, Column: sf.Name + "." + bf.path, Row: -1, Msg: "not numbers"}
+			}
+			if !ok {
+				l.col = -1
 			}
 			ls = append(ls, l)
 		}
@@ -246,7 +259,11 @@ func (sf *StreamFile) Reader(timesOnly bool) *Reader {
 	r := &Reader{sf: sf, times: newLeaf(sf, sf.tcol), timesOnly: timesOnly}
 	if !timesOnly {
 		for _, l := range sf.leaves {
-			r.leaves = append(r.leaves, newLeaf(sf, l.col))
+			var c *leafCursor
+			if l.col >= 0 {
+				c = newLeaf(sf, l.col)
+			}
+			r.leaves = append(r.leaves, c)
 		}
 		r.vals = make([][]parquet.Value, len(r.leaves))
 	}
@@ -277,6 +294,9 @@ func (r *Reader) Next() (s *Sample, err error) {
 		return &r.s, nil
 	}
 	for i, l := range r.leaves {
+		if l == nil {
+			continue
+		}
 		if r.vals[i], err = l.next(r.vals[i][:0]); err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
@@ -292,6 +312,12 @@ func (r *Reader) Next() (s *Sample, err error) {
 	case BaseState:
 		for i, bf := range baseFields {
 			vs := r.vals[i]
+			if r.leaves[i] == nil {
+				for range bf.width {
+					r.s.Values = append(r.s.Values, math.NaN())
+				}
+				continue
+			}
 			if len(vs) != bf.width {
 				return nil, r.fail(r.sf.Name+"."+bf.path, fmt.Sprintf("%d values, expected %d", countPresent(vs), bf.width))
 			}
