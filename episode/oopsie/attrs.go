@@ -2,6 +2,8 @@ package oopsie
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/scigolib/hdf5"
 )
@@ -18,7 +20,10 @@ func attrsOf(o hdf5.Object) (out map[string]any, err error) {
 	out = map[string]any{}
 	read := func(name string, v any, rerr error) error {
 		if rerr != nil {
-			return fmt.Errorf("attribute %s: %v", name, rerr)
+			// an attribute of a type the library cannot read (an enum,
+			// such as a numpy bool) is kept as such, not fatal
+			out[name] = Unreadable{rerr.Error()}
+			return nil
 		}
 		out[name] = scalar(v)
 		return nil
@@ -49,6 +54,9 @@ func attrsOf(o hdf5.Object) (out map[string]any, err error) {
 	}
 	return out, nil
 }
+
+// Unreadable is the value of an attribute the HDF5 library cannot read.
+type Unreadable struct{ Err string }
 
 // scalar unwraps one-element arrays.
 func scalar(v any) any {
@@ -96,6 +104,14 @@ func str(attrs map[string]any, name string) (string, bool) {
 
 func num(attrs map[string]any, name string) (float64, bool) {
 	switch x := attrs[name].(type) {
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
 	case float64:
 		return x, true
 	case int64:

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/scigolib/hdf5"
 
@@ -55,6 +56,9 @@ type Episode struct {
 	VideoPaths map[string]string
 	// Annotations are the annotator groups, sorted by name.
 	Annotations []*recording.Annotation
+	// Warnings are problems that do not stop the episode being read (an
+	// annotator group whose success cannot be read is left out).
+	Warnings []string
 
 	f    *hdf5.File
 	root *hdf5.Group
@@ -197,13 +201,21 @@ func (e *Episode) readRoot() error {
 	e.OperatorName, e.HasOperator = str(a, "operator_name")
 	e.RobotProfile, _ = str(a, "robot_profile")
 	e.Timestamp, e.HasTimestamp = num(a, "timestamp")
+	if s, ok := str(a, "timestamp"); ok && !e.HasTimestamp {
+		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+			e.Timestamp, e.HasTimestamp = float64(t.UnixNano())/1e9, true
+		}
+	}
 	if e.RobotProfile != "" {
 		var p map[string]any
 		if err := json.Unmarshal([]byte(e.RobotProfile), &p); err != nil {
 			return &Error{File: e.Path, Path: "/robot_profile", Row: -1, Msg: "not JSON: " + err.Error()}
 		}
-		if f, ok := p["control_frequency"].(float64); ok && f > 0 {
-			e.ControlFrequency = f
+		for _, k := range []string{"control_frequency", "control_freq", "frequency"} {
+			if f, ok := p[k].(float64); ok && f > 0 {
+				e.ControlFrequency = f
+				break
+			}
 		}
 	}
 	return nil
@@ -292,7 +304,8 @@ func (e *Episode) readAnnotations() error {
 		}
 		s, ok := num(attrs, "success")
 		if !ok {
-			return &Error{File: e.Path, Path: p + "/success", Row: -1, Msg: "missing or not a number"}
+			e.Warnings = append(e.Warnings, fmt.Sprintf("%s: %s/success: missing or not a number: the annotator is left out", e.Path, p))
+			continue
 		}
 		a.Success = s
 		a.FailureDescription, _ = str(attrs, "failure_description")

@@ -158,3 +158,33 @@ func TestJoin(t *testing.T) {
 		t.Fatalf("no gripper: %d steps, %v", len(steps), err)
 	}
 }
+
+func TestReaderVariants(t *testing.T) {
+	t.Parallel()
+	e, err := Open("testdata/variants/ep_variants.h5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.LanguageInstruction != "open the drawer" || e.ControlFrequency != 10 || !e.HasTimestamp || e.Timestamp != 1_700_000_000 || e.HasOperator {
+		t.Fatalf("root: %+v", e)
+	}
+	// the numpy bool cannot be read: that annotator is left out, noted
+	if len(e.Annotations) != 1 || e.Annotations[0].Annotator != "tool_str" || e.Annotations[0].Success != 0 || e.Annotations[0].Timestamp != "1700000000.5" {
+		t.Fatalf("annotations %+v", e.Annotations)
+	}
+	if len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], "tool_bool/success") {
+		t.Fatalf("warnings %v", e.Warnings)
+	}
+	g, _ := e.Dataset(GripperPath)
+	r := newRowReader(e.Path, g)
+	for _, k := range []int{0, 63, 64, 499} {
+		if v, err := r.row(k); err != nil || math.Abs(v[0]-float64(k)/499) > 1e-12 {
+			t.Fatalf("chunked row %d = %v, %v", k, v, err)
+		}
+	}
+	_, steps, err := join(t, "../variants/ep_variants.h5", recording.Options{Activity: "a"})
+	if err != nil || len(steps) != 500 {
+		t.Fatalf("join: %d steps, %v", len(steps), err)
+	}
+}

@@ -21,6 +21,7 @@ session/ — an evaluation session of three episodes:
                 (actions/base_position [N,3]), annotated by human_alice
   ep_noannot.h5 no annotation, no gripper_position (a missing stream),
                 every action empty
+variants/ep_variants.h5 — what other writers may do (see main)
 bad/ — files that must be refused with a clear message:
   truncated.h5  ep_single.h5 cut in half
   not_oopsie.h5 an HDF5 file of another layout
@@ -118,6 +119,28 @@ def main():
     open("bad/truncated.h5", "wb").write(data[: len(data) // 2])
     with h5py.File("bad/not_oopsie.h5", "w") as f:
         f.create_dataset("data/demo_0/actions", data=np.zeros((3, 7)))
+    # variants other writers may produce: chunked gzip datasets, a root
+    # timestamp as an ISO string, robot_profile's control_freq, a success
+    # stored as a numpy bool (an HDF5 enum) and one as a string
+    shutil.rmtree("variants", ignore_errors=True)
+    os.makedirs("variants")
+    with h5py.File("variants/ep_variants.h5", "w") as f:
+        f.attrs["schema"] = "oopsiedata_format_v1"
+        f.attrs["language_instruction"] = b"open the drawer"
+        f.attrs["episode_id"] = "v1"
+        f.attrs["lab_id"] = "other_lab"
+        f.attrs["robot_profile"] = json.dumps({"robot_id": "x", "control_freq": 10})
+        f.attrs["timestamp"] = "2023-11-14T22:13:20Z"
+        g = np.linspace(0, 1, 500).reshape(500, 1)
+        f.create_dataset("observations/robot_states/gripper_position", data=g, chunks=(64, 1), compression="gzip")
+        f.create_dataset("actions/joint_velocity", data=np.ones((500, 7)), chunks=(100, 7), compression="gzip")
+        a = f.create_group("episode_annotations/tool_bool")
+        a.attrs["source"] = "human"
+        a.attrs["success"] = np.bool_(True)
+        b = f.create_group("episode_annotations/tool_str")
+        b.attrs["source"] = "human"
+        b.attrs["success"] = "0.0"
+        b.attrs["timestamp"] = 1700000000.5
 
 
 if __name__ == "__main__":
