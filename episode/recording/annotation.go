@@ -3,6 +3,8 @@ package recording
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -154,6 +156,16 @@ func ParseAnnotationFile(name string, data []byte) (*Annotation, error) {
 	case bool:
 		if v {
 			a.Success = 1
+		}
+	case string:
+		switch f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); {
+		case err == nil && !math.IsNaN(f) && !math.IsInf(f, 0):
+			a.Success = f
+		case strings.EqualFold(v, "true") || strings.EqualFold(v, "success"):
+			a.Success = 1
+		case strings.EqualFold(v, "false") || strings.EqualFold(v, "failure"):
+		default:
+			return nil, fmt.Errorf("%s: success: expected 1.0 or 0.0", name)
 		}
 	default:
 		return nil, fmt.Errorf("%s: success: expected 1.0 or 0.0", name)

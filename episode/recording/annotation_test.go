@@ -58,6 +58,9 @@ func TestAnnotationFile(t *testing.T) {
 	if err != nil || c.Success != 1 || ParseTaxonomy(c.Taxonomy).FailureCategory != "none" {
 		t.Fatalf("object taxonomy: %+v, %v", c, err)
 	}
+	if d, err := ParseAnnotationFile("f", []byte(`{"success": "0.0"}`)); err != nil || d.Success != 0 {
+		t.Fatalf("string success: %+v, %v", d, err)
+	}
 	if _, err := ParseAnnotationFile("f", []byte(`{"success": "yes"}`)); err == nil {
 		t.Fatal("a bad success was accepted")
 	}

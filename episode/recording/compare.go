@@ -109,6 +109,16 @@ func Kappa(m [2][2]int) (raw, kappa float64) {
 	return po, (po - pe) / (1 - pe)
 }
 
+// IsHuman reports whether an annotation is a person's: its source says
+// "human", or, with no source, its annotator's name starts with "human"
+// (Dora-record's human_annotation.json).
+func IsHuman(a *Annotation) bool {
+	if a.Source != "" {
+		return strings.EqualFold(a.Source, "human")
+	}
+	return strings.HasPrefix(strings.ToLower(a.Annotator), "human")
+}
+
 // Pairs are the annotator pairs to compare: annotator against each other
 // annotator found, or against the one named, or with against "human"
 // against every annotator whose source is "human"; sorted by name.
@@ -123,7 +133,7 @@ func Pairs(eps []Annotated, annotator, against string) [][2]string {
 			case "":
 				others[a.Annotator] = true
 			case "human":
-				if strings.EqualFold(a.Source, "human") {
+				if IsHuman(a) {
 					others[a.Annotator] = true
 				}
 			default:

@@ -65,4 +65,7 @@ func TestAgree(t *testing.T) {
 	if p := Pairs(eps, "bddl", "bob"); len(p) != 1 {
 		t.Fatalf("--against bob: %v", p)
 	}
+	if !IsHuman(&Annotation{Annotator: "human"}) || IsHuman(&Annotation{Annotator: "human", Source: "bddl"}) || IsHuman(&Annotation{Annotator: "bddl"}) {
+		t.Fatal("IsHuman")
+	}
 }
