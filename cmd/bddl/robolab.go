@@ -106,7 +106,7 @@ type roboLabCheck struct {
 }
 
 func (rl *roboLabCheck) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&rl.mapPath, "map", "", "RoboLab run files: a YAML map of RoboLab object names to BDDL instances, and static objects (see the README)")
+	f.StringVar(&rl.mapPath, "map", "", "a YAML map: for RoboLab run files, object names and static objects (see the README); for Oopsie/Dora recordings, the agent, track names, rooms and static objects (docs/recordings.md)")
 	f.StringVar(&rl.resultsPath, "robolab-results", "", "RoboLab run files: RoboLab's episode_results.jsonl to compare verdicts with (default: beside the run file or in its parent directory)")
 }
 
