@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -112,10 +113,19 @@ func copyBeside(path string, info os.FileInfo) (string, error) {
 	return name, nil
 }
 
-// annotationAttrs are the attributes written, in order.
+// annotationAttrs are the attributes written, in order. success is
+// written as the integer 1 or 0 and additional_notes only when there are
+// notes: the HDF5 library writes float attributes that libhdf5 (h5py)
+// misreads (1.0 as 2.2e-16), and moves a group's attributes to a dense
+// storage libhdf5 does not list once there are more than five; these
+// five read back the same through both.
 func annotationAttrs(a *recording.Annotation) [][2]any {
-	return [][2]any{{"source", a.Source}, {"timestamp", a.Timestamp}, {"success", a.Success},
-		{"failure_description", a.FailureDescription}, {"taxonomy", a.Taxonomy}, {"additional_notes", a.AdditionalNotes}}
+	attrs := [][2]any{{"source", a.Source}, {"timestamp", a.Timestamp}, {"success", int64(math.Round(a.Success))},
+		{"failure_description", a.FailureDescription}, {"taxonomy", a.Taxonomy}}
+	if a.AdditionalNotes != "" {
+		attrs = append(attrs, [2]any{"additional_notes", a.AdditionalNotes})
+	}
+	return attrs
 }
 
 // writeAnnotations gives the copy a new episode_annotations group: the
