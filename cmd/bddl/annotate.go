@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -284,12 +283,11 @@ func runAnnotationsCompare(opts *compareOptions, paths []string) error {
 
 func writeAgreement(w io.Writer, g *recording.Agreement) {
 	fmt.Fprintf(w, "%s vs %s: %d %s\n", g.A, g.B, g.Episodes, plural(g.Episodes, "episode", "episodes"))
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "\t%s\t\t\n", g.B)
-	fmt.Fprintf(tw, "\t\tsuccess\tfailure\t\n")
-	fmt.Fprintf(tw, "%s\tsuccess\t%d\t%d\t\n", g.A, g.Matrix[0][0], g.Matrix[0][1])
-	fmt.Fprintf(tw, "\tfailure\t%d\t%d\t\n", g.Matrix[1][0], g.Matrix[1][1])
-	tw.Flush()
+	pad := strings.Repeat(" ", len(g.A))
+	fmt.Fprintf(w, "  %s           %s\n", pad, g.B)
+	fmt.Fprintf(w, "  %s           success  failure\n", pad)
+	fmt.Fprintf(w, "  %s  success  %7d  %7d\n", g.A, g.Matrix[0][0], g.Matrix[0][1])
+	fmt.Fprintf(w, "  %s  failure  %7d  %7d\n", pad, g.Matrix[1][0], g.Matrix[1][1])
 	kappa := "undefined (a single verdict throughout)"
 	if k := g.Kappa; k == k {
 		kappa = fmt.Sprintf("%.3f", k)
