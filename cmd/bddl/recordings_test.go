@@ -258,3 +258,32 @@ func TestRecordingsDora(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordingsDoraGap(t *testing.T) {
+	session, mapFile := doraSession(t)
+	// the second episode loses its base state between 1 s and 2.5 s
+	ep := filepath.Join(session, "episode_000000001")
+	err := doratest.Write(ep, doratest.Spec{Start: 1_750_000_000, Duration: 4, GapFrom: 1_750_000_001, GapTo: 1_750_000_002.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", "--format", "json", "--episode", session, "--map", mapFile}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	lines := jsonResults(t, r.stdout)
+	if len(lines) != 2 || lines[0]["error"] != nil {
+		t.Fatalf("check:\n%s", r.stdout)
+	}
+	msg, _ := lines[1]["error"].(string)
+	if lines[1]["success"] != false || !strings.Contains(msg, "observation.base_state: sample 61: a gap of 1.5") {
+		t.Fatalf("the gap: %v", lines[1])
+	}
+	// annotate calls it undetermined
+	args = []string{"annotate", ep, "--map", mapFile, "--format", "json"}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 0)
+	if l := jsonResults(t, r.stdout)[0]; fmt.Sprint(l["taxonomy"]) != "map[failure_category:undetermined severity:1]" ||
+		!strings.Contains(fmt.Sprint(l["failure_description"]), "a gap of") {
+		t.Fatalf("annotation: %v", l)
+	}
+}
