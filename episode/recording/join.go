@@ -186,6 +186,58 @@ func (t *trackSource) Open() (Series, error) {
 	return trackSeries{tr}, nil
 }
 
+// OpenTimes reads the track's times alone, falling back to the full
+// reader when a line is not plain (see trackTimes).
+func (t *trackSource) OpenTimes() (Series, error) {
+	if t.s.opts.OpenTrack != nil || t.s.opts.Track == "" {
+		return t.Open()
+	}
+	tt, err := openTrackTimes(t.s.opts.Track)
+	if err != nil {
+		return nil, err
+	}
+	return &fallbackSeries{fast: tt, open: t.Open}, nil
+}
+
+// fallbackSeries reads with fast until it gives up, then scans again
+// with the full reader (so a bad line's error is the full reader's).
+type fallbackSeries struct {
+	fast interface {
+		Next() (float64, []float64, error)
+		Close() error
+	}
+	slow Series
+	open func() (Series, error)
+	n    int
+}
+
+func (f *fallbackSeries) Next() (float64, []float64, error) {
+	if f.slow == nil {
+		t, v, err := f.fast.Next()
+		if err != errSlowPath {
+			f.n++
+			return t, v, err
+		}
+		f.fast.Close()
+		if f.slow, err = f.open(); err != nil {
+			return 0, nil, err
+		}
+		for range f.n { // the times already given
+			if _, _, err := f.slow.Next(); err != nil {
+				return 0, nil, err
+			}
+		}
+	}
+	return f.slow.Next()
+}
+
+func (f *fallbackSeries) Close() error {
+	if f.slow != nil {
+		return f.slow.Close()
+	}
+	return f.fast.Close()
+}
+
 type trackSeries struct{ t *TrackReader }
 
 func (t trackSeries) Next() (float64, []float64, error) {
