@@ -31,6 +31,7 @@ benchmarks, print the format's JSON Schema.`,
 	}
 	cmd.AddCommand(newEpisodeFromInitCmd(g), newEpisodeSynthCmd(g), newEpisodeSchemaCmd(g), newEpisodeApplyRulesCmd(g), newEpisodeConvertCmd(g))
 	cmd.AddCommand(newEpisodeFromOmniGibsonCmd(g))
+	cmd.AddCommand(newEpisodeFromOopsieCmd(g), newEpisodeFromDoraCmd(g))
 	return asGroup(cmd)
 }
 

@@ -22,8 +22,24 @@ import (
 var roboLabFormat = &batch.Format{
 	Name:     "hdf5",
 	Suffixes: []string{".hdf5", ".h5"},
-	List:     func(_ context.Context, path string) ([]string, error) { return robolab.DemoNames(path) },
-	Open:     openDemo,
+	List:     listHDF5,
+	Open:     openHDF5,
+}
+
+// listHDF5 and openHDF5 dispatch an HDF5 file by its layout: an Oopsie
+// episode (recordings_check.go) or a RoboLab run file.
+func listHDF5(_ context.Context, path string) ([]string, error) {
+	if oopsieFile(path) {
+		return nil, nil
+	}
+	return robolab.DemoNames(path)
+}
+
+func openHDF5(ctx context.Context, ep batch.Episode, o batch.OpenOptions) (*episode.Reader, io.Closer, error) {
+	if ep.Sub == "" && oopsieFile(ep.Path) {
+		return openRecording(ctx, ep, o)
+	}
+	return openDemo(ctx, ep, o)
 }
 
 func init() {
@@ -90,7 +106,7 @@ type roboLabCheck struct {
 }
 
 func (rl *roboLabCheck) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&rl.mapPath, "map", "", "RoboLab run files: a YAML map of RoboLab object names to BDDL instances, and static objects (see the README)")
+	f.StringVar(&rl.mapPath, "map", "", "a YAML map: for RoboLab run files, object names and static objects (see the README); for Oopsie/Dora recordings, the agent, track names, rooms and static objects (docs/recordings.md)")
 	f.StringVar(&rl.resultsPath, "robolab-results", "", "RoboLab run files: RoboLab's episode_results.jsonl to compare verdicts with (default: beside the run file or in its parent directory)")
 }
 
@@ -102,12 +118,12 @@ func (rl *roboLabCheck) addFlags(f *pflag.FlagSet) {
 func (rl *roboLabCheck) setup(opts *checkOptions, inputs []batch.Input) ([]batch.Input, error) {
 	hdf5 := false
 	for _, in := range inputs {
-		if batch.FormatOf(in.Path) == roboLabFormat {
+		if batch.FormatOf(in.Path) == roboLabFormat && !oopsieFile(in.Path) {
 			hdf5 = true
 		}
 	}
 	if !hdf5 {
-		if rl.mapPath != "" || rl.resultsPath != "" {
+		if rl.resultsPath != "" || rl.mapPath != "" && !hasRecordings(inputs) {
 			return nil, misuse("--map and --robolab-results are for RoboLab run files (*.hdf5, *.h5); no episode is one")
 		}
 		return inputs, nil

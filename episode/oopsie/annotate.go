@@ -1,0 +1,259 @@
+package oopsie
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/scigolib/hdf5"
+
+	"github.com/openbddl/bddl/episode/recording"
+)
+
+// ErrExists is the error of annotating with an annotator whose group
+// exists, without force.
+var ErrExists = errors.New("exists")
+
+// ValidAnnotator reports whether a name can be an annotator group's.
+func ValidAnnotator(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") {
+		return fmt.Errorf("annotator %q: a name without / is needed", name)
+	}
+	return nil
+}
+
+// Annotate writes an annotation into an episode file as
+// episode_annotations/<a.Annotator>/, refusing to replace an existing
+// group unless force. The file is rewritten atomically (see the package
+// documentation); every other object is proven unchanged through the
+// reader before the original is replaced.
+func Annotate(path string, a *recording.Annotation, force bool) error {
+	if err := ValidAnnotator(a.Annotator); err != nil {
+		return err
+	}
+	e, err := Open(path)
+	if err != nil {
+		return err
+	}
+	old := e.Annotations
+	e.Close()
+	group := AnnotationsGroup + "/" + a.Annotator
+	if e.Annotation(a.Annotator) != nil && !force {
+		return &Error{File: path, Path: group, Row: -1, Msg: "already annotated by " + a.Annotator + " (give --force to replace it): " + ErrExists.Error()}
+	}
+	before, err := takeSnapshot(path)
+	if err != nil {
+		return err
+	}
+	// The attributes of the annotator groups kept, as read.
+	kept := map[string]map[string]any{}
+	if f, err := hdf5.Open(path); err == nil {
+		if g, ok := lookup(f.Root(), AnnotationsGroup).(*hdf5.Group); ok {
+			for _, c := range g.Children() {
+				cg, ok := c.(*hdf5.Group)
+				if !ok || c.Name() == a.Annotator {
+					continue
+				}
+				if len(cg.Children()) > 0 {
+					f.Close()
+					return &Error{File: path, Path: AnnotationsGroup + "/" + c.Name(), Row: -1, Msg: "an annotator group holding more than attributes: not rewritten"}
+				}
+				if kept[c.Name()], err = attrsOf(cg); err != nil {
+					f.Close()
+					return &Error{File: path, Path: AnnotationsGroup + "/" + c.Name(), Row: -1, Msg: err.Error()}
+				}
+			}
+		}
+		f.Close()
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := copyBeside(path, info)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp) // a no-op once renamed
+	if err := writeAnnotations(tmp, len(old) > 0, kept, a); err != nil {
+		return &Error{File: path, Path: group, Row: -1, Msg: "cannot write the annotation (the file is unchanged): " + err.Error()}
+	}
+	if err := verify(path, tmp, before, kept, a); err != nil {
+		return &Error{File: path, Path: group, Row: -1, Msg: "the rewritten file did not read back as expected (the file is unchanged): " + err.Error()}
+	}
+	return os.Rename(tmp, path)
+}
+
+// copyBeside copies a file to a temporary file in its directory, with
+// its mode and (where allowed) its owner.
+func copyBeside(path string, info os.FileInfo) (string, error) {
+	src, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	dst, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	name := dst.Name()
+	_, err = io.Copy(dst, src)
+	err = errors.Join(err, dst.Chmod(info.Mode().Perm()))
+	keepOwner(dst, info)
+	err = errors.Join(err, dst.Sync(), dst.Close())
+	if err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
+// annotationAttrs are the attributes written, in order. success is
+// written as the integer 1 or 0 and additional_notes only when there are
+// notes: the HDF5 library writes float attributes that libhdf5 (h5py)
+// misreads (1.0 as 2.2e-16), and moves a group's attributes to a dense
+// storage libhdf5 does not list once there are more than five; these
+// five read back the same through both.
+func annotationAttrs(a *recording.Annotation) [][2]any {
+	attrs := [][2]any{{"source", a.Source}, {"timestamp", a.Timestamp}, {"success", int64(math.Round(a.Success))},
+		{"failure_description", a.FailureDescription}, {"taxonomy", a.Taxonomy}}
+	if a.AdditionalNotes != "" {
+		attrs = append(attrs, [2]any{"additional_notes", a.AdditionalNotes})
+	}
+	return attrs
+}
+
+// writeAnnotations gives the copy a new episode_annotations group: the
+// kept annotator groups re-created with their attributes, and a's.
+func writeAnnotations(tmp string, had bool, kept map[string]map[string]any, a *recording.Annotation) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the HDF5 library failed (%v)", p)
+		}
+	}()
+	fw, err := hdf5.OpenForWrite(tmp, hdf5.OpenReadWrite)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := fw.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	if had {
+		// The library adds groups only under the root or groups it made:
+		// the old group is unlinked (its storage is left in place: the
+		// library frees only empty groups) and made again.
+		if err := fw.Delete("/" + AnnotationsGroup); err != nil && !strings.Contains(err.Error(), "cascade delete failed") {
+			return err
+		}
+	}
+	if _, err := fw.CreateGroup("/" + AnnotationsGroup); err != nil {
+		return err
+	}
+	names := make([]string, 0, len(kept)+1)
+	for n := range kept {
+		names = append(names, n)
+	}
+	names = append(names, a.Annotator)
+	slices.Sort(names)
+	for _, n := range names {
+		g, err := fw.CreateGroup("/" + AnnotationsGroup + "/" + n)
+		if err != nil {
+			return err
+		}
+		if n == a.Annotator {
+			for _, kv := range annotationAttrs(a) {
+				if err := g.WriteAttribute(kv[0].(string), kv[1]); err != nil {
+					return fmt.Errorf("attribute %s: %v", kv[0], err)
+				}
+			}
+			continue
+		}
+		attrs := kept[n]
+		keys := make([]string, 0, len(attrs))
+		for k := range attrs {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if err := g.WriteAttribute(k, attrs[k]); err != nil {
+				return fmt.Errorf("%s/%s attribute %s: %v", AnnotationsGroup, n, k, err)
+			}
+		}
+	}
+	return nil
+}
+
+// verify reads the copy back: every object outside episode_annotations as
+// in the original, the kept annotator groups' attributes as they were,
+// a's group with its attributes, and nothing else.
+func verify(orig, tmp string, before snapshot, kept map[string]map[string]any, a *recording.Annotation) error {
+	after, err := takeSnapshot(tmp)
+	if err != nil {
+		return err
+	}
+	prefix := "/" + AnnotationsGroup
+	for p, sum := range before {
+		if p == prefix || strings.HasPrefix(p, prefix+"/") {
+			continue
+		}
+		got, ok := after[p]
+		if !ok {
+			return fmt.Errorf("%s is missing", p)
+		}
+		if got != sum {
+			return fmt.Errorf("%s changed", p)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok && p != prefix && !strings.HasPrefix(p, prefix+"/") {
+			return fmt.Errorf("%s appeared", p)
+		}
+	}
+	f, err := hdf5.Open(tmp)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	g, ok := lookup(f.Root(), AnnotationsGroup).(*hdf5.Group)
+	if !ok {
+		return fmt.Errorf("%s is missing", prefix)
+	}
+	want := map[string]map[string]any{}
+	for n, attrs := range kept {
+		want[n] = attrs
+	}
+	mine := map[string]any{}
+	for _, kv := range annotationAttrs(a) {
+		mine[kv[0].(string)] = kv[1]
+	}
+	want[a.Annotator] = mine
+	if len(g.Children()) != len(want) {
+		return fmt.Errorf("%s has %d groups, expected %d", prefix, len(g.Children()), len(want))
+	}
+	for _, c := range g.Children() {
+		w, ok := want[c.Name()]
+		if !ok {
+			return fmt.Errorf("%s/%s appeared", prefix, c.Name())
+		}
+		got, err := attrsOf(c)
+		if err != nil {
+			return err
+		}
+		if len(got) != len(w) {
+			return fmt.Errorf("%s/%s has %d attributes, expected %d", prefix, c.Name(), len(got), len(w))
+		}
+		for k, v := range w {
+			if fmt.Sprintf("%#v", got[k]) != fmt.Sprintf("%#v", v) {
+				return fmt.Errorf("%s/%s attribute %s reads %#v, expected %#v", prefix, c.Name(), k, got[k], v)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package oopsie
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openbddl/bddl/episode/recording"
+)
+
+// copyFixture copies a session episode into a temporary directory.
+func copyFixture(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(session, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+var verdict = recording.Annotation{Annotator: "bddl", Source: "bddl", Timestamp: "2026-01-02T03:04:05Z", Success: 0,
+	FailureDescription: "apple 1 is not on top of table 1", Taxonomy: `{"failure_category":"goal-not-reached","severity":0.5}`}
+
+func TestAnnotateRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"ep_single.h5", "ep_noannot.h5", "ep_biarm.h5"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := copyFixture(t, name)
+			before, err := takeSnapshot(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prev := open(t, name).Annotations
+			a := verdict
+			if err := Annotate(p, &a, false); err != nil {
+				t.Fatal(err)
+			}
+			after, err := takeSnapshot(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range before {
+				if !strings.HasPrefix(k, "/episode_annotations") && after[k] != v {
+					t.Errorf("%s changed", k)
+				}
+			}
+			e, err := Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			got := e.Annotation("bddl")
+			if got == nil || *got != a {
+				t.Fatalf("bddl group reads %+v, want %+v", got, a)
+			}
+			if len(e.Annotations) != len(prev)+1 {
+				t.Fatalf("%d annotator groups, want %d", len(e.Annotations), len(prev)+1)
+			}
+			for _, h := range prev {
+				if g := e.Annotation(h.Annotator); g == nil || *g != *h {
+					t.Errorf("%s reads %+v, was %+v", h.Annotator, g, h)
+				}
+			}
+			info, _ := os.Stat(p)
+			if info.Mode().Perm() != 0o640 {
+				t.Errorf("mode %v, want 0640", info.Mode().Perm())
+			}
+			// refused a second time, replaced with force
+			a2 := a
+			a2.Success = 1
+			if err := Annotate(p, &a2, false); err == nil || !errors.Is(err, err) || !strings.Contains(err.Error(), "already annotated by bddl") {
+				t.Fatalf("a second annotation: %v", err)
+			}
+			annotated, _ := os.ReadFile(p)
+			if err := Annotate(p, &a2, true); err != nil {
+				// The HDF5 library cannot grow the root group's name heap
+				// of every file (each rewrite adds the group's name once
+				// more): then the file must be as it was.
+				if name == "ep_noannot.h5" || !strings.Contains(err.Error(), "the file is unchanged") {
+					t.Fatalf("--force: %v", err)
+				}
+				if now, _ := os.ReadFile(p); string(now) != string(annotated) {
+					t.Fatal("a failed --force changed the file")
+				}
+				t.Logf("--force refused by the library: %v", err)
+				return
+			}
+			e2, err := Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e2.Close()
+			if g := e2.Annotation("bddl"); g == nil || g.Success != 1 || len(e2.Annotations) != len(prev)+1 {
+				t.Fatalf("after --force: %+v", e2.Annotations)
+			}
+			ents, _ := os.ReadDir(filepath.Dir(p))
+			if len(ents) != 1 {
+				t.Errorf("files left beside the episode: %v", ents)
+			}
+		})
+	}
+}
+
+func TestAnnotateFailureLeavesOriginal(t *testing.T) {
+	t.Parallel()
+	p := copyFixture(t, "ep_single.h5")
+	orig, _ := os.ReadFile(p)
+	for _, name := range []string{"", "a/b"} {
+		a := verdict
+		a.Annotator = name
+		if err := Annotate(p, &a, false); err == nil {
+			t.Fatalf("annotator %q accepted", name)
+		}
+	}
+	// a directory that cannot take the temporary file
+	dir := filepath.Dir(p)
+	if err := os.Chmod(dir, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	if os.Geteuid() != 0 {
+		a := verdict
+		if err := Annotate(p, &a, false); err == nil {
+			t.Fatal("annotated in a read-only directory")
+		}
+	}
+	now, _ := os.ReadFile(p)
+	if string(now) != string(orig) {
+		t.Fatal("the original changed")
+	}
+	if err := Annotate("testdata/bad/truncated.h5", &verdict, false); err == nil || !strings.Contains(err.Error(), "truncated") {
+		t.Fatalf("truncated: %v", err)
+	}
+}

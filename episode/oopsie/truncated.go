@@ -1,0 +1,50 @@
+package oopsie
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+)
+
+// truncated compares the file's size with the end-of-file address its
+// superblock declares (versions 0–3): a file cut short is shorter. ""
+// when it is whole or the superblock is not readable here.
+func truncated(path string, size int64) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var b [96]byte
+	n, _ := f.ReadAt(b[:], 0)
+	if n < 48 || string(b[:8]) != "\x89HDF\r\n\x1a\n" {
+		return ""
+	}
+	var off, width int
+	switch b[8] {
+	case 0, 1:
+		width, off = int(b[13]), 24
+		if b[8] == 1 {
+			off = 28
+		}
+	case 2, 3:
+		width, off = int(b[9]), 12
+	default:
+		return ""
+	}
+	if width != 8 && width != 4 || off+3*width > n {
+		return ""
+	}
+	read := func(i int) uint64 {
+		p := b[off+i*width:]
+		if width == 4 {
+			return uint64(binary.LittleEndian.Uint32(p))
+		}
+		return binary.LittleEndian.Uint64(p)
+	}
+	// base address, then (v0/1) free-space or (v2/3) extension, then EOF
+	if eof := read(0) + read(2); eof > uint64(size) {
+		return fmt.Sprintf("truncated: the file has %d bytes, its superblock declares %d", size, eof)
+	}
+	return ""
+}
