@@ -1,0 +1,61 @@
+package libero
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/openbddl/bddl/bddl"
+)
+
+// corpusDir finds the shared LIBERO definitions: $BDDL_LIBERO, else
+// ../shared/libero from the repository root. With CI=true, missing data
+// fails the test; otherwise it is skipped.
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("BDDL_LIBERO")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "libero")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("LIBERO definitions not found at %s (set BDDL_LIBERO)", dir)
+		}
+		t.Skipf("LIBERO definitions not found at %s (set BDDL_LIBERO)", dir)
+	}
+	return dir
+}
+
+// corpusFiles lists every *.bddl file under the corpus.
+func corpusFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(corpusDir(t), "*", "*.bddl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no LIBERO definitions: %v", err)
+	}
+	return files
+}
+
+func parseStrict(t testing.TB, path string) *bddl.Problem {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, diags := bddl.ParseProblem(path, src)
+	if diags.HasErrors() {
+		t.Fatalf("parse %s: %v", path, diags)
+	}
+	return p
+}
+
+func TestCorpusValidatesClean(t *testing.T) {
+	for _, f := range corpusFiles(t) {
+		p := parseStrict(t, f)
+		for _, d := range Validate(p) {
+			if d.Severity == bddl.Error {
+				t.Errorf("%s", d.Error())
+			}
+		}
+	}
+}
