@@ -1,8 +1,10 @@
 package libero
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/openbddl/bddl/bddl"
@@ -56,6 +58,34 @@ func TestCorpusValidatesClean(t *testing.T) {
 			if d.Severity == bddl.Error {
 				t.Errorf("%s", d.Error())
 			}
+		}
+	}
+}
+
+// TestCorpusSampleThenCheck samples every shared definition with seed 7
+// and checks that :init holds on the written and re-read episode.
+func TestCorpusSampleThenCheck(t *testing.T) {
+	for _, f := range corpusFiles(t) {
+		task := Resolve(parseStrict(t, f))
+		step, err := Sample(task, 7)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		var buf bytes.Buffer
+		if err := WriteEpisode(&buf, Header{Format: EpisodeFormat, Version: 1, Definition: f}, []Step{step}); err != nil {
+			t.Fatal(err)
+		}
+		_, steps, err := ReadEpisode(&buf, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := Check(task, steps); r.Init != True {
+			t.Errorf("%s: :init %s after sampling: %+v", f, r.Init, r.InitFailing)
+		}
+		again, _ := Sample(task, 7)
+		if !reflect.DeepEqual(step, again) {
+			t.Errorf("%s: two samples with seed 7 differ", f)
 		}
 	}
 }
