@@ -1,0 +1,304 @@
+package main
+
+// The LIBERO dialect in the existing commands: parse and fmt read it
+// through bddl's dialect detection; validate, explain, sample and check
+// hand LIBERO definitions and episodes to the libero package through the
+// small hooks below, so their BEHAVIOR-1K paths are unchanged.
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/libero"
+)
+
+// dialectOption reads --dialect.
+func (g *globalOptions) dialectOption() (bddl.Dialect, error) {
+	d, err := bddl.ParseDialect(g.dialect)
+	if err != nil {
+		return d, misuse("--dialect: %v", err)
+	}
+	return d, nil
+}
+
+// isLibero reports whether the definition is read as LIBERO under --dialect.
+func (g *globalOptions) isLibero(src []byte) bool {
+	d, _ := bddl.ParseDialect(g.dialect)
+	return d == bddl.DialectLibero || d == bddl.DialectAuto && bddl.IsLibero(src)
+}
+
+// validateLibero validates the LIBERO definitions among ins (strict, as
+// every authoring command reads) and returns the others.
+func validateLibero(opts *validateOptions, ins []batch.Input) (rest []batch.Input, failed bool, err error) {
+	enc := jsonLines(opts.out)
+	for _, in := range ins {
+		src, rerr := readDefinition(in, opts.in)
+		if rerr != nil || !opts.isLibero(src) {
+			rest = append(rest, in)
+			continue
+		}
+		p, diags := bddl.Options{Dialect: bddl.DialectLibero}.ParseProblem(in.Path, src)
+		if !diags.HasErrors() && p != nil {
+			diags = append(diags, libero.Validate(p)...)
+		}
+		var kept bddl.Diagnostics
+		for _, d := range diags {
+			if d.Severity <= opts.minimum && (len(opts.selectC) == 0 || codeMatches(d.Code, opts.selectC)) && !codeMatches(d.Code, opts.ignoreC) {
+				kept = append(kept, d)
+			}
+		}
+		failed = failed || kept.HasErrors()
+		if opts.format == "json" {
+			rec := struct {
+				File        string           `json:"file"`
+				Dialect     string           `json:"dialect"`
+				Diagnostics bddl.Diagnostics `json:"diagnostics"`
+			}{in.Path, "libero", kept}
+			if rec.Diagnostics == nil {
+				rec.Diagnostics = bddl.Diagnostics{}
+			}
+			if err := enc.Encode(rec); err != nil {
+				return nil, failed, err
+			}
+			continue
+		}
+		kept.WriteText(opts.out)
+		if len(kept) == 0 {
+			fmt.Fprintf(opts.out, "%s: ok (LIBERO)\n", in.Path)
+		}
+	}
+	return rest, failed, nil
+}
+
+// explainLibero prints a LIBERO problem in plain English.
+func explainLibero(opts *explainOptions, p *bddl.Problem) error {
+	if opts.format == "json" {
+		return jsonLines(opts.out).Encode(libero.ExplainJSON(p))
+	}
+	fmt.Fprint(opts.out, libero.Explain(p))
+	return nil
+}
+
+// sampleLibero samples LIBERO definitions when every argument is one; it
+// reports whether it handled the command.
+func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
+	if len(args) == 0 || opts.after != "" {
+		return false, nil
+	}
+	type def struct {
+		path string
+		src  []byte
+	}
+	var defs []def
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil || !st.Mode().IsRegular() {
+			return false, nil
+		}
+		src, err := fsutil.ReadArg(a, opts.in, fsutil.DefinitionLimit)
+		if err != nil || !opts.isLibero(src) {
+			return false, nil
+		}
+		defs = append(defs, def{a, src})
+	}
+	if opts.out == "" {
+		return true, misuse("sample needs -o OUT, the directory to write configurations to")
+	}
+	if err := os.MkdirAll(opts.out, 0o755); err != nil {
+		return true, misuse("-o %s: %v", opts.out, err)
+	}
+	failed := false
+	enc := jsonLines(opts.globalOptions.out)
+	for _, d := range defs {
+		p, diags := bddl.Options{Mode: bddl.Reference, Dialect: bddl.DialectLibero}.ParseProblem(d.path, d.src)
+		diags.WriteText(opts.err)
+		if diags.HasErrors() {
+			failed = true
+			continue
+		}
+		task := libero.Resolve(p)
+		abs, _ := filepath.Abs(d.path)
+		for k := range opts.count {
+			seed := opts.seed + uint64(k)
+			step, err := libero.Sample(task, seed)
+			rec := struct {
+				Definition string              `json:"definition"`
+				Seed       uint64              `json:"seed"`
+				Output     string              `json:"output,omitempty"`
+				Error      string              `json:"error,omitempty"`
+				Unplace    *libero.Unplaceable `json:"unplaceable,omitempty"`
+			}{Definition: d.path, Seed: seed}
+			if err != nil {
+				failed = true
+				rec.Error = err.Error()
+				if u, ok := err.(*libero.Unplaceable); ok {
+					rec.Unplace = u
+				}
+				if opts.format == "text" {
+					fmt.Fprintf(opts.err, "%s: seed %d: %v\n", d.path, seed, err)
+				}
+			} else {
+				name := strings.TrimSuffix(filepath.Base(d.path), filepath.Ext(d.path))
+				out := filepath.Join(opts.out, fmt.Sprintf("%s-%d.jsonl", name, seed))
+				s := int64(seed)
+				h := libero.Header{Format: libero.EpisodeFormat, Version: 1, Definition: abs, Problem: p.Name.Name,
+					Language: p.Libero.Language, Seed: &s, Source: "bddl sample"}
+				var buf bytes.Buffer
+				if err := libero.WriteEpisode(&buf, h, []libero.Step{step}); err != nil {
+					return true, err
+				}
+				if err := fsutil.WriteFileAtomic(out, buf.Bytes()); err != nil {
+					return true, err
+				}
+				rec.Output = out
+				if opts.format == "text" {
+					fmt.Fprintf(opts.globalOptions.out, "%s: seed %d: wrote %s\n", d.path, seed, out)
+				}
+			}
+			if opts.format == "json" {
+				if err := enc.Encode(rec); err != nil {
+					return true, err
+				}
+			}
+		}
+	}
+	if failed {
+		return true, findings()
+	}
+	return true, nil
+}
+
+// isLiberoEpisode reports whether the file's first line is a LIBERO header.
+func isLiberoEpisode(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	line, _ := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
+	return strings.Contains(line, `"`+libero.EpisodeFormat+`"`)
+}
+
+func init() {
+	checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
+		// --init: engineer 19 adds it for BEHAVIOR-1K instances too; add
+		// it here only when check does not define it yet.
+		if cmd.Flags().Lookup("init") == nil {
+			cmd.Flags().Bool("init", false, "check only whether :init holds at the first step")
+		}
+	})
+}
+
+// checkLibero checks LIBERO episodes when every episode argument is one;
+// it reports whether it handled the command.
+func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
+	if len(opts.episodes) == 0 {
+		return false, nil
+	}
+	for _, e := range opts.episodes {
+		if !isLiberoEpisode(e) {
+			return false, nil
+		}
+	}
+	if err := checkFormat(opts.format); err != nil {
+		return true, err
+	}
+	initOnly, _ := cmd.Flags().GetBool("init")
+	failed := false
+	enc := jsonLines(opts.globalOptions.out)
+	for _, path := range opts.episodes {
+		r, err := checkLiberoEpisode(opts, path)
+		if err != nil {
+			fmt.Fprintln(opts.err, "bddl:", err)
+			failed = true
+			continue
+		}
+		ok := r.Success
+		if initOnly {
+			ok = r.Init == libero.True
+		}
+		failed = failed || !ok
+		if opts.format == "json" {
+			if err := enc.Encode(r); err != nil {
+				return true, err
+			}
+			continue
+		}
+		writeLiberoReport(opts.globalOptions.out, r, initOnly)
+	}
+	if failed {
+		return true, findings()
+	}
+	return true, nil
+}
+
+func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return libero.Report{}, err
+	}
+	defer f.Close()
+	h, steps, err := libero.ReadEpisode(io.LimitReader(f, 4<<30), path)
+	if err != nil {
+		return libero.Report{}, err
+	}
+	def := opts.activity
+	if def == "" {
+		def = h.Definition
+		if !filepath.IsAbs(def) {
+			def = filepath.Join(filepath.Dir(path), def)
+		}
+	}
+	src, err := fsutil.ReadArg(def, opts.in, fsutil.DefinitionLimit)
+	if err != nil {
+		return libero.Report{}, fmt.Errorf("%s: definition: %v", path, err)
+	}
+	p, diags := bddl.Options{Mode: bddl.Reference, Dialect: bddl.DialectLibero}.ParseProblem(def, src)
+	diags.WriteText(opts.err)
+	if diags.HasErrors() {
+		return libero.Report{}, fmt.Errorf("%s: the definition %s has errors", path, def)
+	}
+	r := libero.Check(libero.Resolve(p), steps)
+	r.Episode, r.Definition = path, def
+	return r, nil
+}
+
+func writeLiberoReport(w io.Writer, r libero.Report, initOnly bool) {
+	if initOnly {
+		if r.Init == libero.True {
+			fmt.Fprintf(w, "%s: :init holds at the first step\n", r.Episode)
+		} else {
+			fmt.Fprintf(w, "%s: :init does not hold at the first step (%s)\n", r.Episode, r.Init)
+		}
+		for _, x := range r.InitFailing {
+			fmt.Fprintf(w, "  %s:%d:%d: %s is %s: %s\n", r.Definition, x.Line, x.Col, x.Atom, x.Truth, x.Reason)
+		}
+		return
+	}
+	if r.Success {
+		fmt.Fprintf(w, "%s: success at step %d of %d\n", r.Episode, r.SuccessStep, r.Steps)
+	} else {
+		fmt.Fprintf(w, "%s: not successful in %d steps\n", r.Episode, r.Steps)
+	}
+	fmt.Fprintf(w, "  :init at the first step: %s\n", r.Init)
+	for _, x := range r.InitFailing {
+		fmt.Fprintf(w, "    %s:%d:%d: %s is %s: %s\n", r.Definition, x.Line, x.Col, x.Atom, x.Truth, x.Reason)
+	}
+	for _, x := range r.GoalUnmet {
+		fmt.Fprintf(w, "  goal atom unmet at the end: %s:%d:%d: %s is %s: %s\n", r.Definition, x.Line, x.Col, x.Atom, x.Truth, x.Reason)
+	}
+}
