@@ -284,11 +284,17 @@ func (v *validator) unresolved(arg bddl.Term) {
 
 func (v *validator) placements() {
 	placed := make([]bool, len(v.t.Entities))
-	for _, pl := range v.t.Placements() {
-		placed[pl.Entity] = true
+	for _, a := range v.t.InitAtoms() {
+		// A placement whose target is wrong is reported as such, not as
+		// a missing placement.
+		if p := a.Pred.Key(); (p == "on" || p == "in") && len(a.Args) == 2 {
+			if i := v.t.EntityIndex(a.Args[0].Name); i >= 0 {
+				placed[i] = true
+			}
+		}
 	}
 	for i, e := range v.t.Entities {
-		if placed[i] || e.Workspace {
+		if placed[i] || e.Workspace || e.Fixture && v.t.Class == nil {
 			continue
 		}
 		sev := bddl.Error
