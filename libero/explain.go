@@ -72,7 +72,11 @@ func ExplainJSON(p *bddl.Problem) Explanation {
 	}
 	for _, a := range t.InitAtoms() {
 		s := t.phrase(a)
-		if ref := t.Lookup(a.Args[len(a.Args)-1].Name); a.Pred.Key() == "on" && ref.Kind == RefRegion {
+		if len(a.Args) != 2 || a.Pred.Key() != "on" {
+			e.Placements = append(e.Placements, s)
+			continue
+		}
+		if ref := t.Lookup(a.Args[1].Name); ref.Kind == RefRegion {
 			r := t.Regions[ref.Index]
 			if r.HasRanges() {
 				q := r.Ranges[0]
