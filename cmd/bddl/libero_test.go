@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// checkJSONLines validates every line of text against the schema.
+func checkJSONLines(t *testing.T, s *jsonschema.Schema, name, text string) {
+	t.Helper()
+	for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(line))
+		if err != nil {
+			t.Errorf("%s:%d: not JSON: %v", name, i+1, err)
+			continue
+		}
+		if err := s.Validate(v); err != nil {
+			t.Errorf("%s:%d: does not match the schema: %v", name, i+1, err)
+		}
+	}
+}
+
+// liberoCorpus is the shared LIBERO definitions: $BDDL_LIBERO, else
+// ../shared/libero from the repository root.
+func liberoCorpus(t *testing.T) []string {
+	t.Helper()
+	dir := os.Getenv("BDDL_LIBERO")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "libero")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.bddl"))
+	if len(files) == 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no LIBERO definitions at %s (set BDDL_LIBERO)", dir)
+		}
+		t.Skipf("no LIBERO definitions at %s (set BDDL_LIBERO)", dir)
+	}
+	return files
+}
+
+var liberoErrors = filepath.Join("..", "..", "libero", "testdata", "errors")
+
+// TestLiberoSampleThenCheckInit is the held-out check on the shared
+// files: sample with seed 7, then check --init on the written file.
+func TestLiberoSampleThenCheckInit(t *testing.T) {
+	files := liberoCorpus(t)
+	out := t.TempDir()
+	args := append([]string{"sample", "--seed", "7", "-o", out}, files...)
+	runBDDL(t, args...).wantCode(t, args, 0)
+	written, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
+	if len(written) != len(files) {
+		t.Fatalf("sample wrote %d episodes for %d definitions", len(written), len(files))
+	}
+	args = append([]string{"check", "--init"}, written...)
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, 0)
+	if n := strings.Count(r.stdout, ":init holds at the first step"); n != len(files) {
+		t.Errorf("check --init: %d episodes hold, want %d:\n%s", n, len(files), r.stdout)
+	}
+	// Every line of a written episode matches the published schema.
+	s := compileSchema(t, "libero-episode")
+	for _, f := range written[:3] {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkJSONLines(t, s, f, string(data))
+	}
+}
+
+func TestLiberoCheckInitNamesTheFailingAtom(t *testing.T) {
+	def := filepath.Join(liberoErrors, "valid.bddl")
+	abs, _ := filepath.Abs(def)
+	ep := filepath.Join(t.TempDir(), "ep.jsonl")
+	// The moka pot is 30 cm above its region: On fails.
+	data := `{"format":"libero-episode","version":1,"definition":"` + abs + `"}
+{"step":0,"bodies":{"moka_pot_1":{"pos":[0.05,0,1.3],"quat":[1,0,0,0]},"flat_stove_1":{"pos":[-0.2,0.2,0.93],"quat":[1,0,0,0]},"wooden_cabinet_1":{"pos":[0,-0.3,0.93],"quat":[1,0,0,0]}},"sites":{"kitchen_table_moka_init_region":{"pos":[0.05,0,0.9],"mat":[1,0,0,0,1,0,0,0,1],"size":[0.025,0.025,0.007]},"kitchen_table_stove_init_region":{"pos":[-0.2,0.2,0.9],"mat":[1,0,0,0,1,0,0,0,1],"size":[0.01,0.01,0.007]},"kitchen_table_cabinet_init_region":{"pos":[0,-0.3,0.9],"mat":[1,0,0,0,1,0,0,0,1],"size":[0.01,0.01,0.007]}},"joints":{"wooden_cabinet_1_top_region":[0.002]},"contacts":[]}
+`
+	if err := os.WriteFile(ep, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", "--init", ep}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	if !strings.Contains(r.stdout, ":init does not hold") || !strings.Contains(r.stdout, "valid.bddl:41:5: (On moka_pot_1 kitchen_table_moka_init_region) is false") {
+		t.Errorf("check --init does not name the failing atom:\n%s", r.stdout)
+	}
+	// A bad step is an error naming the line.
+	if err := os.WriteFile(ep, []byte(strings.Replace(data, `"step":0`, `"step":"x"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	if !strings.Contains(r.stderr, "ep.jsonl:2: step") {
+		t.Errorf("bad step not reported with its line: %s", r.stderr)
+	}
+}
+
+func TestLiberoValidateReportsPositions(t *testing.T) {
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"undeclared_region.bddl", "undeclared_region.bddl:41:20: error: no region mokka_region on kitchen_table [libero-region-ref]"},
+		{"missing_placement.bddl", "missing_placement.bddl:34:5: error: plate_1 has no placement in :init"},
+		{"inverted_ranges.bddl", "[libero-range-inverted]"},
+		{"unknown_names.bddl", "unknown predicate Ontop [libero-predicate]"},
+		{"target_not_declared.bddl", "[libero-region-target]"},
+	} {
+		args := []string{"validate", filepath.Join(liberoErrors, tc.file)}
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, 1)
+		if !strings.Contains(r.stdout+r.stderr, tc.want) {
+			t.Errorf("bddl validate %s: want %q in\n%s%s", tc.file, tc.want, r.stdout, r.stderr)
+		}
+	}
+	args := []string{"validate", filepath.Join(liberoErrors, "valid.bddl")}
+	runBDDL(t, args...).wantCode(t, args, 0)
+}
+
+func TestLiberoFmtExplainParse(t *testing.T) {
+	def := filepath.Join(liberoErrors, "valid.bddl")
+	r := runBDDL(t, "fmt", def)
+	r.wantCode(t, []string{"fmt"}, 0)
+	if !strings.Contains(r.stdout, "; A small valid LIBERO task") || !strings.Contains(r.stdout, "(:yaw_rotation (\n                (pi pi)") {
+		t.Errorf("fmt lost a comment or a yaw expression:\n%s", r.stdout)
+	}
+	r = runBDDL(t, "explain", def)
+	r.wantCode(t, []string{"explain"}, 0)
+	for _, want := range []string{"put the moka pot on the stove", "moka pot 1 is on the cook region of flat stove 1", "flat stove 1 is turned on"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("explain lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = runBDDL(t, "explain", "--format", "json", def)
+	var e struct {
+		Instruction string   `json:"instruction"`
+		Goal        []string `json:"goal"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &e); err != nil || e.Instruction != "put the moka pot on the stove" || len(e.Goal) != 2 {
+		t.Errorf("explain --format json = %s (%v)", r.stdout, err)
+	}
+	// --dialect behavior1k reads a LIBERO file as BEHAVIOR-1K: errors.
+	args := []string{"parse", "--dialect", "behavior1k", def}
+	runBDDL(t, args...).wantCode(t, args, 1)
+	args = []string{"parse", "--dialect", "libero", def}
+	runBDDL(t, args...).wantCode(t, args, 0)
+	args = []string{"parse", "--dialect", "pddl", def}
+	runBDDL(t, args...).wantCode(t, args, 2)
+}
