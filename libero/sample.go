@@ -61,29 +61,55 @@ func Sample(t *Task, seed uint64) (Step, error) {
 			}
 		}
 	}
-	// 2. Sites of objects and fixtures, whose poses are now known.
+	// 2. Sites of objects and fixtures, and objects on objects, each once
+	// what it rests on is placed (LIBERO samples these after the
+	// workspace, conditioned on the poses placed before).
+	var pending []Placement
 	for _, pl := range pls {
-		if pl.Ref.Kind == RefRegion && !t.Regions[pl.Ref.Index].OnWorkspace {
-			if err := s.onSite(pl); err != nil {
-				return Step{}, err
-			}
+		if !(pl.Ref.Kind == RefRegion && t.Regions[pl.Ref.Index].OnWorkspace && pl.Pred == "on") {
+			pending = append(pending, pl)
 		}
 	}
-	// 3. Objects on objects, until every one whose support is placed is.
-	pending := slices.DeleteFunc(slices.Clone(pls), func(pl Placement) bool { return pl.Ref.Kind != RefEntity })
 	for len(pending) > 0 {
 		n := len(pending)
+		var err error
 		pending = slices.DeleteFunc(pending, func(pl Placement) bool {
-			if !s.placed[pl.Ref.Index] {
+			if err != nil {
 				return false
 			}
-			s.onObject(pl)
+			support := pl.Ref.Index
+			if pl.Ref.Kind == RefRegion {
+				r := &t.Regions[pl.Ref.Index]
+				if r.OnWorkspace {
+					err = &Unplaceable{Region: r.Ref, Object: t.Entities[pl.Entity].Decl.Name,
+						Reason: "LIBERO places objects on workspace regions only with On"}
+					return false
+				}
+				support = r.Target
+			}
+			if support < 0 || !s.placed[support] {
+				return false
+			}
+			if pl.Ref.Kind == RefRegion {
+				err = s.onSite(pl)
+			} else {
+				s.onObject(pl)
+			}
 			return true
 		})
+		if err != nil {
+			return Step{}, err
+		}
 		if len(pending) == n {
 			pl := pending[0]
-			return Step{}, &Unplaceable{Region: t.Entities[pl.Ref.Index].Decl.Name, Object: t.Entities[pl.Entity].Decl.Name,
-				Reason: "what it is placed on is never placed"}
+			what := ""
+			if pl.Ref.Kind == RefRegion {
+				what = t.Regions[pl.Ref.Index].Ref
+			} else {
+				what = t.Entities[pl.Ref.Index].Decl.Name
+			}
+			return Step{}, &Unplaceable{Region: what, Object: t.Entities[pl.Entity].Decl.Name,
+				Reason: "what it rests on is never placed"}
 		}
 	}
 	for i, e := range t.Entities {

@@ -131,6 +131,15 @@ func (v *validator) regions() {
 			if e.Category == nil {
 				break // reported as an unknown category
 			}
+			if r.Site == nil && r.HasRanges() && v.t.Class != nil {
+				// LIBERO treats a region on anything but the workspace as a
+				// site of its target (bddl_base_domain.py:596-601).
+				v.add(bddl.Error, CodeRegionTarget, r.Region.Target.Range,
+					fmt.Sprintf("a region with ranges targets the workspace, %s", v.t.Class.Workspace),
+					"region %s has ranges but targets %s, which is not the workspace; LIBERO looks for a site %s on it and finds none",
+					r.Name.Name, e.Decl.Name, r.Name.Name)
+				break
+			}
 			if r.Site == nil {
 				var names []string
 				for _, s := range e.Category.Sites {
