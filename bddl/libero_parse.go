@@ -98,11 +98,22 @@ func (lp *lparser) head(s *sexp) string {
 }
 
 type lparser struct {
+	slab  []sexp  // nodes are cut from it: one allocation per 256 nodes
+	ptrs  []*sexp // lists' items are cut from it
 	sc    *scanner
 	diags Diagnostics
 	ids   int
 	mode  Mode
 	src   []byte
+}
+
+// node returns a fresh node holding t.
+func (lp *lparser) node(t token, list bool) *sexp {
+	if len(lp.slab) == cap(lp.slab) {
+		lp.slab = make([]sexp, 0, max(256, cap(lp.slab)))
+	}
+	lp.slab = append(lp.slab, sexp{tok: t, list: list})
+	return &lp.slab[len(lp.slab)-1]
 }
 
 func (lp *lparser) text(s *sexp) string { return lp.sc.text(s.tok) }
@@ -119,55 +130,81 @@ func (lp *lparser) errorf(r Range, code, fix, format string, args ...any) *Diagn
 // Reference-mode read turns the error into a warning saying so.
 func lenient(d *Diagnostic, what string) { d.reference = what }
 
-// read builds the S-expression forest of the file.
+// read builds the S-expression forest of the file. Children wait on one
+// shared stack until their list closes, then move to an exact-size slice
+// cut from a slab, so a file's tree costs a few allocations.
 func (lp *lparser) read() []*sexp {
 	var top []*sexp
-	var stack []*sexp
+	var open []*sexp // the lists not yet closed
+	var marks []int  // where each open list's children start in kids
+	var kids []*sexp
+	closeList := func(n *sexp, end token) {
+		m := marks[len(marks)-1]
+		n.items = lp.items(kids[m:])
+		n.end = end
+		kids = kids[:m]
+		open, marks = open[:len(open)-1], marks[:len(marks)-1]
+	}
 	for {
 		var t token
 		lp.sc.scanInto(&t)
 		switch t.typ {
 		case tokEOF:
-			if len(stack) > 0 {
-				open := stack[len(stack)-1]
-				lp.errorf(open.tok.rng(), codeUnclosedParen, "add the missing ')'; every '(' needs a matching ')'",
+			if len(open) > 0 {
+				lp.errorf(open[len(open)-1].tok.rng(), codeUnclosedParen, "add the missing ')'; every '(' needs a matching ')'",
 					"this '(' is not closed before the end of the file")
-				for i := len(stack) - 1; i >= 0; i-- {
-					stack[i].end = t
-					stack[i].end.off--
+				end := t
+				end.off--
+				for len(open) > 0 {
+					closeList(open[len(open)-1], end)
 				}
 			}
 			return top
 		case tokLParen:
-			n := &sexp{tok: t, list: true}
-			if len(stack) >= maxDepth {
+			if len(open) >= maxDepth {
 				lp.errorf(t.rng(), codeTooDeep, "LIBERO definitions nest a few levels", "nesting deeper than %d levels", maxDepth)
+				for len(open) > 0 {
+					closeList(open[len(open)-1], t)
+				}
 				return top
 			}
-			if len(stack) > 0 {
-				p := stack[len(stack)-1]
-				p.items = append(p.items, n)
+			n := lp.node(t, true)
+			if len(open) > 0 {
+				kids = append(kids, n)
 			} else {
 				top = append(top, n)
 			}
-			stack = append(stack, n)
+			open = append(open, n)
+			marks = append(marks, len(kids))
 		case tokRParen:
-			if len(stack) == 0 {
+			if len(open) == 0 {
 				lp.errorf(t.rng(), codeExtraParen, "remove it", "unexpected ')' with no '(' open")
 				continue
 			}
-			stack[len(stack)-1].end = t
-			stack = stack[:len(stack)-1]
+			closeList(open[len(open)-1], t)
 		default:
-			n := &sexp{tok: t}
-			if len(stack) > 0 {
-				p := stack[len(stack)-1]
-				p.items = append(p.items, n)
+			n := lp.node(t, false)
+			if len(open) > 0 {
+				kids = append(kids, n)
 			} else {
 				top = append(top, n)
 			}
 		}
 	}
+}
+
+// items copies children into a slice cut from the pointer slab.
+func (lp *lparser) items(kids []*sexp) []*sexp {
+	n := len(kids)
+	if n == 0 {
+		return nil
+	}
+	if cap(lp.ptrs)-len(lp.ptrs) < n {
+		lp.ptrs = make([]*sexp, 0, max(1024, n))
+	}
+	k := len(lp.ptrs)
+	lp.ptrs = append(lp.ptrs, kids...)
+	return lp.ptrs[k : k+n : k+n]
 }
 
 func parseLibero(filename string, src []byte, opts Options) (*File, Diagnostics) {
@@ -177,7 +214,10 @@ func parseLibero(filename string, src []byte, opts Options) (*File, Diagnostics)
 	sc := newScanner(filename, src)
 	sc.comments = &comments
 	sc.header = false
-	lp := &lparser{sc: sc, mode: opts.Mode, src: src}
+	// One slab for the whole tree, sized from the file: LIBERO files have
+	// about one node per 7 bytes.
+	n := min(len(src)/6+16, 1<<16)
+	lp := &lparser{sc: sc, mode: opts.Mode, src: src, slab: make([]sexp, 0, n), ptrs: make([]*sexp, 0, n)}
 	forest := lp.read()
 	if len(forest) == 0 {
 		lp.errorf(Range{Start: Pos{Line: 1, Col: 1}, End: Pos{Line: 1, Col: 1}}, codeEmptyFile,
@@ -298,14 +338,27 @@ func parseLibero(filename string, src []byte, opts Options) (*File, Diagnostics)
 // space where the source has white space between them.
 func (lp *lparser) language(l *Libero, s *sexp) {
 	l.LanguageRange = s.rng()
-	var b strings.Builder
-	prevEnd := int32(-1)
-	for _, it := range s.items[1:] {
+	words := s.items[1:]
+	for _, it := range words {
 		if it.list {
 			lp.errorf(it.rng(), codeLiberoLanguage, "remove the parentheses from the instruction",
 				"parentheses inside :language; LIBERO cannot join the instruction's words")
-			continue
+			return
 		}
+	}
+	if len(words) == 0 {
+		return
+	}
+	// The common case: words one space apart, the source's own text.
+	first, last := words[0].tok, words[len(words)-1].tok
+	span := lp.sc.src[first.off : last.off+last.n]
+	if int(first.line) == int(last.line) && !strings.Contains(span, "  ") && !strings.ContainsAny(span, "\t;") {
+		l.Language = span
+		return
+	}
+	var b strings.Builder
+	prevEnd := int32(-1)
+	for _, it := range words {
 		if prevEnd >= 0 && it.tok.off != prevEnd {
 			b.WriteByte(' ')
 		}
