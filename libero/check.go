@@ -1,48 +1,119 @@
 package libero
 
-// Report is the outcome of checking one episode.
+import (
+	"fmt"
+
+	"github.com/openbddl/bddl/bddl"
+)
+
+// Report is the outcome of checking one episode, as the record bddl check
+// prints for BEHAVIOR-1K episodes (bddl schema result): the same field
+// names and meanings, LIBERO's success rule.
 type Report struct {
-	Episode    string `json:"episode"`
-	Definition string `json:"definition"`
-	Steps      int    `json:"steps"`
+	Activity string `json:"activity"` // the definition checked against
+	Episode  string `json:"episode"`
 	// Success: every goal atom true at one step (_check_success).
-	Success     bool `json:"success"`
-	SuccessStep int  `json:"success_step"` // -1 when never
-	// Init is :init's conjunction at the first step; InitFailing the
-	// atoms that are not true there.
-	Init        Truth    `json:"init"`
-	InitFailing []Result `json:"init_failing,omitempty"`
-	// GoalAtEnd are the goal atoms at the last step that are not true.
-	GoalUnmet []Result `json:"goal_unmet,omitempty"`
+	Success bool `json:"success"`
+	// Score is 1 on success, else the share of goal atoms true at the
+	// last step (LIBERO itself has no partial credit).
+	Score            float64 `json:"score"`
+	ChallengeScore   float64 `json:"challenge_score"`
+	Reason           string  `json:"reason"`
+	EpisodeStep      int     `json:"episode_step"`
+	Duration         *int    `json:"duration"` // null: the episode gives no time
+	FirstSuccessStep *int    `json:"first_success_step"`
+	HoldsAtEnd       bool    `json:"holds_at_end"`
+	GoalAtEnd        Truth   `json:"goal_at_end"`
+	// Init is :init's conjunction at the first step; InitFailures the
+	// atoms not true there.
+	InitOK       bool      `json:"init_ok"`
+	Init         Truth     `json:"init"`
+	InitFailures []Literal `json:"init_failures,omitempty"`
+	Unsatisfied  []Literal `json:"unsatisfied,omitempty"`
+	Undetermined []Literal `json:"undetermined,omitempty"`
+	Steps        int       `json:"steps"`
+	Hold         int       `json:"hold"`
+	Negation     string    `json:"negation"`
+	Problem      string    `json:"problem,omitempty"`
+}
+
+// Literal is an atom's value at a step with what decided it.
+type Literal struct {
+	Literal string   `json:"literal"`
+	Ground  string   `json:"ground"`
+	Objects []string `json:"objects"`
+	Value   Truth    `json:"value"`
+	Source  string   `json:"source"` // "libero"
+	Detail  string   `json:"detail,omitempty"`
+	Line    int32    `json:"line"`
+	Col     int32    `json:"col"`
+}
+
+func literals(atoms []*bddl.Atom, rs []Result, keep func(Truth) bool) []Literal {
+	var out []Literal
+	for i, r := range rs {
+		if !keep(r.Truth) {
+			continue
+		}
+		objs := []string{}
+		for _, a := range atoms[i].Args {
+			objs = append(objs, a.Name)
+		}
+		out = append(out, Literal{Literal: r.Atom, Ground: r.Atom, Objects: objs, Value: r.Truth, Source: "libero",
+			Detail: r.Reason, Line: r.Line, Col: r.Col})
+	}
+	return out
 }
 
 // Check evaluates :init at the first step and the goal at every step.
 func Check(t *Task, steps []Step) Report {
 	ev := NewEvaluator(t)
-	r := Report{Steps: len(steps), SuccessStep: -1}
+	r := Report{Steps: len(steps), Hold: 1, Negation: "reference", Problem: t.Problem.Name.Name,
+		Init: Unknown, GoalAtEnd: Unknown}
 	if len(steps) == 0 {
+		r.Reason = "the episode has no step"
 		return r
 	}
-	init := ev.EvalAtoms(t.InitAtoms(), &steps[0])
+	initAtoms := t.InitAtoms()
+	init := ev.EvalAtoms(initAtoms, &steps[0])
 	r.Init = All(init)
-	for _, x := range init {
-		if x.Truth != True {
-			r.InitFailing = append(r.InitFailing, x)
-		}
-	}
+	r.InitOK = r.Init == True
+	r.InitFailures = literals(initAtoms, init, func(x Truth) bool { return x != True })
 	goal := t.GoalAtoms()
 	var last []Result
 	for i := range steps {
 		last = ev.EvalAtoms(goal, &steps[i])
-		if All(last) == True && r.SuccessStep < 0 {
-			r.SuccessStep = steps[i].Step
+		if All(last) == True && r.FirstSuccessStep == nil {
+			s := steps[i].Step
+			r.FirstSuccessStep = &s
 			r.Success = true
 		}
 	}
-	for _, x := range last {
-		if x.Truth != True {
-			r.GoalUnmet = append(r.GoalUnmet, x)
+	r.EpisodeStep = steps[len(steps)-1].Step
+	r.GoalAtEnd = All(last)
+	r.HoldsAtEnd = r.GoalAtEnd == True
+	r.Unsatisfied = literals(goal, last, func(x Truth) bool { return x == False })
+	r.Undetermined = literals(goal, last, func(x Truth) bool { return x == Unknown })
+	switch {
+	case r.Success:
+		r.Score, r.ChallengeScore = 1, 1
+		end := "still holds at the end"
+		if !r.HoldsAtEnd {
+			end = "no longer holds at the end"
 		}
+		r.Reason = fmt.Sprintf("goal satisfied at step %d and %s", *r.FirstSuccessStep, end)
+	default:
+		n := 0
+		for _, x := range last {
+			if x.Truth == True {
+				n++
+			}
+		}
+		if len(last) > 0 {
+			r.Score = float64(n) / float64(len(last))
+			r.ChallengeScore = r.Score
+		}
+		r.Reason = fmt.Sprintf("goal never satisfied; at the end %d unsatisfied, %d undetermined", len(r.Unsatisfied), len(r.Undetermined))
 	}
 	return r
 }

@@ -81,7 +81,7 @@ func TestCorpusSampleThenCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		if r := Check(task, steps); r.Init != True {
-			t.Errorf("%s: :init %s after sampling: %+v", f, r.Init, r.InitFailing)
+			t.Errorf("%s: :init %s after sampling: %+v", f, r.Init, r.InitFailures)
 		}
 		again, _ := Sample(task, 7)
 		if !reflect.DeepEqual(step, again) {

@@ -31,7 +31,7 @@ func FuzzValidateSample(f *testing.F) {
 			return
 		}
 		if r := Check(task, []Step{step}); r.Init != True {
-			t.Fatalf("sampled state fails :init: %+v", r.InitFailing)
+			t.Fatalf("sampled state fails :init: %+v", r.InitFailures)
 		}
 	})
 }

@@ -123,8 +123,8 @@ func Sample(t *Task, seed uint64) (Step, error) {
 	r := Check(t, []Step{s.step})
 	if r.Init != True {
 		var atoms []string
-		for _, f := range r.InitFailing {
-			atoms = append(atoms, fmt.Sprintf("%s (%d:%d, %s: %s)", f.Atom, f.Line, f.Col, f.Truth, f.Reason))
+		for _, f := range r.InitFailures {
+			atoms = append(atoms, fmt.Sprintf("%s (%d:%d, %s: %s)", f.Literal, f.Line, f.Col, f.Value, f.Detail))
 		}
 		return Step{}, errors.New("the sampled state does not satisfy :init: " + strings.Join(atoms, "; "))
 	}

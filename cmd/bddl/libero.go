@@ -229,7 +229,7 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 		}
 		ok := r.Success
 		if initOnly {
-			ok = r.Init == libero.True
+			ok = r.InitOK
 		}
 		failed = failed || !ok
 		if opts.format == "json" {
@@ -273,32 +273,40 @@ func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) 
 		return libero.Report{}, fmt.Errorf("%s: the definition %s has errors", path, def)
 	}
 	r := libero.Check(libero.Resolve(p), steps)
-	r.Episode, r.Definition = path, def
+	r.Episode, r.Activity = path, def
 	return r, nil
 }
 
 func writeLiberoReport(w io.Writer, r libero.Report, initOnly bool) {
+	lits := func(title string, ls []libero.Literal) {
+		if len(ls) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "  %s (%d)\n", title, len(ls))
+		for _, x := range ls {
+			fmt.Fprintf(w, "    %s  (%s:%d:%d)\n        %s: %s\n", x.Literal, r.Activity, x.Line, x.Col, x.Value, x.Detail)
+		}
+	}
 	if initOnly {
-		if r.Init == libero.True {
-			fmt.Fprintf(w, "%s: :init holds at the first step\n", r.Episode)
-		} else {
-			fmt.Fprintf(w, "%s: :init does not hold at the first step (%s)\n", r.Episode, r.Init)
+		if r.InitOK {
+			fmt.Fprintf(w, "INIT OK  %s\n  activity     %s\n  init         true at the first step: :init holds\n", r.Episode, r.Activity)
+			return
 		}
-		for _, x := range r.InitFailing {
-			fmt.Fprintf(w, "  %s:%d:%d: %s is %s: %s\n", r.Definition, x.Line, x.Col, x.Atom, x.Truth, x.Reason)
-		}
+		fmt.Fprintf(w, "INIT FAILED  %s\n  activity     %s\n  init         %s at the first step: :init does not hold\n", r.Episode, r.Activity, r.Init)
+		lits(":init literals not true at the first step", r.InitFailures)
 		return
 	}
+	verdict := "FAILURE"
 	if r.Success {
-		fmt.Fprintf(w, "%s: success at step %d of %d\n", r.Episode, r.SuccessStep, r.Steps)
-	} else {
-		fmt.Fprintf(w, "%s: not successful in %d steps\n", r.Episode, r.Steps)
+		verdict = "SUCCESS"
 	}
-	fmt.Fprintf(w, "  :init at the first step: %s\n", r.Init)
-	for _, x := range r.InitFailing {
-		fmt.Fprintf(w, "    %s:%d:%d: %s is %s: %s\n", r.Definition, x.Line, x.Col, x.Atom, x.Truth, x.Reason)
+	first := "never"
+	if r.FirstSuccessStep != nil {
+		first = fmt.Sprintf("step %d", *r.FirstSuccessStep)
 	}
-	for _, x := range r.GoalUnmet {
-		fmt.Fprintf(w, "  goal atom unmet at the end: %s:%d:%d: %s is %s: %s\n", r.Definition, x.Line, x.Col, x.Atom, x.Truth, x.Reason)
-	}
+	fmt.Fprintf(w, "%s  %s\n  activity     %s\n  reason       %s\n  steps        %d, last step %d\n", verdict, r.Episode, r.Activity, r.Reason, r.Steps, r.EpisodeStep)
+	fmt.Fprintf(w, "  goal         first holds: %s; at the end: %s\n  init         %s at the first step\n  score        %.3f (challenge %.3f)\n", first, r.GoalAtEnd, r.Init, r.Score, r.ChallengeScore)
+	lits(":init literals not true at the first step", r.InitFailures)
+	lits("goal literals false at the end", r.Unsatisfied)
+	lits("goal literals undetermined at the end", r.Undetermined)
 }

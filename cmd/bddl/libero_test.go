@@ -59,8 +59,15 @@ func TestLiberoSampleThenCheckInit(t *testing.T) {
 	args = append([]string{"check", "--init"}, written...)
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 0)
-	if n := strings.Count(r.stdout, ":init holds at the first step"); n != len(files) {
+	if n := strings.Count(r.stdout, "INIT OK "); n != len(files) {
 		t.Errorf("check --init: %d episodes hold, want %d:\n%s", n, len(files), r.stdout)
+	}
+	// The JSON report is the record check prints for BEHAVIOR-1K.
+	args = append([]string{"check", "--format", "json"}, written[:5]...)
+	r = runBDDL(t, args...)
+	checkJSONLines(t, compileSchema(t, "result"), "check --format json", r.stdout)
+	if !strings.Contains(r.stdout, `"init_ok":true`) {
+		t.Errorf("check --format json: %s", r.stdout)
 	}
 	// Every line of a written episode matches the published schema.
 	s := compileSchema(t, "libero-episode")
@@ -87,7 +94,7 @@ func TestLiberoCheckInitNamesTheFailingAtom(t *testing.T) {
 	args := []string{"check", "--init", ep}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 1)
-	if !strings.Contains(r.stdout, ":init does not hold") || !strings.Contains(r.stdout, "valid.bddl:41:5: (On moka_pot_1 kitchen_table_moka_init_region) is false") {
+	if !strings.Contains(r.stdout, "INIT FAILED") || !strings.Contains(r.stdout, "(On moka_pot_1 kitchen_table_moka_init_region)  (") || !strings.Contains(r.stdout, "valid.bddl:41:5)\n        false: moka_pot_1 at") {
 		t.Errorf("check --init does not name the failing atom:\n%s", r.stdout)
 	}
 	// A bad step is an error naming the line.
