@@ -388,6 +388,14 @@ func (lp *lparser) typed(args []*sexp, what string) []*ObjectDecl {
 				lp.errorf(a.rng(), codeBareDash, "write the instance names before '- CATEGORY'", "a category with no instances")
 			}
 			typ := lp.ident(args[i+1])
+			for _, prev := range out {
+				if prev.Type.Key() == typ.Key() {
+					d := lp.errorf(typ.Range, codeReferenceTypes, "list every "+typ.Name+" on one line: a b - "+typ.Name,
+						"a second %s line for category %s (first at %d:%d)", what, typ.Name, prev.Type.Range.Start.Line, prev.Type.Range.Start.Col)
+					lenient(d, "LIBERO keeps only the last line's instances (robosuite_parse_problem keys them by category)")
+					break
+				}
+			}
 			d := &ObjectDecl{Instances: cur, Type: typ, Range: Range{Start: typ.Range.Start, End: typ.Range.End}}
 			if len(cur) > 0 {
 				d.Range.Start = cur[0].Range.Start
