@@ -8,11 +8,14 @@ import (
 )
 
 // Explanation is a LIBERO problem in plain English, for --format json.
+// Its fields are those of bddl explain's record (bddl schema explain):
+// Init holds where each thing is placed and the other :init atoms.
 type Explanation struct {
 	Problem     string   `json:"problem"`
+	Domain      string   `json:"domain"`
 	Instruction string   `json:"instruction"`
 	Objects     []string `json:"objects"`
-	Placements  []string `json:"placements"`
+	Init        []string `json:"init"`
 	Goal        []string `json:"goal"`
 }
 
@@ -59,7 +62,7 @@ func (t *Task) phrase(a *bddl.Atom) string {
 // ExplainJSON explains a LIBERO problem as a record.
 func ExplainJSON(p *bddl.Problem) Explanation {
 	t := Resolve(p)
-	e := Explanation{Problem: p.Name.Name, Instruction: p.Libero.Language, Objects: []string{}, Placements: []string{}, Goal: []string{}}
+	e := Explanation{Problem: p.Name.Name, Domain: p.Domain.Name, Instruction: p.Libero.Language, Objects: []string{}, Init: []string{}, Goal: []string{}}
 	for _, en := range t.Entities {
 		kind := "object"
 		switch {
@@ -73,7 +76,7 @@ func ExplainJSON(p *bddl.Problem) Explanation {
 	for _, a := range t.InitAtoms() {
 		s := t.phrase(a)
 		if len(a.Args) != 2 || a.Pred.Key() != "on" {
-			e.Placements = append(e.Placements, s)
+			e.Init = append(e.Init, s)
 			continue
 		}
 		if ref := t.Lookup(a.Args[1].Name); ref.Kind == RefRegion {
@@ -86,7 +89,7 @@ func ExplainJSON(p *bddl.Problem) Explanation {
 				}
 			}
 		}
-		e.Placements = append(e.Placements, s)
+		e.Init = append(e.Init, s)
 	}
 	for _, a := range t.GoalAtoms() {
 		e.Goal = append(e.Goal, t.phrase(a))
@@ -103,7 +106,7 @@ func Explain(p *bddl.Problem) string {
 		fmt.Fprintf(&b, "  - %s\n", o)
 	}
 	b.WriteString("\nAt the start:\n")
-	for _, o := range e.Placements {
+	for _, o := range e.Init {
 		fmt.Fprintf(&b, "  - %s\n", o)
 	}
 	b.WriteString("\nThe task succeeds when, at one step, all of these hold:\n")

@@ -144,6 +144,9 @@ func TestLiberoFmtExplainParse(t *testing.T) {
 		}
 	}
 	r = runBDDL(t, "explain", "--format", "json", def)
+	checkJSONLines(t, compileSchema(t, "explain"), "explain --format json", r.stdout)
+	r2 := runBDDL(t, "parse", "--format", "json", def)
+	checkJSONLines(t, compileSchema(t, "parse"), "parse --format json", r2.stdout)
 	var e struct {
 		Instruction string   `json:"instruction"`
 		Goal        []string `json:"goal"`
