@@ -67,33 +67,60 @@ func literals(atoms []*bddl.Atom, rs []Result, keep func(Truth) bool) []Literal 
 
 // Check evaluates :init at the first step and the goal at every step.
 func Check(t *Task, steps []Step) Report {
-	ev := NewEvaluator(t)
-	r := Report{Steps: len(steps), Hold: 1, Negation: "reference", Problem: t.Problem.Name.Name,
-		Init: Unknown, GoalAtEnd: Unknown}
-	if len(steps) == 0 {
+	c := NewChecker(t)
+	for i := range steps {
+		c.Step(&steps[i])
+	}
+	return c.Report()
+}
+
+// Checker checks an episode step by step (Step), in constant memory.
+type Checker struct {
+	t    *Task
+	ev   *Evaluator
+	goal []*bddl.Atom
+	r    Report
+	last []Result
+}
+
+// NewChecker returns a checker of episodes of the task.
+func NewChecker(t *Task) *Checker {
+	return &Checker{t: t, ev: NewEvaluator(t), goal: t.GoalAtoms(),
+		r: Report{Hold: 1, Negation: "reference", Problem: t.Problem.Name.Name, Init: Unknown, GoalAtEnd: Unknown}}
+}
+
+// Step takes the next step of the episode.
+func (c *Checker) Step(s *Step) {
+	r := &c.r
+	if r.Steps == 0 {
+		initAtoms := c.t.InitAtoms()
+		init := c.ev.EvalAtoms(initAtoms, s)
+		r.Init = All(init)
+		r.InitOK = r.Init == True
+		r.InitFailures = literals(initAtoms, init, func(x Truth) bool { return x != True })
+	}
+	r.Steps++
+	r.EpisodeStep = s.Step
+	c.last = c.ev.EvalAtoms(c.goal, s)
+	if All(c.last) == True && r.FirstSuccessStep == nil {
+		st := s.Step
+		r.FirstSuccessStep = &st
+		r.Success = true
+	}
+}
+
+// Report is the outcome after the steps taken so far.
+func (c *Checker) Report() Report {
+	r := c.r
+	if r.Steps == 0 {
 		r.Reason = "the episode has no step"
 		return r
 	}
-	initAtoms := t.InitAtoms()
-	init := ev.EvalAtoms(initAtoms, &steps[0])
-	r.Init = All(init)
-	r.InitOK = r.Init == True
-	r.InitFailures = literals(initAtoms, init, func(x Truth) bool { return x != True })
-	goal := t.GoalAtoms()
-	var last []Result
-	for i := range steps {
-		last = ev.EvalAtoms(goal, &steps[i])
-		if All(last) == True && r.FirstSuccessStep == nil {
-			s := steps[i].Step
-			r.FirstSuccessStep = &s
-			r.Success = true
-		}
-	}
-	r.EpisodeStep = steps[len(steps)-1].Step
+	last := c.last
 	r.GoalAtEnd = All(last)
 	r.HoldsAtEnd = r.GoalAtEnd == True
-	r.Unsatisfied = literals(goal, last, func(x Truth) bool { return x == False })
-	r.Undetermined = literals(goal, last, func(x Truth) bool { return x == Unknown })
+	r.Unsatisfied = literals(c.goal, last, func(x Truth) bool { return x == False })
+	r.Undetermined = literals(c.goal, last, func(x Truth) bool { return x == Unknown })
 	switch {
 	case r.Success:
 		r.Score, r.ChallengeScore = 1, 1

@@ -57,48 +57,82 @@ type SiteBox struct {
 // maxLine bounds one line of an episode.
 const maxLine = 64 << 20
 
-// ReadEpisode reads a LIBERO episode: header then steps. Errors name the
-// line and field.
-func ReadEpisode(r io.Reader, name string) (Header, []Step, error) {
+// EpisodeReader streams a LIBERO episode step by step, so an episode of
+// any length is checked in constant memory. Errors name the line and field.
+type EpisodeReader struct {
+	Header Header
+	sc     *bufio.Scanner
+	name   string
+	line   int
+	last   int
+	n      int
+}
+
+// NewEpisodeReader reads the header of a LIBERO episode.
+func NewEpisodeReader(r io.Reader, name string) (*EpisodeReader, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	var h Header
-	var steps []Step
-	line := 0
-	for sc.Scan() {
-		line++
-		b := sc.Bytes()
+	er := &EpisodeReader{sc: sc, name: name}
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("%s:1: %v", name, err)
+		}
+		return nil, fmt.Errorf("%s: empty episode", name)
+	}
+	er.line = 1
+	if err := json.Unmarshal(sc.Bytes(), &er.Header); err != nil {
+		return nil, fmt.Errorf("%s:1: header: %v", name, err)
+	}
+	if er.Header.Format != EpisodeFormat {
+		return nil, fmt.Errorf("%s:1: header: format is %q, want %q", name, er.Header.Format, EpisodeFormat)
+	}
+	return er, nil
+}
+
+// Next reads the next step into s; it returns io.EOF after the last.
+func (er *EpisodeReader) Next(s *Step) error {
+	for er.sc.Scan() {
+		er.line++
+		b := er.sc.Bytes()
 		if len(b) == 0 {
 			continue
 		}
-		if line == 1 {
-			if err := json.Unmarshal(b, &h); err != nil {
-				return h, nil, fmt.Errorf("%s:1: header: %v", name, err)
-			}
-			if h.Format != EpisodeFormat {
-				return h, nil, fmt.Errorf("%s:1: header: format is %q, want %q", name, h.Format, EpisodeFormat)
-			}
-			continue
-		}
-		var s Step
-		if err := json.Unmarshal(b, &s); err != nil {
-			return h, nil, fmt.Errorf("%s:%d: step: %v", name, line, err)
+		*s = Step{}
+		if err := json.Unmarshal(b, s); err != nil {
+			return fmt.Errorf("%s:%d: step: %v", er.name, er.line, err)
 		}
 		if err := s.check(); err != nil {
-			return h, nil, fmt.Errorf("%s:%d: step %d: %v", name, line, s.Step, err)
+			return fmt.Errorf("%s:%d: step %d: %v", er.name, er.line, s.Step, err)
 		}
-		if len(steps) > 0 && s.Step <= steps[len(steps)-1].Step {
-			return h, nil, fmt.Errorf("%s:%d: step %d does not follow step %d", name, line, s.Step, steps[len(steps)-1].Step)
+		if er.n > 0 && s.Step <= er.last {
+			return fmt.Errorf("%s:%d: step %d does not follow step %d", er.name, er.line, s.Step, er.last)
+		}
+		er.last = s.Step
+		er.n++
+		return nil
+	}
+	if err := er.sc.Err(); err != nil {
+		return fmt.Errorf("%s:%d: %v", er.name, er.line+1, err)
+	}
+	return io.EOF
+}
+
+// ReadEpisode reads a whole LIBERO episode: header and steps.
+func ReadEpisode(r io.Reader, name string) (Header, []Step, error) {
+	er, err := NewEpisodeReader(r, name)
+	if err != nil {
+		return Header{}, nil, err
+	}
+	var steps []Step
+	for {
+		var s Step
+		if err := er.Next(&s); err == io.EOF {
+			return er.Header, steps, nil
+		} else if err != nil {
+			return er.Header, nil, err
 		}
 		steps = append(steps, s)
 	}
-	if err := sc.Err(); err != nil {
-		return h, nil, fmt.Errorf("%s:%d: %v", name, line+1, err)
-	}
-	if line == 0 {
-		return h, nil, fmt.Errorf("%s: empty episode", name)
-	}
-	return h, steps, nil
 }
 
 func finite(xs ...float64) bool {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/openbddl/bddl/bddl"
@@ -134,6 +135,44 @@ func TestAllIsKleeneConjunction(t *testing.T) {
 		}
 		if got := All(rs); got != tc.want {
 			t.Errorf("All(%v) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestCheckerFirstSuccessAndEnd follows an episode in which the goal
+// becomes true at step 2 and no longer holds at step 3.
+func TestCheckerFirstSuccessAndEnd(t *testing.T) {
+	task := testTask(t)
+	cook := SiteBox{Pos: [3]float64{-0.2, 0.2, 0.95}, Mat: identity, Size: [3]float64{0.08, 0.08, 0.01}}
+	step := func(n int, knob float64, potZ float64) Step {
+		return Step{Step: n, Bodies: map[string]Body{"moka_pot_1": body(-0.2, 0.2, potZ)},
+			Sites: map[string]SiteBox{"flat_stove_1_cook_region": cook}, Joints: map[string][]float64{"flat_stove_1": {knob}},
+			Contacts: [][2]string{{"flat_stove_1", "moka_pot_1"}}}
+	}
+	r := Check(task, []Step{step(0, -0.001, 1.2), step(1, 0.7, 1.2), step(2, 0.7, 0.99), step(3, 0.1, 0.99)})
+	if !r.Success || r.FirstSuccessStep == nil || *r.FirstSuccessStep != 2 || r.HoldsAtEnd || r.GoalAtEnd != False {
+		t.Errorf("report = %+v", r)
+	}
+	if r.Steps != 4 || r.EpisodeStep != 3 || len(r.Unsatisfied) != 1 || r.Unsatisfied[0].Literal != "(Turnon flat_stove_1)" {
+		t.Errorf("report = %+v", r)
+	}
+	// :init is read at the first step only: nothing is placed there.
+	if r.Init == True || len(r.InitFailures) == 0 {
+		t.Errorf(":init = %s, failures %v", r.Init, r.InitFailures)
+	}
+}
+
+func TestReadEpisodeErrors(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"empty", "", "empty episode"},
+		{"not libero", `{"format":"other"}`, `format is "other"`},
+		{"bad json", "{\"format\":\"libero-episode\",\"version\":1}\n{\"step\":", "e:2: step"},
+		{"step order", "{\"format\":\"libero-episode\"}\n{\"step\":3,\"bodies\":{}}\n{\"step\":3,\"bodies\":{}}", "e:3: step 3 does not follow step 3"},
+		{"negative size", "{\"format\":\"libero-episode\"}\n{\"step\":0,\"bodies\":{},\"sites\":{\"s\":{\"pos\":[0,0,0],\"mat\":[1,0,0,0,1,0,0,0,1],\"size\":[-1,0,0]}}}", "sites.s.size: negative"},
+	} {
+		_, _, err := ReadEpisode(strings.NewReader(tc.text), "e")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
@@ -178,18 +179,24 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 	return true, nil
 }
 
-// isLiberoEpisode reports whether the file's first line is a LIBERO header.
+// isLiberoEpisode reports whether the file's first line is a LIBERO
+// header (gzip-compressed when it ends in .gz).
 func isLiberoEpisode(path string) bool {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return false
+	var in io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return false
+		}
+		defer zr.Close()
+		in = zr
 	}
-	line, _ := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
+	line, _ := bufio.NewReader(io.LimitReader(in, 4096)).ReadString('\n')
 	return strings.Contains(line, `"`+libero.EpisodeFormat+`"`)
 }
 
@@ -247,18 +254,27 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 }
 
 func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return libero.Report{}, err
 	}
 	defer f.Close()
-	h, steps, err := libero.ReadEpisode(io.LimitReader(f, 4<<30), path)
+	var in io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return libero.Report{}, fmt.Errorf("%s: %v", path, err)
+		}
+		defer zr.Close()
+		in = zr
+	}
+	er, err := libero.NewEpisodeReader(in, path)
 	if err != nil {
 		return libero.Report{}, err
 	}
 	def := opts.activity
 	if def == "" {
-		def = h.Definition
+		def = er.Header.Definition
 		if !filepath.IsAbs(def) {
 			def = filepath.Join(filepath.Dir(path), def)
 		}
@@ -272,7 +288,17 @@ func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) 
 	if diags.HasErrors() {
 		return libero.Report{}, fmt.Errorf("%s: the definition %s has errors", path, def)
 	}
-	r := libero.Check(libero.Resolve(p), steps)
+	c := libero.NewChecker(libero.Resolve(p))
+	var step libero.Step
+	for {
+		if err := er.Next(&step); err == io.EOF {
+			break
+		} else if err != nil {
+			return libero.Report{}, err
+		}
+		c.Step(&step)
+	}
+	r := c.Report()
 	r.Episode, r.Activity = path, def
 	return r, nil
 }

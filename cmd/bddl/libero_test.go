@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -161,4 +162,31 @@ func TestLiberoFmtExplainParse(t *testing.T) {
 	runBDDL(t, args...).wantCode(t, args, 0)
 	args = []string{"parse", "--dialect", "pddl", def}
 	runBDDL(t, args...).wantCode(t, args, 2)
+}
+
+func TestLiberoCheckGzipEpisode(t *testing.T) {
+	files := liberoCorpus(t)
+	out := t.TempDir()
+	args := []string{"sample", "--seed", "3", "-o", out, files[0]}
+	runBDDL(t, args...).wantCode(t, args, 0)
+	written, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
+	data, err := os.ReadFile(written[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz := written[0] + ".gz"
+	f, err := os.Create(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	zw.Write(data)
+	zw.Close()
+	f.Close()
+	args = []string{"check", "--init", gz}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, 0)
+	if !strings.Contains(r.stdout, "INIT OK") {
+		t.Errorf("check --init on a gzip episode:\n%s%s", r.stdout, r.stderr)
+	}
 }
