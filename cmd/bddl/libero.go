@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
@@ -39,46 +40,57 @@ func (g *globalOptions) isLibero(src []byte) bool {
 }
 
 // validateLibero validates the LIBERO definitions among ins (strict, as
-// every authoring command reads) and returns the others.
+// every authoring command reads) and returns the others. Findings are
+// printed as validate prints BEHAVIOR-1K's: text on stderr with a summary
+// on stdout, or one finding record per line (bddl schema finding).
 func validateLibero(opts *validateOptions, ins []batch.Input) (rest []batch.Input, failed bool, err error) {
 	enc := jsonLines(opts.out)
+	files, errs, warns := 0, 0, 0
 	for _, in := range ins {
 		src, rerr := readDefinition(in, opts.in)
 		if rerr != nil || !opts.isLibero(src) {
 			rest = append(rest, in)
 			continue
 		}
+		files++
 		p, diags := bddl.Options{Dialect: bddl.DialectLibero}.ParseProblem(in.Path, src)
+		var found []activities.Finding
+		for _, d := range diags {
+			found = append(found, activities.Finding{Diagnostic: *d, Rule: activities.RuleSyntax})
+		}
 		if !diags.HasErrors() && p != nil {
-			diags = append(diags, libero.Validate(p)...)
+			for _, d := range libero.Validate(p) {
+				found = append(found, activities.Finding{Diagnostic: *d, Rule: "libero"})
+			}
 		}
 		var kept bddl.Diagnostics
-		for _, d := range diags {
-			if d.Severity <= opts.minimum && (len(opts.selectC) == 0 || codeMatches(d.Code, opts.selectC)) && !codeMatches(d.Code, opts.ignoreC) {
-				kept = append(kept, d)
+		for _, f := range found {
+			d := f.Diagnostic
+			if d.Severity > opts.minimum || len(opts.selectC) > 0 && !codeMatches(d.Code, opts.selectC) || codeMatches(d.Code, opts.ignoreC) {
+				continue
+			}
+			switch d.Severity {
+			case bddl.Error:
+				errs++
+			case bddl.Warning:
+				warns++
+			}
+			kept = append(kept, &d)
+			if opts.format == "json" {
+				if err := enc.Encode(f); err != nil {
+					return nil, true, err
+				}
 			}
 		}
-		failed = failed || kept.HasErrors()
-		if opts.format == "json" {
-			rec := struct {
-				File        string           `json:"file"`
-				Dialect     string           `json:"dialect"`
-				Diagnostics bddl.Diagnostics `json:"diagnostics"`
-			}{in.Path, "libero", kept}
-			if rec.Diagnostics == nil {
-				rec.Diagnostics = bddl.Diagnostics{}
-			}
-			if err := enc.Encode(rec); err != nil {
-				return nil, failed, err
-			}
-			continue
-		}
-		kept.WriteText(opts.out)
-		if len(kept) == 0 {
-			fmt.Fprintf(opts.out, "%s: ok (LIBERO)\n", in.Path)
+		if opts.format == "text" {
+			kept.WriteText(opts.err)
 		}
 	}
-	return rest, failed, nil
+	if files > 0 && opts.format == "text" && !opts.quiet {
+		fmt.Fprintf(opts.out, "validated %d LIBERO %s: %d %s, %d %s\n", files, plural(files, "problem", "problems"),
+			errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"))
+	}
+	return rest, errs > 0, nil
 }
 
 // explainLibero prints a LIBERO problem in plain English.

@@ -128,6 +128,13 @@ func TestLiberoValidateReportsPositions(t *testing.T) {
 	}
 	args := []string{"validate", filepath.Join(liberoErrors, "valid.bddl")}
 	runBDDL(t, args...).wantCode(t, args, 0)
+	args = []string{"validate", "--format", "json", filepath.Join(liberoErrors, "unknown_names.bddl")}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	checkJSONLines(t, compileSchema(t, "finding"), "validate --format json", r.stdout)
+	if strings.Count(r.stdout, "\n") != 3 || !strings.Contains(r.stdout, `"code":"libero-predicate"`) {
+		t.Errorf("validate --format json:\n%s", r.stdout)
+	}
 }
 
 func TestLiberoFmtExplainParse(t *testing.T) {
