@@ -228,10 +228,19 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	if len(opts.episodes) == 0 {
 		return false, nil
 	}
-	for _, e := range opts.episodes {
-		if !isLiberoEpisode(e) {
+	// Directories and globs expand as check expands them; stdin ("-")
+	// stays with the BEHAVIOR-1K path.
+	ins, err := batch.Expand(opts.episodes, batch.ExpandOptions{What: "episodes", Match: batch.IsEpisodeFile,
+		Describe: batch.EpisodeSuffixes()})
+	if err != nil || len(ins) == 0 {
+		return false, nil
+	}
+	var paths []string
+	for _, in := range ins {
+		if !isLiberoEpisode(in.Path) {
 			return false, nil
 		}
+		paths = append(paths, in.Path)
 	}
 	if err := checkFormat(opts.format); err != nil {
 		return true, err
@@ -239,7 +248,7 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	initOnly, _ := cmd.Flags().GetBool("init")
 	failed := false
 	enc := jsonLines(opts.globalOptions.out)
-	for _, path := range opts.episodes {
+	for _, path := range paths {
 		r, err := checkLiberoEpisode(opts, path)
 		if err != nil {
 			fmt.Fprintln(opts.err, "bddl:", err)

@@ -57,7 +57,7 @@ func TestLiberoSampleThenCheckInit(t *testing.T) {
 	if len(written) != len(files) {
 		t.Fatalf("sample wrote %d episodes for %d definitions", len(written), len(files))
 	}
-	args = append([]string{"check", "--init"}, written...)
+	args = []string{"check", "--init", "--episode", out}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 0)
 	if n := strings.Count(r.stdout, "INIT OK "); n != len(files) {
