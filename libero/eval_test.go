@@ -176,3 +176,28 @@ func TestReadEpisodeErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestSampleInPlacements(t *testing.T) {
+	path := filepath.Join("testdata", "in_placements.bddl")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, diags := bddl.ParseProblem(path, src)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, d := range Validate(p) {
+		t.Errorf("%v", d)
+	}
+	task := Resolve(p)
+	for seed := range uint64(20) {
+		step, err := Sample(task, seed)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if q := step.Joints["wooden_cabinet_1_top_region"]; len(q) != 1 || q[0] >= -0.14 {
+			t.Errorf("seed %d: the top drawer is not open: %v", seed, q)
+		}
+	}
+}

@@ -81,9 +81,10 @@ func Sample(t *Task, seed uint64) (Step, error) {
 			if pl.Ref.Kind == RefRegion {
 				r := &t.Regions[pl.Ref.Index]
 				if r.OnWorkspace {
-					err = &Unplaceable{Region: r.Ref, Object: t.Entities[pl.Entity].Decl.Name,
-						Reason: "LIBERO places objects on workspace regions only with On"}
-					return false
+					// In on a workspace region: LIBERO samples inside the
+					// TargetZone site (InSiteRegionRandomSampler).
+					err = s.inWorkspace(pl)
+					return err == nil
 				}
 				support = r.Target
 			}
@@ -231,6 +232,23 @@ func (s *sampler) onWorkspace(pl Placement) error {
 	}
 	slices.Sort(names)
 	return &Unplaceable{Region: r.Ref, Object: e.Decl.Name, Blockers: names, Tries: maxTries}
+}
+
+func (s *sampler) inWorkspace(pl Placement) error {
+	r := &s.t.Regions[pl.Ref.Index]
+	e := &s.t.Entities[pl.Entity]
+	if !r.HasRanges() {
+		return &Unplaceable{Region: r.Ref, Object: e.Decl.Name, Reason: "the region has no ranges"}
+	}
+	box := s.workspaceSite(r)
+	s.step.Sites[r.Ref] = box
+	yaw := [2]float64{}
+	if e.Category != nil {
+		yaw = e.Category.Yaw
+	}
+	s.step.Bodies[e.Name] = Body{Pos: box.Pos, Quat: yawQuat(s.uniform(yaw[0], yaw[1]))}
+	s.placed[pl.Entity] = true
+	return nil
 }
 
 // siteBox is a model site's world box on a placed parent (yaw only: LIBERO
