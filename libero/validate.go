@@ -141,6 +141,13 @@ func (v *validator) regions() {
 				break
 			}
 			if r.Site == nil {
+				// The site exists on another declared thing: the target is
+				// what is wrong.
+				if other := v.siteOwner(r.Name.Key()); other != nil {
+					v.add(bddl.Error, CodeRegionTarget, r.Region.Target.Range, "write (:target "+other.Decl.Name+")",
+						"region %s targets %s, whose model has no site %s; %s's does", r.Name.Name, e.Decl.Name, r.Name.Name, other.Decl.Name)
+					break
+				}
 				var names []string
 				for _, s := range e.Category.Sites {
 					names = append(names, s.Name)
@@ -159,6 +166,18 @@ func (v *validator) regions() {
 		}
 		v.ranges(r, e)
 	}
+}
+
+// siteOwner is a declared entity whose model has the named site.
+func (v *validator) siteOwner(site string) *Entity {
+	for i := range v.t.Entities {
+		if c := v.t.Entities[i].Category; c != nil {
+			if _, ok := c.Site(site); ok {
+				return &v.t.Entities[i]
+			}
+		}
+	}
+	return nil
 }
 
 func (v *validator) ranges(r *TaskRegion, target *Entity) {
