@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/openbddl/bddl/bddl"
 )
 
 // Sampling follows LIBERO's placement (bddl_base_domain.py:562-729, and
@@ -25,6 +27,7 @@ const maxTries = 5000
 // Unplaceable says why a task could not be sampled: the region and the
 // object that found no free point there, and what blocked it.
 type Unplaceable struct {
+	Literal  string   `json:"literal,omitempty"` // the :init atom that could not be made true
 	Region   string   `json:"region"`
 	Object   string   `json:"object"`
 	Blockers []string `json:"blockers"`
@@ -53,11 +56,17 @@ func Sample(t *Task, seed uint64) (Step, error) {
 		step:   Step{Bodies: map[string]Body{}, Sites: map[string]SiteBox{}, Joints: map[string][]float64{}, Contacts: [][2]string{}},
 		placed: map[int]bool{}}
 	pls := t.Placements()
+	literal := func(err error, pl Placement) error {
+		if u, ok := err.(*Unplaceable); ok && u.Literal == "" && pl.Atom != nil {
+			u.Literal = bddl.String(pl.Atom)
+		}
+		return err
+	}
 	// 1. Workspace regions, in :init order.
 	for _, pl := range pls {
 		if pl.Ref.Kind == RefRegion && t.Regions[pl.Ref.Index].OnWorkspace && pl.Pred == "on" {
 			if err := s.onWorkspace(pl); err != nil {
-				return Step{}, err
+				return Step{}, literal(err, pl)
 			}
 		}
 	}
@@ -83,7 +92,7 @@ func Sample(t *Task, seed uint64) (Step, error) {
 				if r.OnWorkspace {
 					// In on a workspace region: LIBERO samples inside the
 					// TargetZone site (InSiteRegionRandomSampler).
-					err = s.inWorkspace(pl)
+					err = literal(s.inWorkspace(pl), pl)
 					return err == nil
 				}
 				support = r.Target
@@ -92,7 +101,7 @@ func Sample(t *Task, seed uint64) (Step, error) {
 				return false
 			}
 			if pl.Ref.Kind == RefRegion {
-				err = s.onSite(pl)
+				err = literal(s.onSite(pl), pl)
 			} else {
 				s.onObject(pl)
 			}
@@ -109,7 +118,7 @@ func Sample(t *Task, seed uint64) (Step, error) {
 			} else {
 				what = t.Entities[pl.Ref.Index].Decl.Name
 			}
-			return Step{}, &Unplaceable{Region: what, Object: t.Entities[pl.Entity].Decl.Name,
+			return Step{}, &Unplaceable{Literal: bddl.String(pl.Atom), Region: what, Object: t.Entities[pl.Entity].Decl.Name,
 				Reason: "what it rests on is never placed"}
 		}
 	}

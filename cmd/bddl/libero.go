@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -114,15 +115,20 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 	}
 	var defs []def
 	for _, a := range args {
-		st, err := os.Stat(a)
-		if err != nil || !st.Mode().IsRegular() {
-			return false, nil
+		if _, err := os.Stat(a); err != nil {
+			return false, nil // an example's name
 		}
-		src, err := fsutil.ReadArg(a, opts.in, fsutil.DefinitionLimit)
+	}
+	ins, err := opts.expandDefinitions(args)
+	if err != nil || len(ins) == 0 {
+		return false, nil
+	}
+	for _, in := range ins {
+		src, err := readDefinition(in, opts.in)
 		if err != nil || !opts.isLibero(src) {
 			return false, nil
 		}
-		defs = append(defs, def{a, src})
+		defs = append(defs, def{in.Path, bytes.Clone(src)})
 	}
 	if opts.out == "" {
 		return true, misuse("sample needs -o OUT, the directory to write configurations to")
@@ -141,27 +147,26 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 		}
 		task := libero.Resolve(p)
 		abs, _ := filepath.Abs(d.path)
+		name := strings.TrimSuffix(filepath.Base(d.path), filepath.Ext(d.path))
 		for k := range opts.count {
 			seed := opts.seed + uint64(k)
+			start := time.Now()
 			step, err := libero.Sample(task, seed)
-			rec := struct {
-				Definition string              `json:"definition"`
-				Seed       uint64              `json:"seed"`
-				Output     string              `json:"output,omitempty"`
-				Error      string              `json:"error,omitempty"`
-				Unplace    *libero.Unplaceable `json:"unplaceable,omitempty"`
-			}{Definition: d.path, Seed: seed}
+			// The record of sample --format json (bddl schema sample); the
+			// scene is the problem class.
+			rec := liberoSampleRecord{Activity: name, Scene: p.Name.Name, Seed: seed, Index: k, Status: "ok"}
 			if err != nil {
 				failed = true
-				rec.Error = err.Error()
+				rec.Status, rec.Scene = "failed", ""
+				rec.Reason = &liberoFailure{Kind: "internal", Message: err.Error()}
 				if u, ok := err.(*libero.Unplaceable); ok {
-					rec.Unplace = u
+					rec.Reason.Kind, rec.Reason.Literal = "no-space", u.Literal
+					rec.Reason.Objects = append([]string{u.Object}, u.Blockers...)
 				}
 				if opts.format == "text" {
 					fmt.Fprintf(opts.err, "%s: seed %d: %v\n", d.path, seed, err)
 				}
 			} else {
-				name := strings.TrimSuffix(filepath.Base(d.path), filepath.Ext(d.path))
 				out := filepath.Join(opts.out, fmt.Sprintf("%s-%d.jsonl", name, seed))
 				s := int64(seed)
 				h := libero.Header{Format: libero.EpisodeFormat, Version: 1, Definition: abs, Problem: p.Name.Name,
@@ -173,11 +178,12 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 				if err := fsutil.WriteFileAtomic(out, buf.Bytes()); err != nil {
 					return true, err
 				}
-				rec.Output = out
+				rec.File = out
 				if opts.format == "text" {
 					fmt.Fprintf(opts.globalOptions.out, "%s: seed %d: wrote %s\n", d.path, seed, out)
 				}
 			}
+			rec.Ms = float64(time.Since(start).Microseconds()) / 1000
 			if opts.format == "json" {
 				if err := enc.Encode(rec); err != nil {
 					return true, err
@@ -189,6 +195,25 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 		return true, findings()
 	}
 	return true, nil
+}
+
+// liberoSampleRecord is sample's JSON record for a LIBERO task.
+type liberoSampleRecord struct {
+	Activity string         `json:"activity"`
+	Scene    string         `json:"scene"`
+	Seed     uint64         `json:"seed"`
+	Index    int            `json:"index"`
+	File     string         `json:"file,omitempty"`
+	Status   string         `json:"status"`
+	Reason   *liberoFailure `json:"reason,omitempty"`
+	Ms       float64        `json:"ms"`
+}
+
+type liberoFailure struct {
+	Kind    string   `json:"kind"`
+	Literal string   `json:"literal,omitempty"`
+	Objects []string `json:"objects,omitempty"`
+	Message string   `json:"message"`
 }
 
 // isLiberoEpisode reports whether the file's first line is a LIBERO

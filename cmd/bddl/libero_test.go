@@ -51,7 +51,7 @@ var liberoErrors = filepath.Join("..", "..", "libero", "testdata", "errors")
 func TestLiberoSampleThenCheckInit(t *testing.T) {
 	files := liberoCorpus(t)
 	out := t.TempDir()
-	args := append([]string{"sample", "--seed", "7", "-o", out}, files...)
+	args := []string{"sample", "--seed", "7", "-o", out, filepath.Dir(filepath.Dir(files[0]))}
 	runBDDL(t, args...).wantCode(t, args, 0)
 	written, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
 	if len(written) != len(files) {
@@ -169,6 +169,24 @@ func TestLiberoFmtExplainParse(t *testing.T) {
 	runBDDL(t, args...).wantCode(t, args, 0)
 	args = []string{"parse", "--dialect", "pddl", def}
 	runBDDL(t, args...).wantCode(t, args, 2)
+}
+
+func TestLiberoSampleJSONRecords(t *testing.T) {
+	capacity := filepath.Join(t.TempDir(), "capacity.bddl")
+	src, err := os.ReadFile(filepath.Join(liberoErrors, "capacity.bddl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(capacity, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"sample", "--format", "json", "-n", "2", "-o", t.TempDir(), filepath.Join(liberoErrors, "valid.bddl"), capacity}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	checkJSONLines(t, compileSchema(t, "sample"), "sample --format json", r.stdout)
+	if strings.Count(r.stdout, `"status":"ok"`) != 2 || !strings.Contains(r.stdout, `"kind":"no-space","literal":"(On moka_pot_2 kitchen_table_moka_init_region)","objects":["moka_pot_2","moka_pot_1"]`) {
+		t.Errorf("sample --format json:\n%s", r.stdout)
+	}
 }
 
 func TestLiberoCheckGzipEpisode(t *testing.T) {
