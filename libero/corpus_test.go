@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/openbddl/bddl/bddl"
@@ -86,6 +87,52 @@ func TestCorpusSampleThenCheck(t *testing.T) {
 		again, _ := Sample(task, 7)
 		if !reflect.DeepEqual(step, again) {
 			t.Errorf("%s: two samples with seed 7 differ", f)
+		}
+	}
+}
+
+// TestCorpusExplains explains every shared definition: the instruction,
+// every declared name, a line per :init atom and per goal atom.
+func TestCorpusExplains(t *testing.T) {
+	for _, f := range corpusFiles(t) {
+		p := parseStrict(t, f)
+		e := ExplainJSON(p)
+		task := Resolve(p)
+		if e.Instruction == "" || e.Instruction != p.Libero.Language || len(e.Objects) != len(task.Entities) ||
+			len(e.Init) != len(p.Init) || len(e.Goal) != len(task.GoalAtoms()) {
+			t.Errorf("%s: explanation %+v", f, e)
+		}
+		for _, g := range e.Goal {
+			if strings.HasPrefix(g, "(") {
+				t.Errorf("%s: goal atom not put in words: %s", f, g)
+			}
+		}
+		if text := Explain(p); !strings.Contains(text, e.Instruction) {
+			t.Errorf("%s: the text lacks the instruction", f)
+		}
+	}
+}
+
+// TestExplainGolden keeps the explanation of the test tasks in
+// testdata/explain/*.golden (-update rewrites them).
+func TestExplainGolden(t *testing.T) {
+	for _, in := range []string{"testdata/errors/valid.bddl", "testdata/in_placements.bddl"} {
+		p := parseStrict(t, in)
+		got := Explain(p)
+		golden := filepath.Join("testdata", "explain", strings.TrimSuffix(filepath.Base(in), ".bddl")+".golden")
+		if *update {
+			os.MkdirAll(filepath.Dir(golden), 0o755)
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("Explain(%s) =\n%s\nwant\n%s", in, got, want)
 		}
 	}
 }

@@ -19,6 +19,14 @@ type Explanation struct {
 	Goal        []string `json:"goal"`
 }
 
+// article is "an" before a vowel, else "a".
+func article(s string) string {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an"
+	}
+	return "a"
+}
+
 // words makes a name readable: akita_black_bowl_1 -> akita black bowl 1.
 func words(s string) string { return strings.ReplaceAll(s, "_", " ") }
 
@@ -71,7 +79,7 @@ func ExplainJSON(p *bddl.Problem) Explanation {
 		case en.Fixture:
 			kind = "fixture"
 		}
-		e.Objects = append(e.Objects, fmt.Sprintf("%s: a %s (%s)", en.Decl.Name, words(en.Type.Name), kind))
+		e.Objects = append(e.Objects, fmt.Sprintf("%s: %s %s (%s)", en.Decl.Name, article(en.Type.Name), words(en.Type.Name), kind))
 	}
 	for _, a := range t.InitAtoms() {
 		s := t.phrase(a)
@@ -85,7 +93,12 @@ func ExplainJSON(p *bddl.Problem) Explanation {
 				q := r.Ranges[0]
 				s += fmt.Sprintf(", placed at random in x %s..%s, y %s..%s", q.V[0].Text, q.V[2].Text, q.V[1].Text, q.V[3].Text)
 				if n := len(r.Yaw); n > 0 && (r.Yaw[n-1].V[0].Value != 0 || r.Yaw[n-1].V[1].Value != 0) {
-					s += fmt.Sprintf(", turned %s..%s rad", r.Yaw[n-1].V[0].Text, r.Yaw[n-1].V[1].Text)
+					y := r.Yaw[n-1].V
+					if y[0].Value == y[1].Value {
+						s += fmt.Sprintf(", turned %s rad", y[0].Text)
+					} else {
+						s += fmt.Sprintf(", turned %s..%s rad", y[0].Text, y[1].Text)
+					}
 				}
 			}
 		}
