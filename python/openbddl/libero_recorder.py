@@ -56,13 +56,18 @@ def make_env(bddl_path, **kwargs):
 
 
 def _domain(env):
-    """The BDDL domain under LIBERO's wrappers (ControlEnv keeps it in .env)."""
+    """The BDDL domain under LIBERO's wrappers.
+
+    ControlEnv (env_wrapper.py) keeps the domain in ``.env`` and forwards
+    ``.sim`` to it, so the domain is the first object down the ``.env``
+    chain that has ``object_sites_dict`` (BDDLBaseDomain.__init__).
+    """
     seen = 0
-    while not hasattr(env, "sim") and hasattr(env, "env") and seen < 8:
+    while not hasattr(env, "object_sites_dict") and hasattr(env, "env") and seen < 8:
         env = env.env
         seen += 1
-    if not hasattr(env, "sim"):
-        raise TypeError("not a LIBERO environment: no .sim under its wrappers")
+    if not (hasattr(env, "object_sites_dict") and hasattr(env, "sim")):
+        raise TypeError("not a LIBERO environment: no BDDL domain (object_sites_dict, sim) under its wrappers")
     return env
 
 

@@ -110,10 +110,14 @@ class FakeDomain:
 
 
 class FakeControlEnv:
-    """LIBERO's OffScreenRenderEnv keeps the domain in .env."""
+    """LIBERO's OffScreenRenderEnv keeps the domain in .env and forwards .sim."""
 
     def __init__(self):
         self.env = FakeDomain()
+
+    @property
+    def sim(self):
+        return self.env.sim
 
     def reset(self):
         return self.env.reset()
