@@ -201,3 +201,24 @@ func TestSampleInPlacements(t *testing.T) {
 		}
 	}
 }
+
+// TestJointsOverNoJoints: Close and TurnOff hold over an empty joint list,
+// Open and TurnOn do not (base_object_states.py:100-130).
+func TestJointsOverNoJoints(t *testing.T) {
+	task := testTask(t)
+	ev := NewEvaluator(task)
+	s := Step{Joints: map[string][]float64{"wooden_cabinet_1_top_region": {}, "flat_stove_1": {}}}
+	for _, tc := range []struct {
+		a    *bddl.Atom
+		want Truth
+	}{
+		{atom("Close", "wooden_cabinet_1_top_region"), True},
+		{atom("Open", "wooden_cabinet_1_top_region"), False},
+		{atom("TurnOff", "flat_stove_1"), True},
+		{atom("TurnOn", "flat_stove_1"), False},
+	} {
+		if got := ev.EvalAtoms([]*bddl.Atom{tc.a}, &s)[0].Truth; got != tc.want {
+			t.Errorf("%s over no joints = %s, want %s", bddl.String(tc.a), got, tc.want)
+		}
+	}
+}

@@ -111,14 +111,12 @@ def snapshot(env, step):
             "mat": _floats(data.get_site_xmat(name)),
             "size": _floats(site.size)[:3],
         }
-        qs = [q for q in (_qpos(d, j) for j in (site.joints or [])) if q is not None]
-        if qs:
-            joints[name] = qs
+        # Recorded even when empty: Close and TurnOff hold over no joints
+        # (base_object_states.py:108-114), Open and TurnOn do not.
+        joints[name] = [q for q in (_qpos(d, j) for j in (site.joints or [])) if q is not None]
     for name in names:
         obj = d.get_object(name)
-        qs = [q for q in (_qpos(d, j) for j in (getattr(obj, "joints", None) or [])) if q is not None]
-        if qs:
-            joints[name] = qs
+        joints[name] = [q for q in (_qpos(d, j) for j in (getattr(obj, "joints", None) or [])) if q is not None]
     contacts = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:

@@ -161,7 +161,8 @@ class RecorderTest(unittest.TestCase):
 
     def test_joints_scalar_only_and_follow_the_simulator(self):
         lines = self.record(steps=2)
-        self.assertEqual(lines[1]["joints"], {"flat_stove_1": [0.62]})
+        self.assertEqual(lines[1]["joints"], {"flat_stove_1": [0.62], "moka_pot_1": [],
+                                              "flat_stove_1_cook_region": [], "kitchen_table_moka_pot_init_region": []})
         self.assertAlmostEqual(lines[3]["joints"]["flat_stove_1"][0], 0.82)
 
     def test_contacts_are_pairs_check_contact_accepts(self):
