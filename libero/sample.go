@@ -24,6 +24,10 @@ import (
 // maxTries is robosuite's retry count per object (base_region_sampler.py:179).
 const maxTries = 5000
 
+// maxChecks bounds the footprint comparisons of one sample, so no
+// definition (thousands of objects in one region) makes it run for long.
+const maxChecks = 20_000_000
+
 // Unplaceable says why a task could not be sampled: the region and the
 // object that found no free point there, and what blocked it.
 type Unplaceable struct {
@@ -37,7 +41,7 @@ type Unplaceable struct {
 
 func (u *Unplaceable) Error() string {
 	msg := fmt.Sprintf("cannot place %s in %s", u.Object, u.Region)
-	if len(u.Blockers) > 0 {
+	if len(u.Blockers) > 0 && u.Tries > 0 {
 		msg += fmt.Sprintf(" after %d tries: its footprint always overlaps %s", u.Tries, strings.Join(u.Blockers, ", "))
 	}
 	if u.Reason != "" {
@@ -147,6 +151,7 @@ type sampler struct {
 	step   Step
 	placed map[int]bool
 	order  []int // movable and fixture entities placed on the workspace
+	checks int   // footprint comparisons so far
 }
 
 func yawQuat(yaw float64) [4]float64 {
@@ -205,6 +210,22 @@ func (s *sampler) onWorkspace(pl Placement) error {
 		yaw = e.Category.Yaw
 	}
 	blockers := map[string]bool{}
+	if !e.Fixture {
+		// Fail fast when a placed footprint covers every point that can be
+		// drawn: robosuite would spend its 5000 tries and fail the same.
+		x0, x1 := sampleInterval(q.V[0].Value, q.V[2].Value, rad)
+		y0, y1 := sampleInterval(q.V[1].Value, q.V[3].Value, rad)
+		off := t.Class.Offset
+		for _, o := range s.order {
+			b := s.step.Bodies[t.Entities[o].Name]
+			dx := math.Max(math.Abs(x0+off[0]-b.Pos[0]), math.Abs(x1+off[0]-b.Pos[0]))
+			dy := math.Max(math.Abs(y0+off[1]-b.Pos[1]), math.Abs(y1+off[1]-b.Pos[1]))
+			if math.Hypot(dx, dy) <= rad+t.Entities[o].Radius() {
+				return &Unplaceable{Region: r.Ref, Object: e.Decl.Name, Blockers: []string{t.Entities[o].Decl.Name}, Tries: 0,
+					Reason: "every point the sampler can draw is within the footprint of " + t.Entities[o].Decl.Name}
+			}
+		}
+	}
 	for try := 0; try < maxTries; try++ {
 		var x, y float64
 		if e.Fixture {
@@ -217,6 +238,11 @@ func (s *sampler) onWorkspace(pl Placement) error {
 		y += t.Class.Offset[1]
 		ok := true
 		if !e.Fixture {
+			s.checks += len(s.order)
+			if s.checks > maxChecks {
+				return &Unplaceable{Region: r.Ref, Object: e.Decl.Name, Tries: try,
+					Reason: fmt.Sprintf("gave up after %d footprint comparisons", maxChecks)}
+			}
 			for _, o := range s.order {
 				b := s.step.Bodies[t.Entities[o].Name]
 				if math.Hypot(x-b.Pos[0], y-b.Pos[1]) <= rad+t.Entities[o].Radius() {
