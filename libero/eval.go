@@ -132,6 +132,9 @@ func (ev *Evaluator) joint(pred string, arg bddl.Term, s *Step) (Truth, string) 
 	default:
 		return Unknown, arg.Name + " is not declared"
 	}
+	if ref := ev.t.Lookup(name); ref.Kind == RefRegion && (pred == "turnon" || pred == "turnoff") {
+		return Unknown, "sites have no turn_on/turn_off in LIBERO"
+	}
 	th := thresholdFor(cat, pred)
 	if th == nil {
 		return Unknown, arg.Name + " has no " + pred + " threshold"

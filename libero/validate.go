@@ -29,6 +29,7 @@ const (
 	CodeContradiction = "libero-contradiction"
 	CodeArticulation  = "libero-not-articulated"
 	CodeDuplicate     = "libero-duplicate-name"
+	CodeInObject      = "libero-in-object"
 )
 
 // Validate reports every problem of a parsed LIBERO definition at once,
@@ -233,6 +234,17 @@ func (v *validator) atoms(atoms []*bddl.Atom) {
 			}
 			if i == 0 && (pred.Name == "on" || pred.Name == "in") && ref.Kind != RefEntity {
 				v.add(bddl.Error, CodeUndeclared, arg.Range, "the first argument is an object or fixture", "%s is a region, not an object", arg.Name)
+			}
+			if i == 1 && pred.Name == "in" && ref.Kind == RefEntity {
+				// ObjectState.check_contain calls the model's in_box, which
+				// only sites define (site_object.py:35, target_zones.py:58).
+				v.add(bddl.Error, CodeInObject, arg.Range, "write (In x "+arg.Name+"_SITE) with a site region of it, such as contain_region",
+					"In against the object %s: LIBERO's object models have no in_box, so the check fails", arg.Name)
+			}
+			if (pred.Name == "turnon" || pred.Name == "turnoff") && ref.Kind == RefRegion {
+				v.add(bddl.Error, CodeArticulation, arg.Range, "turn the object on or off, not its site",
+					"%s of the site %s: LIBERO's sites have no turn_on/turn_off", a.Pred.Name, arg.Name)
+				continue
 			}
 			if pred.Arity == 1 && pred.Name != "up" && pred.Name != "printjointstate" {
 				v.articulated(a, pred.Name, arg, ref)
