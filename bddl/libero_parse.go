@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Dialect is the BDDL dialect a file is written in.
@@ -71,6 +72,14 @@ const (
 	codeLiberoLanguage   = "libero-language"
 	codeLiberoSceneProps = "libero-scene-properties"
 )
+
+// liberoSlab is the reusable memory of a LIBERO parse's S-expression tree.
+type liberoSlab struct {
+	nodes []sexp
+	ptrs  []*sexp
+}
+
+var liberoSlabs sync.Pool
 
 // sexp is a node of the generic S-expression tree the dialect is read
 // through: LIBERO itself reads files as nested token lists
@@ -214,10 +223,28 @@ func parseLibero(filename string, src []byte, opts Options) (*File, Diagnostics)
 	sc := newScanner(filename, src)
 	sc.comments = &comments
 	sc.header = false
-	// One slab for the whole tree, sized from the file: LIBERO files have
-	// about one node per 7 bytes.
-	n := min(len(src)/6+16, 1<<16)
-	lp := &lparser{sc: sc, mode: opts.Mode, src: src, slab: make([]sexp, 0, n), ptrs: make([]*sexp, 0, n)}
+	// The S-expression tree lives only while the file is lowered, so its
+	// slabs are reused from file to file; the first is sized from the
+	// file (about one node per 7 bytes).
+	mem, _ := liberoSlabs.Get().(*liberoSlab)
+	if mem == nil {
+		n := min(len(src)/6+16, 1<<16)
+		mem = &liberoSlab{nodes: make([]sexp, 0, n), ptrs: make([]*sexp, 0, n)}
+	}
+	lp := &lparser{sc: sc, mode: opts.Mode, src: src, slab: mem.nodes[:0], ptrs: mem.ptrs[:0]}
+	defer func() {
+		// Keep the largest slabs seen; drop the tree's pointers.
+		clear(lp.ptrs)
+		if cap(lp.slab) > cap(mem.nodes) {
+			mem.nodes = lp.slab[:0]
+		}
+		if cap(lp.ptrs) > cap(mem.ptrs) {
+			mem.ptrs = lp.ptrs[:0]
+		}
+		if cap(mem.nodes) <= 1<<16 {
+			liberoSlabs.Put(mem)
+		}
+	}()
 	forest := lp.read()
 	if len(forest) == 0 {
 		lp.errorf(Range{Start: Pos{Line: 1, Col: 1}, End: Pos{Line: 1, Col: 1}}, codeEmptyFile,
