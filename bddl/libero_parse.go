@@ -38,9 +38,11 @@ func ParseDialect(s string) (Dialect, error) {
 	return DialectAuto, fmt.Errorf("unknown dialect %q (want auto, behavior1k or libero)", s)
 }
 
-// IsLibero reports whether src declares (:domain robosuite), LIBERO's
-// domain. It looks only at ':' bytes, so it costs little on BEHAVIOR-1K
-// files, which have a handful.
+// IsLibero reports whether src is in LIBERO's dialect: it declares
+// (:domain robosuite), or it has a section only LIBERO has (:regions,
+// :fixtures, :obj_of_interest, :language), so that a LIBERO file with a
+// wrong or missing :domain gets LIBERO's diagnostics. It looks only at ':'
+// bytes, so it costs little on BEHAVIOR-1K files, which have a handful.
 func IsLibero(src []byte) bool {
 	for i := 0; ; {
 		j := bytes.IndexByte(src[i:], ':')
@@ -48,6 +50,14 @@ func IsLibero(src []byte) bool {
 			return false
 		}
 		i += j + 1
+		if i >= 2 && src[i-2] == '(' {
+			for _, kw := range liberoSections {
+				if len(src)-i >= len(kw) && bytes.EqualFold(src[i:i+len(kw)], []byte(kw)) &&
+					(i+len(kw) == len(src) || !nameByte[src[i+len(kw)]]) {
+					return true
+				}
+			}
+		}
 		if len(src)-i < 6 || !bytes.EqualFold(src[i:i+6], []byte("domain")) {
 			continue
 		}
@@ -61,6 +71,9 @@ func IsLibero(src []byte) bool {
 		}
 	}
 }
+
+// liberoSections are the section keywords only LIBERO's dialect has.
+var liberoSections = [...]string{"regions", "fixtures", "obj_of_interest", "language"}
 
 // Codes of LIBERO dialect syntax diagnostics.
 const (
