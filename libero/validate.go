@@ -98,10 +98,21 @@ func (v *validator) entities() {
 }
 
 func (v *validator) regions() {
+	// A region is used when an atom names it, or names T_NAME for another
+	// T: then the region's target is what the author got wrong.
 	used := map[string]bool{}
 	for _, a := range append(v.t.InitAtoms(), v.t.GoalAtoms()...) {
 		for _, arg := range a.Args {
-			used[arg.Key()] = true
+			key := arg.Key()
+			used[key] = true
+			if v.t.Lookup(key).Kind != RefNone {
+				continue
+			}
+			for _, r := range v.t.Regions {
+				if strings.HasSuffix(key, "_"+r.Name.Key()) {
+					used[r.Ref] = true
+				}
+			}
 		}
 	}
 	for i := range v.t.Regions {
