@@ -25,6 +25,30 @@ func replaceAt(lines []string, r bddl.Range, with string) []string {
 }
 
 var mutations = []mutation{
+	{"region definition removed", func(p *bddl.Problem, t *Task, lines []string) ([]string, int, bool) {
+		for _, pl := range t.Placements() {
+			if pl.Ref.Kind != RefRegion {
+				continue
+			}
+			r := t.Regions[pl.Ref.Index].Region
+			out := append([]string(nil), lines[:r.Range.Start.Line-1]...)
+			out = append(out, lines[r.Range.Start.Line-1][:r.Range.Start.Col-1])
+			out = append(out, lines[r.Range.End.Line-1][r.Range.End.Col-1:])
+			out = append(out, lines[r.Range.End.Line:]...)
+			// The lines after the region moved up by what was removed.
+			shift := int(r.Range.End.Line-r.Range.Start.Line) - 1
+			return out, int(pl.Atom.Args[1].Range.Start.Line) - shift, true
+		}
+		return nil, 0, false
+	}},
+	{"unknown predicate in :init", func(p *bddl.Problem, t *Task, lines []string) ([]string, int, bool) {
+		init := t.InitAtoms()
+		if len(init) == 0 {
+			return nil, 0, false
+		}
+		a := init[0]
+		return replaceAt(lines, a.Pred.Range, "Ontopp"), int(a.Pred.Range.Start.Line), true
+	}},
 	{"undeclared region", func(p *bddl.Problem, t *Task, lines []string) ([]string, int, bool) {
 		for _, pl := range t.Placements() {
 			if pl.Ref.Kind == RefRegion {
