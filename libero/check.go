@@ -74,13 +74,15 @@ func Check(t *Task, steps []Step) Report {
 	return c.Report()
 }
 
-// Checker checks an episode step by step (Step), in constant memory.
+// Checker checks an episode step by step (Step), in constant memory: each
+// step's goal is decided without reasons; the reasons are given for the
+// first step's :init and the last step's goal only.
 type Checker struct {
 	t    *Task
 	ev   *Evaluator
 	goal []*bddl.Atom
 	r    Report
-	last []Result
+	last Step
 }
 
 // NewChecker returns a checker of episodes of the task.
@@ -89,7 +91,8 @@ func NewChecker(t *Task) *Checker {
 		r: Report{Hold: 1, Negation: "reference", Problem: t.Problem.Name.Name, Init: Unknown, GoalAtEnd: Unknown}}
 }
 
-// Step takes the next step of the episode.
+// Step takes the next step of the episode. The checker keeps s's maps
+// (not s itself) until the next call.
 func (c *Checker) Step(s *Step) {
 	r := &c.r
 	if r.Steps == 0 {
@@ -101,8 +104,8 @@ func (c *Checker) Step(s *Step) {
 	}
 	r.Steps++
 	r.EpisodeStep = s.Step
-	c.last = c.ev.EvalAtoms(c.goal, s)
-	if All(c.last) == True && r.FirstSuccessStep == nil {
+	c.last = *s
+	if r.FirstSuccessStep == nil && c.ev.Conjunction(c.goal, s) == True {
 		st := s.Step
 		r.FirstSuccessStep = &st
 		r.Success = true
@@ -116,7 +119,7 @@ func (c *Checker) Report() Report {
 		r.Reason = "the episode has no step"
 		return r
 	}
-	last := c.last
+	last := c.ev.EvalAtoms(c.goal, &c.last)
 	r.GoalAtEnd = All(last)
 	r.HoldsAtEnd = r.GoalAtEnd == True
 	r.Unsatisfied = literals(c.goal, last, func(x Truth) bool { return x == False })

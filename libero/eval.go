@@ -3,6 +3,7 @@ package libero
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/openbddl/bddl/bddl"
 )
@@ -33,8 +34,9 @@ func truth(b bool) Truth {
 // semantics (envs/predicates/base_predicates.py and
 // envs/object_states/base_object_states.py).
 type Evaluator struct {
-	t        *Task
-	contacts map[[2]string]bool
+	t       *Task
+	step    *Step
+	explain bool // say why: off on the per-step path, which allocates nothing
 }
 
 // NewEvaluator returns an evaluator of the task's atoms.
@@ -49,20 +51,31 @@ type Result struct {
 	Col    int32  `json:"col"`
 }
 
-// EvalAtoms evaluates atoms at one step.
+// EvalAtoms evaluates atoms at one step, saying why each has its value.
 func (ev *Evaluator) EvalAtoms(atoms []*bddl.Atom, s *Step) []Result {
-	ev.contacts = make(map[[2]string]bool, len(s.Contacts))
-	for _, c := range s.Contacts {
-		a, b := bddl.Fold(c[0]), bddl.Fold(c[1])
-		ev.contacts[[2]string{a, b}] = true
-		ev.contacts[[2]string{b, a}] = true
-	}
+	ev.step, ev.explain = s, true
 	out := make([]Result, len(atoms))
 	for i, a := range atoms {
 		t, why := ev.eval(a, s)
 		out[i] = Result{Atom: bddl.String(a), Truth: t, Reason: why, Line: a.Range.Start.Line, Col: a.Range.Start.Col}
 	}
 	return out
+}
+
+// Conjunction is the truth of the atoms' conjunction at one step, without
+// reasons and without allocating: the per-step path of a check.
+func (ev *Evaluator) Conjunction(atoms []*bddl.Atom, s *Step) Truth {
+	ev.step, ev.explain = s, false
+	t := True
+	for _, a := range atoms {
+		switch x, _ := ev.eval(a, s); x {
+		case False:
+			return False
+		case Unknown:
+			t = Unknown
+		}
+	}
+	return t
 }
 
 // All is the conjunction of results: LIBERO's _check_success ANDs the goal
@@ -80,19 +93,37 @@ func All(rs []Result) Truth {
 	return t
 }
 
-func (ev *Evaluator) contact(a, b string) bool { return ev.contacts[[2]string{a, b}] }
+// contact reports whether the step records a and b in contact; a scan, as
+// a step records few pairs.
+func (ev *Evaluator) contact(a, b string) bool {
+	for _, c := range ev.step.Contacts {
+		if strings.EqualFold(c[0], a) && strings.EqualFold(c[1], b) || strings.EqualFold(c[0], b) && strings.EqualFold(c[1], a) {
+			return true
+		}
+	}
+	return false
+}
+
+// whyf is the reason f gives when the evaluator explains, else "": f is
+// not called, so the per-step path formats nothing.
+func (ev *Evaluator) whyf(f func() string) string {
+	if !ev.explain {
+		return ""
+	}
+	return f()
+}
 
 func (ev *Evaluator) eval(a *bddl.Atom, s *Step) (Truth, string) {
-	pred := a.Pred.Key()
+	p, ok := LookupPredicate(a.Pred.Name)
+	if !ok {
+		return Unknown, "unknown predicate"
+	}
+	pred := p.Name
 	switch pred {
 	case "true":
 		return True, ""
 	case "false":
 		return False, ""
-	}
-	p, ok := LookupPredicate(pred)
-	if !ok {
-		return Unknown, "unknown predicate"
 	}
 	if p.Arity >= 0 && len(a.Args) != p.Arity {
 		return Unknown, "wrong number of arguments"
@@ -104,7 +135,7 @@ func (ev *Evaluator) eval(a *bddl.Atom, s *Step) (Truth, string) {
 			return Unknown, "no body " + a.Args[0].Name + " in the step"
 		}
 		// base_predicates.py:79-81.
-		return truth(b.Pos[2] >= 1.0), fmt.Sprintf("z = %.4g (Up needs >= 1)", b.Pos[2])
+		return truth(b.Pos[2] >= 1.0), ev.whyf(func() string { return fmt.Sprintf("z = %.4g (Up needs >= 1)", b.Pos[2]) })
 	case "printjointstate":
 		return True, ""
 	case "open", "close", "turnon", "turnoff":
@@ -147,16 +178,16 @@ func (ev *Evaluator) joint(pred string, arg bddl.Term, s *Step) (Truth, string) 
 	for _, q := range qs {
 		h := th.Holds(q)
 		if any && h {
-			return True, fmt.Sprintf("qpos %.4g %s %.4g", q, th.Op, th.Value)
+			return True, ev.whyf(func() string { return fmt.Sprintf("qpos %.4g %s %.4g", q, th.Op, th.Value) })
 		}
 		if !any && !h {
-			return False, fmt.Sprintf("qpos %.4g is not %s %.4g", q, th.Op, th.Value)
+			return False, ev.whyf(func() string { return fmt.Sprintf("qpos %.4g is not %s %.4g", q, th.Op, th.Value) })
 		}
 	}
 	if any {
-		return False, fmt.Sprintf("no joint %s %.4g (qpos %v)", th.Op, th.Value, qs)
+		return False, ev.whyf(func() string { return fmt.Sprintf("no joint %s %.4g (qpos %v)", th.Op, th.Value, qs) })
 	}
-	return True, fmt.Sprintf("every joint %s %.4g", th.Op, th.Value)
+	return True, ev.whyf(func() string { return fmt.Sprintf("every joint %s %.4g", th.Op, th.Value) })
 }
 
 func (ev *Evaluator) binary(pred string, x, y bddl.Term, s *Step) (Truth, string) {
@@ -176,17 +207,19 @@ func (ev *Evaluator) binary(pred string, x, y bddl.Term, s *Step) (Truth, string
 		if pred == "in" {
 			// In: site contact is always true, then SiteObject.in_box.
 			ok := InBox(site, body.Pos)
-			return truth(ok), fmt.Sprintf("%s at %v %s the box of %s", x.Name, round3(body.Pos), inOut(ok), y.Name)
+			return truth(ok), ev.whyf(func() string {
+				return fmt.Sprintf("%s at %v %s the box of %s", x.Name, round3(body.Pos), inOut(ok), y.Name)
+			})
 		}
 		// On: SiteObject.under, and contact with the site's parent object
 		// when it has one (a workspace region has none).
 		if !Under(site, body.Pos) {
-			return False, fmt.Sprintf("%s at %v is not on %s", x.Name, round3(body.Pos), y.Name)
+			return False, ev.whyf(func() string { return fmt.Sprintf("%s at %v is not on %s", x.Name, round3(body.Pos), y.Name) })
 		}
 		if !r.OnWorkspace && r.Target >= 0 {
 			parent := ev.t.Entities[r.Target].Name
 			if !ev.contact(parent, a) {
-				return False, fmt.Sprintf("%s is above %s but not in contact with %s", x.Name, y.Name, parent)
+				return False, ev.whyf(func() string { return fmt.Sprintf("%s is above %s but not in contact with %s", x.Name, y.Name, parent) })
 			}
 		}
 		return True, ""
@@ -206,7 +239,7 @@ func (ev *Evaluator) binary(pred string, x, y bddl.Term, s *Step) (Truth, string
 		c := ev.contact(other, a)
 		dxy := math.Hypot(body.Pos[0]-ob.Pos[0], body.Pos[1]-ob.Pos[1])
 		ok = dz && c && dxy < 0.03
-		return truth(ok), fmt.Sprintf("above: %v, contact: %v, xy distance %.4g (< 0.03)", dz, c, dxy)
+		return truth(ok), ev.whyf(func() string { return fmt.Sprintf("above: %v, contact: %v, xy distance %.4g (< 0.03)", dz, c, dxy) })
 	}
 	return Unknown, y.Name + " is not declared"
 }

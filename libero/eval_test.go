@@ -222,3 +222,29 @@ func TestJointsOverNoJoints(t *testing.T) {
 		}
 	}
 }
+
+// TestConjunctionAllocatesNothing guards the per-step path of a check.
+func TestConjunctionAllocatesNothing(t *testing.T) {
+	task := testTask(t)
+	step, err := Sample(task, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := NewEvaluator(task)
+	goal, init := task.GoalAtoms(), task.InitAtoms()
+	if got := ev.Conjunction(init, &step); got != True {
+		t.Fatalf(":init on the sampled step = %s", got)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		ev.Conjunction(goal, &step)
+		ev.Conjunction(init, &step)
+	}); n != 0 {
+		t.Errorf("Conjunction allocates %v times a step", n)
+	}
+	// Every mode agrees: the conjunction is All of the explained results.
+	for _, atoms := range [][]*bddl.Atom{goal, init} {
+		if a, b := ev.Conjunction(atoms, &step), All(ev.EvalAtoms(atoms, &step)); a != b {
+			t.Errorf("Conjunction = %s, All(EvalAtoms) = %s", a, b)
+		}
+	}
+}

@@ -174,9 +174,8 @@ var predicates = []Predicate{
 
 // LookupPredicate returns the predicate named name (case-insensitive).
 func LookupPredicate(name string) (Predicate, bool) {
-	name = strings.ToLower(name)
 	for _, p := range predicates {
-		if p.Name == name {
+		if strings.EqualFold(p.Name, name) { // no allocation: On, Turnon as written
 			return p, true
 		}
 	}
