@@ -47,7 +47,14 @@ func (g *globalOptions) isLibero(src []byte) bool {
 func validateLibero(opts *validateOptions, ins []batch.Input) (rest []batch.Input, failed bool, err error) {
 	enc := jsonLines(opts.out)
 	files, errs, warns := 0, 0, 0
+	d, _ := bddl.ParseDialect(opts.dialect)
 	for _, in := range ins {
+		// Standard input can be read once: it is LIBERO's only when
+		// --dialect libero says so; --dialect behavior1k reads nothing here.
+		if d == bddl.DialectBehavior || in.Path == batch.Stdin && d != bddl.DialectLibero {
+			rest = append(rest, in)
+			continue
+		}
 		src, rerr := readDefinition(in, opts.in)
 		if rerr != nil || !opts.isLibero(src) {
 			rest = append(rest, in)
