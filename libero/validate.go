@@ -200,8 +200,11 @@ func (v *validator) ranges(r *TaskRegion, target *Entity) {
 			v.add(bddl.Error, CodeRangeInverted, q.Range, "write (x_min y_min x_max y_max)",
 				"inverted range: (x0 y0 x1 y1) needs x0 <= x1 and y0 <= y1")
 			continue
-		case x1 == x0 && y1 == y0:
-			v.add(bddl.Error, CodeRangeEmpty, q.Range, "give the rectangle an extent", "empty range: the rectangle is a point")
+		case x1 == x0 || y1 == y0:
+			// The region's site is as wide as its first rectangle, and On
+			// needs the object strictly inside it (site_object.py:78-80).
+			v.add(bddl.Error, CodeRangeEmpty, q.Range, "give the rectangle an extent in x and in y",
+				"empty range: the rectangle has no area, so (On obj region) can never hold")
 			continue
 		}
 		if r.OnWorkspace && v.t.Class != nil && v.t.Class.Size[0] > 0 {
