@@ -248,3 +248,20 @@ func TestConjunctionAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestNotLibero: the package's entry points take a BEHAVIOR-1K problem
+// without panicking.
+func TestNotLibero(t *testing.T) {
+	src := []byte("(define (problem p) (:domain omnigibson) (:objects a.n.01_1 - a.n.01) (:init (cooked a.n.01_1)) (:goal (cooked ?a.n.01_1)))")
+	p, diags := bddl.ParseProblem("b.bddl", src)
+	if diags.HasErrors() || p.Libero != nil {
+		t.Fatalf("%v", diags)
+	}
+	if ds := Validate(p); !ds.HasErrors() {
+		t.Error("a BEHAVIOR-1K problem validates clean as LIBERO")
+	}
+	Explain(p)
+	if _, err := Sample(Resolve(p), 7); err == nil {
+		t.Error("a BEHAVIOR-1K problem sampled as LIBERO")
+	}
+}

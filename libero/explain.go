@@ -70,7 +70,10 @@ func (t *Task) phrase(a *bddl.Atom) string {
 // ExplainJSON explains a LIBERO problem as a record.
 func ExplainJSON(p *bddl.Problem) Explanation {
 	t := Resolve(p)
-	e := Explanation{Problem: p.Name.Name, Domain: p.Domain.Name, Instruction: p.Libero.Language, Objects: []string{}, Init: []string{}, Goal: []string{}}
+	e := Explanation{Problem: p.Name.Name, Domain: p.Domain.Name, Objects: []string{}, Init: []string{}, Goal: []string{}}
+	if p.Libero != nil {
+		e.Instruction = p.Libero.Language
+	}
 	for _, en := range t.Entities {
 		kind := "object"
 		switch {
