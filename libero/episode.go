@@ -186,7 +186,7 @@ func WriteEpisode(w io.Writer, h Header, steps []Step) error {
 // Schema is the JSON Schema of a LIBERO episode's lines.
 const Schema = `{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "$id": "https://openbddl.dev/schema/libero-episode.json",
+  "$id": "https://github.com/openbddl/bddl/schemas/libero-episode.schema.json",
   "title": "LIBERO episode (JSON Lines: a header line, then one line per step)",
   "oneOf": [
     {"title": "header", "type": "object", "required": ["format", "version", "definition"],
