@@ -279,7 +279,17 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	}
 	initOnly, _ := cmd.Flags().GetBool("init")
 	failed := false
-	enc := jsonLines(opts.globalOptions.out)
+	w := opts.globalOptions.out
+	enc := jsonLines(w)
+	// Several episodes: one line each and a table per task, as check
+	// prints BEHAVIOR-1K batches; --details prints every full report.
+	brief := len(paths) > 1 && !opts.details
+	type row struct {
+		episodes, successes, errors int
+		score, challenge            float64
+	}
+	rows := map[string]*row{}
+	var order []string
 	for _, path := range paths {
 		r, err := checkLiberoEpisode(opts, path)
 		if err != nil {
@@ -292,18 +302,68 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 			ok = r.InitOK
 		}
 		failed = failed || !ok
-		if opts.format == "json" {
+		task := strings.TrimSuffix(filepath.Base(r.Activity), filepath.Ext(r.Activity))
+		if rows[task] == nil {
+			rows[task] = &row{}
+			order = append(order, task)
+		}
+		x := rows[task]
+		x.episodes++
+		if ok {
+			x.successes++
+		}
+		x.score += r.Score
+		x.challenge += r.ChallengeScore
+		switch {
+		case opts.format == "json":
 			if err := enc.Encode(r); err != nil {
 				return true, err
 			}
-			continue
+		case brief:
+			writeLiberoLine(w, r, ok, initOnly)
+		default:
+			writeLiberoReport(w, r, initOnly)
 		}
-		writeLiberoReport(opts.globalOptions.out, r, initOnly)
+	}
+	if brief && opts.format == "text" && len(order) > 0 {
+		what := "SUCCESS"
+		if initOnly {
+			what = "INIT OK"
+		}
+		fmt.Fprintf(w, "%-40s  %-8s  %-8s  %-6s  %s\n", "TASK", "EPISODES", what, "RATE", "MEAN SCORE")
+		var all row
+		for _, task := range order {
+			x := rows[task]
+			fmt.Fprintf(w, "%-40s  %-8d  %-8d  %5.1f%%  %.3f\n", task, x.episodes, x.successes, 100*float64(x.successes)/float64(x.episodes), x.score/float64(x.episodes))
+			all.episodes += x.episodes
+			all.successes += x.successes
+			all.score += x.score
+		}
+		fmt.Fprintf(w, "%-40s  %-8d  %-8d  %5.1f%%  %.3f\n", "all", all.episodes, all.successes, 100*float64(all.successes)/float64(all.episodes), all.score/float64(all.episodes))
 	}
 	if failed {
 		return true, findings()
 	}
 	return true, nil
+}
+
+// writeLiberoLine is one episode's line in a batch.
+func writeLiberoLine(w io.Writer, r libero.Report, ok, initOnly bool) {
+	verdict := "FAIL"
+	if ok {
+		verdict = "ok"
+	}
+	reason, lits := r.Reason, r.Unsatisfied
+	if initOnly {
+		reason, lits = ":init holds at the first step", r.InitFailures
+		if !ok {
+			reason = ":init does not hold at the first step"
+		}
+	}
+	if !ok && len(lits) > 0 {
+		reason += fmt.Sprintf(": %s (line %d: %s)", lits[0].Literal, lits[0].Line, lits[0].Detail)
+	}
+	fmt.Fprintf(w, "%-4s  %s: %s\n", verdict, r.Episode, reason)
 }
 
 func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) {
