@@ -117,8 +117,8 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 		return false, nil
 	}
 	type def struct {
-		path string
-		src  []byte
+		path, rel string
+		src       []byte
 	}
 	var defs []def
 	for _, a := range args {
@@ -135,7 +135,7 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 		if err != nil || !opts.isLibero(src) {
 			return false, nil
 		}
-		defs = append(defs, def{in.Path, bytes.Clone(src)})
+		defs = append(defs, def{in.Path, in.Rel, bytes.Clone(src)})
 	}
 	if opts.out == "" {
 		return true, misuse("sample needs -o OUT, the directory to write configurations to")
@@ -155,6 +155,12 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 		task := libero.Resolve(p)
 		abs, _ := filepath.Abs(d.path)
 		name := strings.TrimSuffix(filepath.Base(d.path), filepath.Ext(d.path))
+		// A definition found under a directory keeps its place under -o,
+		// so tasks of one name in two suites do not collide.
+		sub := ""
+		if d.rel != "" && !filepath.IsAbs(d.rel) && !strings.HasPrefix(d.rel, "..") {
+			sub = filepath.Dir(d.rel)
+		}
 		for k := range opts.count {
 			seed := opts.seed + uint64(k)
 			start := time.Now()
@@ -174,7 +180,10 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 					fmt.Fprintf(opts.err, "%s: seed %d: %v\n", d.path, seed, err)
 				}
 			} else {
-				out := filepath.Join(opts.out, fmt.Sprintf("%s-%d.jsonl", name, seed))
+				out := filepath.Join(opts.out, sub, fmt.Sprintf("%s-%d.jsonl", name, seed))
+				if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+					return true, err
+				}
 				s := int64(seed)
 				h := libero.Header{Format: libero.EpisodeFormat, Version: 1, Definition: abs, Problem: p.Name.Name,
 					Language: p.Libero.Language, Seed: &s, Source: "bddl sample"}

@@ -53,7 +53,7 @@ func TestLiberoSampleThenCheckInit(t *testing.T) {
 	out := t.TempDir()
 	args := []string{"sample", "--seed", "7", "-o", out, filepath.Dir(filepath.Dir(files[0]))}
 	runBDDL(t, args...).wantCode(t, args, 0)
-	written, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
+	written, _ := filepath.Glob(filepath.Join(out, "*", "*.jsonl"))
 	if len(written) != len(files) {
 		t.Fatalf("sample wrote %d episodes for %d definitions", len(written), len(files))
 	}
