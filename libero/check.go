@@ -83,12 +83,28 @@ type Checker struct {
 	goal []*bddl.Atom
 	r    Report
 	last Step
+	opts CheckOptions
+	run  int // consecutive steps the goal has held
+	from int // the step that run started at
 }
 
 // NewChecker returns a checker of episodes of the task.
-func NewChecker(t *Task) *Checker {
-	return &Checker{t: t, ev: NewEvaluator(t), goal: t.GoalAtoms(),
-		r: Report{Hold: 1, Negation: "reference", Problem: t.Problem.Name.Name, Init: Unknown, GoalAtEnd: Unknown}}
+func NewChecker(t *Task) *Checker { return NewCheckerOptions(t, CheckOptions{}) }
+
+// CheckOptions are check's success rule: LIBERO's own is the zero value
+// (the goal at one step).
+type CheckOptions struct {
+	Hold  int  // the goal must hold for Hold consecutive steps (0 or 1: one step)
+	AtEnd bool // and hold at the last step
+}
+
+// NewCheckerOptions returns a checker with a stricter success rule.
+func NewCheckerOptions(t *Task, o CheckOptions) *Checker {
+	if o.Hold < 1 {
+		o.Hold = 1
+	}
+	return &Checker{t: t, ev: NewEvaluator(t), goal: t.GoalAtoms(), opts: o,
+		r: Report{Hold: o.Hold, Negation: "reference", Problem: t.Problem.Name.Name, Init: Unknown, GoalAtEnd: Unknown}}
 }
 
 // Step takes the next step of the episode. The checker keeps s's maps
@@ -105,8 +121,16 @@ func (c *Checker) Step(s *Step) {
 	r.Steps++
 	r.EpisodeStep = s.Step
 	c.last = *s
-	if r.FirstSuccessStep == nil && c.ev.Conjunction(c.goal, s) == True {
-		st := s.Step
+	if c.ev.Conjunction(c.goal, s) != True {
+		c.run = 0
+		return
+	}
+	if c.run == 0 {
+		c.from = s.Step
+	}
+	c.run++
+	if r.FirstSuccessStep == nil && c.run >= c.opts.Hold {
+		st := c.from
 		r.FirstSuccessStep = &st
 		r.Success = true
 	}
@@ -122,16 +146,26 @@ func (c *Checker) Report() Report {
 	last := c.ev.EvalAtoms(c.goal, &c.last)
 	r.GoalAtEnd = All(last)
 	r.HoldsAtEnd = r.GoalAtEnd == True
+	if c.opts.AtEnd && !r.HoldsAtEnd {
+		r.Success = false
+	}
 	r.Unsatisfied = literals(c.goal, last, func(x Truth) bool { return x == False })
 	r.Undetermined = literals(c.goal, last, func(x Truth) bool { return x == Unknown })
 	switch {
 	case r.Success:
 		r.Score, r.ChallengeScore = 1, 1
+		if c.opts.Hold > 1 {
+			r.Reason = fmt.Sprintf("goal satisfied from step %d for %d steps and %s", *r.FirstSuccessStep, c.opts.Hold, map[bool]string{true: "still holds at the end", false: "no longer holds at the end"}[r.HoldsAtEnd])
+			break
+		}
 		end := "still holds at the end"
 		if !r.HoldsAtEnd {
 			end = "no longer holds at the end"
 		}
 		r.Reason = fmt.Sprintf("goal satisfied at step %d and %s", *r.FirstSuccessStep, end)
+	case r.FirstSuccessStep != nil: // --at-end
+		r.Reason = fmt.Sprintf("goal satisfied at step %d but not at the end", *r.FirstSuccessStep)
+		fallthrough
 	default:
 		n := 0
 		for _, x := range last {
@@ -143,7 +177,9 @@ func (c *Checker) Report() Report {
 			r.Score = float64(n) / float64(len(last))
 			r.ChallengeScore = r.Score
 		}
-		r.Reason = fmt.Sprintf("goal never satisfied; at the end %d unsatisfied, %d undetermined", len(r.Unsatisfied), len(r.Undetermined))
+		if r.Reason == "" {
+			r.Reason = fmt.Sprintf("goal never satisfied; at the end %d unsatisfied, %d undetermined", len(r.Unsatisfied), len(r.Undetermined))
+		}
 	}
 	return r
 }

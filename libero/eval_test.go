@@ -265,3 +265,47 @@ func TestNotLibero(t *testing.T) {
 		t.Error("a BEHAVIOR-1K problem sampled as LIBERO")
 	}
 }
+
+func TestCheckerHoldAndAtEnd(t *testing.T) {
+	task := testTask(t)
+	cook := SiteBox{Pos: [3]float64{-0.2, 0.2, 0.95}, Mat: identity, Size: [3]float64{0.08, 0.08, 0.01}}
+	step := func(n int, on bool) Step {
+		knob := 0.1
+		if on {
+			knob = 0.7
+		}
+		return Step{Step: n, Bodies: map[string]Body{"moka_pot_1": body(-0.2, 0.2, 0.99)},
+			Sites: map[string]SiteBox{"flat_stove_1_cook_region": cook}, Joints: map[string][]float64{"flat_stove_1": {knob}},
+			Contacts: [][2]string{{"flat_stove_1", "moka_pot_1"}}}
+	}
+	run := func(o CheckOptions, on ...bool) Report {
+		c := NewCheckerOptions(task, o)
+		for i, x := range on {
+			s := step(10*i, x)
+			c.Step(&s)
+		}
+		return c.Report()
+	}
+	for _, tc := range []struct {
+		name    string
+		o       CheckOptions
+		on      []bool
+		success bool
+		first   int
+	}{
+		{"one step suffices", CheckOptions{}, []bool{false, true, false}, true, 10},
+		{"hold 2 not met", CheckOptions{Hold: 2}, []bool{true, false, true, false}, false, -1},
+		{"hold 2 met from its first step", CheckOptions{Hold: 2}, []bool{false, true, true, false}, true, 10},
+		{"at end not met", CheckOptions{AtEnd: true}, []bool{false, true, false}, false, 10},
+		{"at end met", CheckOptions{AtEnd: true}, []bool{false, true, true}, true, 10},
+	} {
+		r := run(tc.o, tc.on...)
+		first := -1
+		if r.FirstSuccessStep != nil {
+			first = *r.FirstSuccessStep
+		}
+		if r.Success != tc.success || first != tc.first {
+			t.Errorf("%s: success %v first %d (%s), want %v %d", tc.name, r.Success, first, r.Reason, tc.success, tc.first)
+		}
+	}
+}

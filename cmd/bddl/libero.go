@@ -286,6 +286,12 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	if err := checkFormat(opts.format); err != nil {
 		return true, err
 	}
+	switch {
+	case opts.hold < 1:
+		return true, misuse("--hold must be at least 1, not %d", opts.hold)
+	case opts.out != "", opts.perStep, opts.plot != "":
+		return true, misuse("--out, --per-step and --plot are not supported for LIBERO episodes yet")
+	}
 	initOnly, _ := cmd.Flags().GetBool("init")
 	failed := false
 	w := opts.globalOptions.out
@@ -410,7 +416,7 @@ func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) 
 	if diags.HasErrors() {
 		return libero.Report{}, fmt.Errorf("%s: the definition %s has errors", path, def)
 	}
-	c := libero.NewChecker(libero.Resolve(p))
+	c := libero.NewCheckerOptions(libero.Resolve(p), libero.CheckOptions{Hold: opts.hold, AtEnd: opts.atEnd})
 	var step libero.Step
 	for {
 		if err := er.Next(&step); err == io.EOF {
