@@ -289,8 +289,8 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	switch {
 	case opts.hold < 1:
 		return true, misuse("--hold must be at least 1, not %d", opts.hold)
-	case opts.out != "", opts.perStep, opts.plot != "":
-		return true, misuse("--out, --per-step and --plot are not supported for LIBERO episodes yet")
+	case opts.out != "", opts.perStep, opts.plot != "", opts.shardSpec != "", opts.lenient:
+		return true, misuse("--out, --per-step, --plot, --shard and --lenient are not supported for LIBERO episodes yet")
 	}
 	initOnly, _ := cmd.Flags().GetBool("init")
 	failed := false

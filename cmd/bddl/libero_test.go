@@ -215,3 +215,15 @@ func TestLiberoCheckGzipEpisode(t *testing.T) {
 		t.Errorf("check --init on a gzip episode:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+func TestLiberoCheckRefusesUnsupportedFlags(t *testing.T) {
+	files := liberoCorpus(t)
+	out := t.TempDir()
+	args := []string{"sample", "-o", out, files[0]}
+	runBDDL(t, args...).wantCode(t, args, 0)
+	ep, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
+	for _, flag := range [][]string{{"--per-step"}, {"--lenient"}, {"--shard", "0/2"}, {"--out", filepath.Join(out, "r.jsonl")}, {"--hold", "0"}} {
+		args := append(append([]string{"check"}, flag...), ep...)
+		runBDDL(t, args...).wantCode(t, args, exitMisuse)
+	}
+}
