@@ -54,6 +54,9 @@ type Problem struct {
 	// (":objects", ":init", ...), for diagnostics about a whole section.
 	Sections []Section `json:"sections"`
 	Comments []Comment `json:"comments,omitempty"`
+	// Libero is set for problems in the LIBERO dialect (:domain robosuite):
+	// what that dialect adds to the common sections.
+	Libero *Libero `json:"libero,omitempty"`
 	// NumNodes is the number of formula nodes; their IDs are 0..NumNodes-1,
 	// assigned in source order, so side tables can be plain slices.
 	NumNodes int `json:"num_nodes"`

@@ -39,6 +39,9 @@ type Options struct {
 	// WarningsAsErrors reports every warning as an error, so a consuming
 	// command refuses what the reference would load with a warning.
 	WarningsAsErrors bool
+	// Dialect is the dialect to read; the zero value detects it from
+	// :domain (robosuite is LIBERO's).
+	Dialect Dialect
 }
 
 // ParseFile parses a problem or domain file under the options.

@@ -55,6 +55,9 @@ func (f *File) Release() {
 }
 
 func parseFile(filename string, src []byte, opts Options) (*File, Diagnostics) {
+	if opts.Dialect == DialectLibero || opts.Dialect == DialectAuto && IsLibero(src) {
+		return parseLibero(filename, src, opts)
+	}
 	mem, _ := fileMemories.Get().(*fileMemory)
 	if mem == nil {
 		mem = new(fileMemory)

@@ -16,6 +16,8 @@ import (
 // Format returns the canonical text of a parsed file.
 func Format(f *File) []byte {
 	switch {
+	case f.Problem != nil && f.Problem.Libero != nil:
+		return FormatLibero(f.Problem)
 	case f.Problem != nil:
 		return FormatProblem(f.Problem)
 	case f.Domain != nil:

@@ -121,6 +121,9 @@ interrupted.`,
   bddl check --format json --hold 10 --negation strict --episode runs/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.episodes = append(opts.episodes, args...)
+			if done, err := checkLibero(cmd, opts); done {
+				return err
+			}
 			return runCheck(opts)
 		},
 	}

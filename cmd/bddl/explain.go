@@ -54,6 +54,9 @@ func runExplain(opts *explainOptions) error {
 	if err != nil {
 		return err
 	}
+	if parse.Dialect, err = opts.dialectOption(); err != nil {
+		return err
+	}
 	r := parseOneWith(batch.Input{Path: opts.path, Arg: opts.path}, opts.in, parse)
 	if r.err != nil {
 		return misuse("%v", r.err)
@@ -65,6 +68,9 @@ func runExplain(opts *explainOptions) error {
 	p := r.file.Problem
 	if p == nil {
 		return misuse("%s is a domain file; explain takes a problem file", opts.path)
+	}
+	if p.Libero != nil {
+		return explainLibero(opts, p)
 	}
 	if opts.format == "text" {
 		fmt.Fprint(opts.out, bddl.ExplainProblem(p))

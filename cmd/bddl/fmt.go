@@ -76,7 +76,11 @@ func runFmt(opts *fmtOptions) error {
 		}
 	}
 	failed, changed := false, false
-	for _, r := range parseInputs(ins, opts.in) {
+	dialect, err := opts.dialectOption()
+	if err != nil {
+		return err
+	}
+	for _, r := range parseInputsWith(ins, opts.in, bddl.Options{Dialect: dialect}) {
 		if r.err != nil {
 			fmt.Fprintln(opts.err, r.err)
 			failed = true

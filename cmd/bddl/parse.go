@@ -59,15 +59,19 @@ func runParse(opts *parseOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
+	dialect, err := opts.dialectOption()
+	if err != nil {
+		return err
+	}
 	// Files are read and parsed while the paths are still being walked,
 	// and each file's report is printed as soon as it and all before it
 	// are done; no AST outlives its file's report.
 	out := bufio.NewWriter(opts.out)
 	files, failed := 0, 0
-	err := batch.Stream(0, func(yield func(batch.Input)) error {
+	err = batch.Stream(0, func(yield func(batch.Input)) error {
 		return opts.expandDefinitionsEach(opts.paths, yield)
 	}, func() func(batch.Input) parseReport {
-		w := parseWorker{stdin: opts.in, json: opts.format == "json"}
+		w := parseWorker{stdin: opts.in, json: opts.format == "json", dialect: dialect}
 		return w.report
 	}, func(r parseReport) error {
 		files++
@@ -117,11 +121,12 @@ type parseReport struct {
 // parseWorker reads, parses and renders files one after another, reusing
 // its read buffer: the AST is dropped once rendered.
 type parseWorker struct {
-	stdin io.Reader
-	json  bool
-	buf   []byte
-	out   bytes.Buffer
-	enc   *json.Encoder
+	stdin   io.Reader
+	json    bool
+	dialect bddl.Dialect
+	buf     []byte
+	out     bytes.Buffer
+	enc     *json.Encoder
 }
 
 func (w *parseWorker) report(in batch.Input) parseReport {
@@ -129,7 +134,7 @@ func (w *parseWorker) report(in batch.Input) parseReport {
 	if err != nil {
 		return parseReport{stderr: []byte(err.Error() + "\n"), failed: true}
 	}
-	f, diags := bddl.ParseFile(in.Path, src)
+	f, diags := bddl.Options{Dialect: w.dialect}.ParseFile(in.Path, src)
 	r := parseReport{failed: diags.HasErrors()}
 	if len(diags) > 0 {
 		w.out.Reset()

@@ -48,7 +48,8 @@ type streams struct {
 // globalOptions are the flags every command shares.
 type globalOptions struct {
 	streams
-	kbPath string // --kb, else $BDDL_KB, else the embedded default
+	kbPath  string // --kb, else $BDDL_KB, else the embedded default
+	dialect string // --dialect: auto, behavior1k or libero
 }
 
 func newRootCmd(s streams) *cobra.Command {
@@ -77,6 +78,7 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
+	root.PersistentFlags().StringVar(&opts.dialect, "dialect", "auto", "BDDL dialect: auto (from :domain; robosuite is LIBERO), behavior1k or libero")
 	root.PersistentFlags().StringVar(&opts.kbPath, "kb", "",
 		"knowledge base: a BEHAVIOR-1K knowledge_base directory or a YAML file (default $BDDL_KB, else the embedded default)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {

@@ -90,7 +90,12 @@ misuse.`,
   bddl sample cleaning_shoes --goal -o goals/ && bddl check --episode goals/
   bddl sample --after sugar_cookies -o rules/ && bddl check --episode rules/
   bddl sample behavior1k/activity_definitions --shard 2/8 -n 10 -o samples/   # one of 8 machines`,
-		RunE: func(cmd *cobra.Command, args []string) error { return runSample(opts, args) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if done, err := sampleLibero(opts, args); done {
+				return err
+			}
+			return runSample(opts, args)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.scene, "scene", "", "sample in this scene only")

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/libero"
 )
 
 func init() { subcommands = append(subcommands, newSchemaCmd) }
@@ -22,21 +23,25 @@ var schemas embed.FS
 
 // schemaNames lists the record types, and which commands print each.
 var schemaNames = map[string]string{
-	"result":       "check --format json, check --out, results merge",
-	"finding":      "validate --format json, kb check --format json",
-	"scenes":       "validate --scenes --format json",
-	"parse":        "parse --format json",
-	"explain":      "explain --format json",
-	"synset":       "kb show, kb search, kb tree with --format json",
-	"episode":      "the episode files check reads (also: bddl episode schema)",
-	"sample":       "sample --format json",
-	"transition":   "transition list --format json",
-	"rule-explain": "transition explain --format json",
+	"result":         "check --format json, check --out, results merge",
+	"finding":        "validate --format json, kb check --format json",
+	"scenes":         "validate --scenes --format json",
+	"parse":          "parse --format json",
+	"explain":        "explain --format json",
+	"synset":         "kb show, kb search, kb tree with --format json",
+	"episode":        "the episode files check reads (also: bddl episode schema)",
+	"sample":         "sample --format json",
+	"transition":     "transition list --format json",
+	"rule-explain":   "transition explain --format json",
+	"libero-episode": "the LIBERO episode files check reads (bddl sample writes them for LIBERO tasks)",
 }
 
 func schemaFor(name string) ([]byte, error) {
 	if name == "episode" {
 		return episode.Schema, nil
+	}
+	if name == "libero-episode" {
+		return []byte(libero.Schema), nil
 	}
 	return fs.ReadFile(schemas, "schemas/"+name+".schema.json")
 }

@@ -105,7 +105,7 @@ type validated struct {
 // of resident memory at little cost in time.
 const validateMemoryLimit = 32 << 20
 
-func runValidate(opts *validateOptions) error {
+func runValidate(opts *validateOptions) (retErr error) {
 	if err := opts.validateFlags(); err != nil {
 		return err
 	}
@@ -140,6 +140,18 @@ func runValidate(opts *validateOptions) error {
 			fmt.Fprintf(opts.err, "bddl: shard %s holds none of the files: nothing to validate\n", opts.shard)
 			return nil
 		}
+		var liberoFailed bool
+		if ins, liberoFailed, err = validateLibero(opts, ins); err != nil || len(ins) == 0 {
+			if err == nil && liberoFailed {
+				err = findings()
+			}
+			return err
+		}
+		defer func() {
+			if liberoFailed && retErr == nil {
+				retErr = findings()
+			}
+		}()
 		results = validateFiles(opts, ins, base)
 	}
 	for i := range results {
