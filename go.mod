@@ -32,3 +32,5 @@ require (
 	golang.org/x/sys v0.37.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )
+
+replace github.com/scigolib/hdf5 => ./third_party/hdf5
