@@ -64,7 +64,7 @@ type DemoEpisode struct {
 // is told of the bytes read: the demo's share of the file, as its steps
 // are produced.
 func OpenDemo(path, name string, opts Options, count func(int)) (*DemoEpisode, io.Reader, error) {
-	run, err := Open(path)
+	run, err := acquire(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/scigolib/hdf5"
 )
@@ -31,7 +32,14 @@ type Run struct {
 	DT       float64
 	DTSource string
 
+	size      int64 // bytes, when opened
 	f         *hdf5.File
+	// lib serializes the library's calls on f (a shared run's demos are
+	// read concurrently); shared, refs and key are its place in the pool.
+	lib    sync.Mutex
+	shared bool
+	refs   int
+	key    poolKey
 	data      *hdf5.Group
 	demos     []Demo
 	truncated *Error
@@ -67,7 +75,7 @@ func Open(path string) (run *Run, err error) {
 	if !info.Mode().IsRegular() {
 		return nil, &Error{File: path, Msg: "not a regular file"}
 	}
-	r := &Run{Path: path}
+	r := &Run{Path: path, size: info.Size()}
 	r.truncated = checkLength(path, info.Size())
 	defer func() {
 		if p := recover(); p != nil {
@@ -129,8 +137,16 @@ func (r *Run) fail(path, msg string) *Error {
 	return e
 }
 
-// Close closes the file.
+// Close closes the file (a run shared by OpenDemo's demos: when the last
+// of them is closed).
 func (r *Run) Close() error {
+	if r.shared {
+		return r.release()
+	}
+	return r.closeFile()
+}
+
+func (r *Run) closeFile() error {
 	if r.f == nil {
 		return nil
 	}

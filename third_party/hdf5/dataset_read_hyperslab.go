@@ -372,6 +372,14 @@ func (d *Dataset) dispatchHyperslabReader(
 	selection *HyperslabSelection,
 	msgs *parsedHyperslabMessages,
 ) (interface{}, error) {
+	// bddl patch: the output buffer is bounded before any reader allocates it.
+	outBytes, err := utils.SafeMultiply(calculateHyperslabOutputSize(selection), uint64(msgs.datatype.Size))
+	if err != nil {
+		return nil, fmt.Errorf("selection size overflow: %w", err)
+	}
+	if err := utils.ValidateBufferSize(outBytes, utils.MaxReadBytes, "selection"); err != nil {
+		return nil, err
+	}
 	switch {
 	case msgs.layout.IsCompact():
 		return d.readHyperslabCompact(selection, msgs.datatype, msgs.dataspace, msgs.layout)
@@ -555,12 +563,19 @@ func (d *Dataset) readContiguousRowByRow(
 	}
 
 	// Read bounding box
-	rawData := make([]byte, boundingElements*elementSize)
+	boundingBytes, err := utils.SafeMultiply(boundingElements, elementSize)
+	if err != nil {
+		return nil, err
+	}
+	if err := utils.CheckStored(d.file.osFile, layout.DataAddress, boundingBytes, "contiguous selection"); err != nil {
+		return nil, err
+	}
+	rawData := make([]byte, boundingBytes)
 	startOffset := calculateLinearOffset(minCoords, dims) * elementSize
 	fileOffset := layout.DataAddress + startOffset
 
 	//nolint:gosec // G115: HDF5 addresses fit in int64 for io.ReaderAt interface
-	_, err := d.file.osFile.ReadAt(rawData, int64(fileOffset))
+	_, err = d.file.osFile.ReadAt(rawData, int64(fileOffset))
 	if err != nil {
 		return nil, fmt.Errorf("failed to read bounding box: %w", err)
 	}
@@ -827,17 +842,25 @@ func (d *Dataset) extractFromChunk(
 
 	elementSize := uint64(datatype.Size)
 
+	chunkBytes, err := utils.ChunkBytes(chunkDims, len(datasetDims), elementSize)
+	if err != nil {
+		return err
+	}
+	if err := utils.CheckStored(d.file.osFile, chunkInfo.address, chunkInfo.nbytes, "chunk data"); err != nil {
+		return err
+	}
+
 	// Read chunk data (use nbytes from index)
 	chunkData := make([]byte, chunkInfo.nbytes)
 	//nolint:gosec // G115: HDF5 addresses fit in int64 for io.ReaderAt interface
-	_, err := d.file.osFile.ReadAt(chunkData, int64(chunkInfo.address))
+	_, err = d.file.osFile.ReadAt(chunkData, int64(chunkInfo.address))
 	if err != nil {
 		return fmt.Errorf("failed to read chunk data: %w", err)
 	}
 
 	// Decompress if needed (using existing FilterPipelineMessage.ApplyFilters)
 	if filterPipeline != nil {
-		chunkData, err = filterPipeline.ApplyFilters(chunkData)
+		chunkData, err = filterPipeline.ApplyFiltersLimit(chunkData, chunkBytes)
 		if err != nil {
 			return fmt.Errorf("failed to apply filters: %w", err)
 		}

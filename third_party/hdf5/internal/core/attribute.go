@@ -922,6 +922,9 @@ func readHeapObject(r io.ReaderAt, blockAddr, offset, length uint64, sb *Superbl
 		//nolint:gosec // G115: headerOffset bounded by header size specification
 		objectAddr = blockAddr + uint64(headerOffset) + relativeOffset
 	}
+	if err := utils.CheckStored(r, objectAddr, uint64(length), "heap object"); err != nil {
+		return nil, err
+	}
 	objectData := make([]byte, length)
 
 	//nolint:gosec // G115: HDF5 addresses fit in int64 for io.ReaderAt interface

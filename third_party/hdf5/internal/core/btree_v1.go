@@ -247,6 +247,12 @@ type ChunkEntry struct {
 // CollectAllChunks recursively collects all chunks from B-tree.
 // This handles both leaf and non-leaf nodes.
 func (node *BTreeV1Node) CollectAllChunks(r io.ReaderAt, offsetSize uint8, chunkDims []uint64) ([]ChunkEntry, error) {
+	// bddl patch: each node once, levels strictly decreasing, so a
+	// corrupt tree can neither loop nor fan out exponentially.
+	return node.collectChunks(r, offsetSize, chunkDims, map[uint64]bool{})
+}
+
+func (node *BTreeV1Node) collectChunks(r io.ReaderAt, offsetSize uint8, chunkDims []uint64, seen map[uint64]bool) ([]ChunkEntry, error) {
 	ndims := len(chunkDims)
 	var chunks []ChunkEntry
 
@@ -267,13 +273,20 @@ func (node *BTreeV1Node) CollectAllChunks(r io.ReaderAt, offsetSize uint8, chunk
 		childAddr := node.Children[i]
 
 		// Parse child node.
+		if seen[childAddr] {
+			return nil, fmt.Errorf("chunk B-tree node at 0x%x reached twice (corrupt B-tree)", childAddr)
+		}
+		seen[childAddr] = true
 		childNode, err := ParseBTreeV1Node(r, childAddr, offsetSize, ndims, chunkDims)
 		if err != nil {
 			return nil, fmt.Errorf("failed to parse child node at 0x%x: %w", childAddr, err)
 		}
+		if childNode.NodeLevel >= node.NodeLevel {
+			return nil, fmt.Errorf("chunk B-tree node at 0x%x has level %d under level %d (corrupt B-tree)", childAddr, childNode.NodeLevel, node.NodeLevel)
+		}
 
 		// Recursively collect chunks from child.
-		childChunks, err := childNode.CollectAllChunks(r, offsetSize, chunkDims)
+		childChunks, err := childNode.collectChunks(r, offsetSize, chunkDims, seen)
 		if err != nil {
 			return nil, fmt.Errorf("failed to collect chunks from child at 0x%x: %w", childAddr, err)
 		}

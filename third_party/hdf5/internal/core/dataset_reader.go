@@ -82,11 +82,17 @@ func ReadDatasetFloat64(r io.ReaderAt, header *ObjectHeader, sb *Superblock) ([]
 
 	case layout.IsContiguous():
 		// Data is stored contiguously at specific address.
-		dataSize := totalElements * uint64(datatype.Size)
+		dataSize, err := utils.SafeMultiply(totalElements, uint64(datatype.Size))
+		if err != nil {
+			return nil, fmt.Errorf("dataset size overflow: %w", err)
+		}
+		if err := utils.CheckStored(r, layout.DataAddress, dataSize, "contiguous dataset"); err != nil {
+			return nil, err
+		}
 		rawData = make([]byte, dataSize)
 
 		//nolint:gosec // G115: HDF5 addresses fit in int64 for io.ReaderAt interface
-		_, err := r.ReadAt(rawData, int64(layout.DataAddress))
+		_, err = r.ReadAt(rawData, int64(layout.DataAddress))
 		if err != nil {
 			return nil, fmt.Errorf("failed to read contiguous data: %w", err)
 		}
@@ -304,8 +310,13 @@ func readChunkedData(r io.ReaderAt, layout *DataLayoutMessage, dataspace *Datasp
 	}
 
 	// Validate total size is within reasonable limits.
-	if err := utils.ValidateBufferSize(totalBytes, utils.MaxChunkSize*1024, "dataset"); err != nil {
+	if err := utils.ValidateBufferSize(totalBytes, utils.MaxReadBytes, "dataset"); err != nil {
 		return nil, fmt.Errorf("dataset too large: %w", err)
+	}
+
+	chunkBytes, err := utils.ChunkBytes(layout.ChunkSize, len(dataspace.Dimensions), elementSize)
+	if err != nil {
+		return nil, err
 	}
 
 	// Allocate output buffer.
@@ -323,7 +334,7 @@ func readChunkedData(r io.ReaderAt, layout *DataLayoutMessage, dataspace *Datasp
 		chunkAddr := chunk.Address
 
 		// CVE-2025-7067 fix: Validate chunk size before allocation to prevent buffer overflow.
-		if err := utils.ValidateBufferSize(uint64(chunkKey.Nbytes), utils.MaxChunkSize, "chunk data"); err != nil {
+		if err := utils.CheckStored(r, chunkAddr, uint64(chunkKey.Nbytes), "chunk data"); err != nil {
 			return nil, fmt.Errorf("invalid chunk size at 0x%x: %w", chunkAddr, err)
 		}
 
@@ -337,7 +348,7 @@ func readChunkedData(r io.ReaderAt, layout *DataLayoutMessage, dataspace *Datasp
 
 		// Apply filters (decompression, etc) if present.
 		if filterPipeline != nil {
-			chunkData, err = filterPipeline.ApplyFilters(chunkData)
+			chunkData, err = filterPipeline.ApplyFiltersLimit(chunkData, chunkBytes)
 			if err != nil {
 				return nil, fmt.Errorf("failed to apply filters to chunk at 0x%x: %w", chunkAddr, err)
 			}

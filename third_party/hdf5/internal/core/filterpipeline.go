@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/scigolib/hdf5/internal/utils"
 )
 
 // FilterID represents HDF5 filter identifiers.
@@ -161,6 +163,13 @@ func ParseFilterPipelineMessage(data []byte) (*FilterPipelineMessage, error) {
 
 // ApplyFilters applies filter pipeline to decompress/decode chunk data.
 func (fp *FilterPipelineMessage) ApplyFilters(data []byte) ([]byte, error) {
+	return fp.ApplyFiltersLimit(data, utils.MaxChunkSize)
+}
+
+// ApplyFiltersLimit is ApplyFilters with the decoded size bounded by
+// limit (bddl patch): a decompression bomb is refused while it is being
+// decompressed, never allocated. Callers pass the chunk's declared size.
+func (fp *FilterPipelineMessage) ApplyFiltersLimit(data []byte, limit uint64) ([]byte, error) {
 	if fp == nil || len(fp.Filters) == 0 {
 		return data, nil
 	}
@@ -176,7 +185,7 @@ func (fp *FilterPipelineMessage) ApplyFilters(data []byte) ([]byte, error) {
 		// Skip optional filters if they fail.
 		isOptional := (filter.Flags & 0x0001) != 0
 
-		result, err = applyFilter(filter, result)
+		result, err = applyFilter(filter, result, limit)
 		if err != nil {
 			if isOptional {
 				// Optional filter - log and continue.
@@ -191,7 +200,7 @@ func (fp *FilterPipelineMessage) ApplyFilters(data []byte) ([]byte, error) {
 		// This can happen with sparse chunks or chunks at dataset boundaries.
 		if filter.ID == FilterLZF && len(filter.ClientData) >= 3 && filter.ClientData[2] > 0 {
 			expectedSize := int(filter.ClientData[2])
-			if len(result) < expectedSize {
+			if len(result) < expectedSize && uint64(expectedSize) <= limit {
 				// Pad with zeros to match expected size
 				padded := make([]byte, expectedSize)
 				copy(padded, result)
@@ -204,10 +213,10 @@ func (fp *FilterPipelineMessage) ApplyFilters(data []byte) ([]byte, error) {
 }
 
 // applyFilter applies a single filter.
-func applyFilter(filter Filter, data []byte) ([]byte, error) {
+func applyFilter(filter Filter, data []byte, limit uint64) ([]byte, error) {
 	switch filter.ID {
 	case FilterDeflate:
-		return applyDeflate(data)
+		return applyDeflate(data, limit)
 
 	case FilterShuffle:
 		return applyShuffle(data, filter.ClientData)
@@ -217,7 +226,7 @@ func applyFilter(filter Filter, data []byte) ([]byte, error) {
 		return applyFletcher32(data)
 
 	case FilterBZIP2:
-		return applyBZIP2(data)
+		return applyBZIP2(data, limit)
 
 	case FilterLZF:
 		// LZF filter: check if data is actually uncompressed.
@@ -230,7 +239,7 @@ func applyFilter(filter Filter, data []byte) ([]byte, error) {
 				return data, nil
 			}
 		}
-		return applyLZF(data)
+		return applyLZF(data, limit)
 
 	case FilterSZIP:
 		return applySZIP(data)
@@ -246,7 +255,7 @@ func applyFilter(filter Filter, data []byte) ([]byte, error) {
 // Compatibility fallback: releases of this library up to v0.14 wrote
 // gzip-wrapped (RFC 1952) streams instead of zlib (RFC 1950). Sniff the
 // gzip magic so those files stay readable.
-func applyDeflate(data []byte) ([]byte, error) {
+func applyDeflate(data []byte, limit uint64) ([]byte, error) {
 	var reader io.ReadCloser
 	var err error
 	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
@@ -264,7 +273,7 @@ func applyDeflate(data []byte) ([]byte, error) {
 	defer func() { _ = reader.Close() }()
 
 	// Read all decompressed data.
-	decompressed, err := io.ReadAll(reader)
+	decompressed, err := readLimited(reader, limit)
 	if err != nil {
 		return nil, fmt.Errorf("deflate decompression failed: %w", err)
 	}
@@ -323,12 +332,12 @@ func applyFletcher32(data []byte) ([]byte, error) {
 // applyBZIP2 decompresses BZIP2-compressed data.
 // BZIP2 is a high-compression algorithm providing better compression than GZIP.
 // Uses stdlib compress/bzip2 for decompression.
-func applyBZIP2(data []byte) ([]byte, error) {
+func applyBZIP2(data []byte, limit uint64) ([]byte, error) {
 	reader := bzip2.NewReader(io.NopCloser(io.NewSectionReader(
 		&bytesReaderAt{data}, 0, int64(len(data)))))
 
 	// Read all decompressed data.
-	decompressed, err := io.ReadAll(reader)
+	decompressed, err := readLimited(reader, limit)
 	if err != nil {
 		return nil, fmt.Errorf("bzip2 decompression failed: %w", err)
 	}
@@ -338,12 +347,12 @@ func applyBZIP2(data []byte) ([]byte, error) {
 
 // applyLZF decompresses LZF-compressed data.
 // LZF is a very fast compression algorithm used by PyTables and h5py.
-func applyLZF(data []byte) ([]byte, error) {
+func applyLZF(data []byte, limit uint64) ([]byte, error) {
 	if len(data) == 0 {
 		return data, nil
 	}
 
-	decompressed, err := lzfDecompress(data)
+	decompressed, err := lzfDecompress(data, limit)
 	if err != nil {
 		return nil, fmt.Errorf("lzf decompression failed: %w", err)
 	}
@@ -370,14 +379,14 @@ func applySZIP(_ []byte) ([]byte, error) {
 //   - Literal run (000LLLLL): L+1 bytes of uncompressed data
 //   - Short backref (RRROXXXX XXXXXXXX): 3-8 bytes from offset 1-8192
 //   - Long backref (111OXXXX XXXXXXXX RRRRRRRR): 9-264 bytes from offset 1-8192
-func lzfDecompress(input []byte) ([]byte, error) {
+func lzfDecompress(input []byte, limit uint64) ([]byte, error) {
 	inLen := len(input)
 	if inLen == 0 {
 		return input, nil
 	}
 
 	// Pre-allocate output buffer (LZF typically achieves 40-50% compression).
-	output := make([]byte, 0, inLen*2)
+	output := make([]byte, 0, min(uint64(inLen)*2, limit))
 	inPos := 0
 
 	for inPos < inLen {
@@ -394,6 +403,9 @@ func lzfDecompress(input []byte) ([]byte, error) {
 				return nil, errors.New("lzf: truncated literal run")
 			}
 
+			if uint64(len(output)+runLen) > limit {
+				return nil, fmt.Errorf("lzf: output exceeds the chunk's declared %d bytes", limit)
+			}
 			output = append(output, input[inPos:inPos+runLen]...)
 			inPos += runLen
 		} else {
@@ -431,6 +443,9 @@ func lzfDecompress(input []byte) ([]byte, error) {
 			}
 
 			// Copy from earlier position in output.
+			if uint64(len(output)+runLen) > limit {
+				return nil, fmt.Errorf("lzf: output exceeds the chunk's declared %d bytes", limit)
+			}
 			srcPos := len(output) - offset
 			for i := 0; i < runLen; i++ {
 				output = append(output, output[srcPos+i])
@@ -479,4 +494,17 @@ func (b *bytesReaderAt) ReadAt(p []byte, off int64) (n int, err error) {
 		err = io.EOF
 	}
 	return n, err
+}
+
+// readLimited reads r to its end, refusing more than limit bytes (bddl
+// patch: the decoded size of a chunk is known before decoding).
+func readLimited(r io.Reader, limit uint64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, int64(min(limit, 1<<62))+1))
+	if err != nil {
+		return nil, err
+	}
+	if uint64(len(b)) > limit {
+		return nil, fmt.Errorf("decompressed data exceeds the chunk's declared %d bytes (a compression bomb or a corrupt chunk)", limit)
+	}
+	return b, nil
 }

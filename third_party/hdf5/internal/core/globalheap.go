@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/scigolib/hdf5/internal/utils"
 )
 
 // GlobalHeapSignature is the magic signature for global heap collections (4 bytes ASCII "GCOL").
@@ -83,6 +85,10 @@ func ReadGlobalHeapCollection(r io.ReaderAt, address uint64, offsetSize int) (*G
 	//nolint:gosec // G115: Safe conversion for HDF5 structure sizes
 	if collectionSize < uint64(headerSize) {
 		return nil, fmt.Errorf("invalid collection size: %d (too small)", collectionSize)
+	}
+
+	if err := utils.CheckStored(r, address, collectionSize, "global heap collection"); err != nil {
+		return nil, err
 	}
 
 	// Read entire collection into memory for easier parsing.

@@ -19,6 +19,48 @@ import (
 //
 // The function follows child pointers to SNODs and collects all entries from them.
 func ReadGroupBTreeEntries(r io.ReaderAt, address uint64, sb *core.Superblock) ([]BTreeEntry, error) {
+	// bddl patch: walk internal nodes too (h5py's default layout once a
+	// group has more than ~64 links), each node once, levels strictly
+	// decreasing, so a corrupt tree cannot loop or fan out.
+	var all []BTreeEntry
+	seen := map[uint64]bool{}
+	err := readGroupBTreeNode(r, address, sb, -1, seen, &all)
+	return all, err
+}
+
+// maxGroupBTreeNodes bounds the nodes of one group's B-tree (bddl patch).
+const maxGroupBTreeNodes = 1 << 20
+
+func readGroupBTreeNode(r io.ReaderAt, address uint64, sb *core.Superblock, parentLevel int, seen map[uint64]bool, out *[]BTreeEntry) error {
+	if seen[address] {
+		return fmt.Errorf("B-tree node at 0x%X reached twice (corrupt group B-tree)", address)
+	}
+	if len(seen) >= maxGroupBTreeNodes {
+		return errors.New("group B-tree has too many nodes")
+	}
+	seen[address] = true
+	entries, children, level, err := readGroupBTreeNodeRaw(r, address, sb)
+	if err != nil {
+		return err
+	}
+	if parentLevel >= 0 && int(level) >= parentLevel {
+		return fmt.Errorf("B-tree node at 0x%X has level %d under a node of level %d (corrupt group B-tree)", address, level, parentLevel)
+	}
+	if level == 0 {
+		*out = append(*out, entries...)
+		return nil
+	}
+	for _, c := range children {
+		if err := readGroupBTreeNode(r, c, sb, int(level), seen, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readGroupBTreeNodeRaw reads one node: a leaf's entries (from its SNODs),
+// or an internal node's child node addresses, and the node's level.
+func readGroupBTreeNodeRaw(r io.ReaderAt, address uint64, sb *core.Superblock) ([]BTreeEntry, []uint64, uint8, error) {
 	// Read B-tree node header.
 	// Format:
 	// - 4 bytes: Signature ("TREE").
@@ -34,31 +76,27 @@ func ReadGroupBTreeEntries(r io.ReaderAt, address uint64, sb *core.Superblock) (
 
 	//nolint:gosec // G115: HDF5 addresses fit in int64 for io.ReaderAt interface
 	if _, err := r.ReadAt(header, int64(address)); err != nil {
-		return nil, utils.WrapError("B-tree node header read failed", err)
+		return nil, nil, 0, utils.WrapError("B-tree node header read failed", err)
 	}
 
 	// Check signature.
 	sig := string(header[0:4])
 	if sig != "TREE" {
-		return nil, fmt.Errorf("invalid B-tree signature: %q (expected TREE)", sig)
+		return nil, nil, 0, fmt.Errorf("invalid B-tree signature: %q (expected TREE)", sig)
 	}
 
 	// Check node type (should be 0 for groups).
 	nodeType := header[4]
 	if nodeType != 0 {
-		return nil, fmt.Errorf("expected group B-tree (type 0), got type %d", nodeType)
+		return nil, nil, 0, fmt.Errorf("expected group B-tree (type 0), got type %d", nodeType)
 	}
 
-	// Check node level (we only support leaf nodes for now).
 	nodeLevel := header[5]
-	if nodeLevel != 0 {
-		return nil, errors.New("non-leaf B-tree nodes not supported yet")
-	}
 
 	// Read number of entries (this is the number of keys used).
 	entriesUsed := sb.Endianness.Uint16(header[6:8])
 	if entriesUsed == 0 {
-		return nil, nil
+		return nil, nil, nodeLevel, nil
 	}
 
 	// For group B-trees (type 0), the data after header is:
@@ -81,7 +119,7 @@ func ReadGroupBTreeEntries(r io.ReaderAt, address uint64, sb *core.Superblock) (
 	//nolint:gosec // G115: HDF5 addresses fit in int64 for io.ReaderAt interface
 	dataOffset := int64(address) + int64(headerSize)
 	if _, err := r.ReadAt(data[:dataSize+int(sb.OffsetSize)], dataOffset); err != nil {
-		return nil, utils.WrapError("B-tree data read failed", err)
+		return nil, nil, 0, utils.WrapError("B-tree data read failed", err)
 	}
 
 	// Collect all SNOD addresses (children)
@@ -98,6 +136,10 @@ func ReadGroupBTreeEntries(r io.ReaderAt, address uint64, sb *core.Superblock) (
 		if childAddr != 0 && childAddr != 0xFFFFFFFFFFFFFFFF {
 			snodAddresses = append(snodAddresses, childAddr)
 		}
+	}
+
+	if nodeLevel > 0 {
+		return nil, snodAddresses, nodeLevel, nil
 	}
 
 	// Parse each SNOD to collect entries
@@ -122,7 +164,7 @@ func ReadGroupBTreeEntries(r io.ReaderAt, address uint64, sb *core.Superblock) (
 		}
 	}
 
-	return allEntries, nil
+	return allEntries, nil, 0, nil
 }
 
 // readAddress reads a variable-sized address from byte slice using the specified endianness.
