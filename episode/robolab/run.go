@@ -32,14 +32,14 @@ type Run struct {
 	DT       float64
 	DTSource string
 
-	size      int64 // bytes, when opened
-	f         *hdf5.File
+	size int64 // bytes, when opened
+	f    *hdf5.File
 	// lib serializes the library's calls on f (a shared run's demos are
 	// read concurrently); shared, refs and key are its place in the pool.
-	lib    sync.Mutex
-	shared bool
-	refs   int
-	key    poolKey
+	lib       sync.Mutex
+	shared    bool
+	refs      int
+	key       poolKey
 	data      *hdf5.Group
 	demos     []Demo
 	truncated *Error
