@@ -2,8 +2,16 @@ package robolab
 
 import (
 	"context"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"cmp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openbddl/bddl/episode"
 )
@@ -56,4 +64,114 @@ func TestCompressionBombRefused(t *testing.T) {
 	}
 }
 
-var _ = context.Background
+
+// Item 3: flipped bits in a valid chunked run file end in an error or a
+// result, never a crash, a hang or a huge allocation.
+func TestBitFlipsBounded(t *testing.T) {
+	src, err := os.ReadFile(cmp.Or(os.Getenv("FLIPFILE"), "testdata/direct.hdf5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tries := 300
+	if n, err := strconv.Atoi(os.Getenv("FLIPTRIES")); err == nil {
+		tries = n
+	}
+	if testing.Short() {
+		tries = 40
+	}
+	rng := rand.New(rand.NewPCG(25, uint64(len(os.Getenv("FLIPSEED")))))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run_0.hdf5")
+	prog := program(t)
+	opts := options(t, prog, testMap(t))
+	var st runtimeStats
+	for i := range tries {
+		data := slices.Clone(src)
+		for range 1 + rng.IntN(8) {
+			k := rng.IntN(len(data) * 8)
+			data[k/8] ^= 1 << (k % 8)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st.read()
+		before := st.total
+		CheckRun(context.Background(), prog, path, opts, episode.CheckOptions{}, nil)
+		st.read()
+		if got := st.total - before; got > 512<<20 {
+			t.Errorf("try %d: allocated %d MiB", i, got>>20)
+		}
+	}
+}
+
+// FuzzRunFile reads arbitrary bytes as a run file: every demo opened and
+// streamed to its end. Seeds: the fixtures, hostile ones included.
+func FuzzRunFile(f *testing.F) {
+	for _, name := range []string{"testdata/direct.hdf5", "testdata/contiguous.hdf5", hostile("declared_rows.hdf5"), hostile("bomb.hdf5")} {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
+	prog := program(f)
+	opts := options(f, prog, testMap(f))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "run_0.hdf5")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Open(path)
+		if err != nil {
+			return
+		}
+		defer r.Close()
+		for _, d := range r.Demos() {
+			s, err := r.Stream(d, opts)
+			if err != nil {
+				continue
+			}
+			_, _ = io.Copy(io.Discard, s)
+		}
+	})
+}
+
+// Minor item: unusable num_samples and dt attributes are errors naming
+// the attribute, one demo each.
+func TestBadAttributesAreErrors(t *testing.T) {
+	rs := checkFile(t, hostile("bad_attrs.hdf5"), episode.CheckOptions{})
+	want := []string{
+		"attribute num_samples is -5", "attribute num_samples is 0", "attribute num_samples is not a number",
+		"attribute dt is NaN", "attribute dt is +Inf", "attribute dt is -Inf", "attribute dt is 0", "attribute dt is -1",
+	}
+	if len(rs) != len(want) {
+		t.Fatalf("%d results, want %d", len(rs), len(want))
+	}
+	for i, r := range rs {
+		if !strings.Contains(r.Error, want[i]) {
+			t.Errorf("demo_%d: error %q, want %q", i, r.Error, want[i])
+		}
+	}
+}
+
+// Item 5: a FIFO named env_cfg.json beside a run file without dt is
+// passed over, never opened (opening it would block).
+func TestEnvCfgFIFONotOpened(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "env_cfg.json")
+	if err := mkfifo(cfg); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	done := make(chan bool)
+	go func() {
+		_, ok := envCfgDT(cfg)
+		done <- ok
+	}()
+	select {
+	case ok := <-done:
+		if ok {
+			t.Error("a dt read from a FIFO")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("envCfgDT blocked on a FIFO")
+	}
+}

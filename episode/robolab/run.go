@@ -14,6 +14,8 @@ import (
 	"sync"
 
 	"github.com/scigolib/hdf5"
+
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // Run is an open RoboLab run file (run_<i>.hdf5).
@@ -43,6 +45,7 @@ type Run struct {
 	data      *hdf5.Group
 	demos     []Demo
 	truncated *Error
+	bad       string // data's dt is unusable
 }
 
 // Demo is one data/demo_<k> group: one episode.
@@ -57,6 +60,8 @@ type Demo struct {
 	group *hdf5.Group
 	// unfinished says why RoboLab never closed the demo; "" when it did.
 	unfinished string
+	// bad says which of its (or data's) attributes is unusable.
+	bad string
 }
 
 var (
@@ -120,8 +125,14 @@ func Open(path string) (run *Run, err error) {
 	for i := range r.demos {
 		d := &r.demos[i]
 		d.DT = r.DT
-		if v, ok := attrNumber(d.group, "dt"); ok && validDT(v) {
+		d.bad = r.bad
+		if msg := badAttr(d.group, "dt", "seconds per step, finite and > 0", validDT); msg != "" {
+			d.bad = msg
+		} else if v, ok := attrNumber(d.group, "dt"); ok {
 			d.DT = v
+		}
+		if msg := badAttr(d.group, "num_samples", "a whole number of steps ≥ 1", validSteps); msg != "" && d.bad == "" {
+			d.bad = msg
 		}
 	}
 	return r, nil
@@ -210,6 +221,8 @@ func (r *Run) readMeta(data *hdf5.Group) {
 			r.EnvName = args.EnvName
 			if args.DT != nil && validDT(*args.DT) {
 				r.DT, r.DTSource = *args.DT, "data/env_args"
+			} else if args.DT != nil {
+				r.bad = fmt.Sprintf("data's env_args has dt %v (expected seconds per step, finite and > 0)", *args.DT)
 			}
 		}
 	}
@@ -222,7 +235,9 @@ func (r *Run) readMeta(data *hdf5.Group) {
 			r.Index, r.HasIndex = k, true
 		}
 	}
-	if v, ok := attrNumber(data, "dt"); ok && validDT(v) {
+	if msg := badAttr(data, "dt", "seconds per step, finite and > 0", validDT); msg != "" {
+		r.bad = "data's " + msg
+	} else if v, ok := attrNumber(data, "dt"); ok {
 		r.DT, r.DTSource = v, "data/dt"
 	}
 	if r.DT == 0 {
@@ -233,7 +248,7 @@ func (r *Run) readMeta(data *hdf5.Group) {
 	}
 }
 
-func validDT(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+func validDT(v float64) bool { return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
 
 // maxEnvCfg bounds the env_cfg.json read.
 const maxEnvCfg = 64 << 20
@@ -241,14 +256,13 @@ const maxEnvCfg = 64 << 20
 // envCfgDT reads sim.dt × decimation from an env_cfg.json, as RoboLab
 // computes the dt of its results.
 func envCfgDT(path string) (float64, bool) {
-	f, err := os.Open(path)
+	// Type checked before the open: a FIFO named env_cfg.json must not
+	// block the check.
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return 0, false
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return 0, false
-	}
 	var cfg struct {
 		Sim struct {
 			DT *float64 `json:"dt"`

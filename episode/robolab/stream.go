@@ -83,6 +83,9 @@ func (r *Run) Stream(d Demo, opts Options) (*Stream, error) {
 	if r.f == nil {
 		return nil, errors.New("robolab: Stream on a closed run")
 	}
+	if d.bad != "" {
+		return nil, r.fail("data/"+d.Name, d.bad)
+	}
 	s := &Stream{name: r.EpisodeName(d), run: r, demo: d}
 	r.lib.Lock()
 	err := s.open(opts)

@@ -255,3 +255,52 @@ func TestLockIsExclusive(t *testing.T) {
 		t.Fatalf("after release: %v", err)
 	}
 }
+
+// Item 7: the confinement rule: inside the roots, regular files (or
+// directories when asked), links resolved, never opened when not regular.
+func TestConfine(t *testing.T) {
+	root := t.TempDir()
+	out := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(root, "a.bddl"), []byte("x"), 0o644))
+	must(os.WriteFile(filepath.Join(out, "secret"), []byte("x"), 0o644))
+	must(os.Mkdir(filepath.Join(root, "sub"), 0o755))
+	must(os.Symlink(filepath.Join(out, "secret"), filepath.Join(root, "link")))
+	fifo := filepath.Join(root, "fifo")
+	hasFIFO := syscall.Mkfifo(fifo, 0o644) == nil
+	for _, tc := range []struct {
+		path  string
+		dirOK bool
+		want  string // "" accepted
+	}{
+		{filepath.Join(root, "a.bddl"), false, ""},
+		{filepath.Join(root, "sub"), true, ""},
+		{filepath.Join(root, "sub"), false, "a directory"},
+		{filepath.Join(root, "..", filepath.Base(out), "secret"), false, "outside the allowed directories"},
+		{filepath.Join(out, "secret"), false, "outside the allowed directories"},
+		{filepath.Join(root, "link"), false, "outside the allowed directories"},
+		{"/dev/zero", false, "a character device"},
+		{fifo, false, "a FIFO"},
+	} {
+		if tc.path == fifo && !hasFIFO {
+			continue
+		}
+		err := Confine(tc.path, tc.dirOK, root)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.path, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q", tc.path, err, tc.want)
+		}
+	}
+	for s, want := range map[string]bool{"apple": true, "a.b": true, "": false, ".": false, "..": false, "../x": false, "a/b": false, `a\b`: false, "a\x00": false} {
+		if PathComponent(s) != want {
+			t.Errorf("PathComponent(%q) = %v", s, !want)
+		}
+	}
+}
