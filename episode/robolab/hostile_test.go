@@ -1,6 +1,7 @@
 package robolab
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"math/rand/v2"
@@ -8,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"cmp"
 	"strings"
 	"testing"
 	"time"
@@ -63,7 +63,6 @@ func TestCompressionBombRefused(t *testing.T) {
 		t.Errorf("allocated %d bytes", got)
 	}
 }
-
 
 // Item 3: flipped bits in a valid chunked run file end in an error or a
 // result, never a crash, a hang or a huge allocation.

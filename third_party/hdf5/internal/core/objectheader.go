@@ -320,9 +320,13 @@ func parseV2Header(r io.ReaderAt, headerAddr uint64, flags uint8, sb *Superblock
 	// message data (address + size), but V2 OCHK blocks have a different layout.
 	if sb != nil {
 		continuations := findContinuations(messages, sb)
+		seen := map[uint64]bool{}
 		for len(continuations) > 0 {
 			cont := continuations[0]
 			continuations = continuations[1:]
+			if err := checkContinuation(seen, cont); err != nil {
+				return nil, "", err
+			}
 
 			contMessages, contName, err := parseV2ContinuationBlock(r, cont.Address, cont.Size, flags, isBE)
 			if err != nil {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -71,9 +72,13 @@ func parseV1Header(r io.ReaderAt, headerAddr uint64, sb *Superblock) ([]*HeaderM
 	// Process continuation messages
 	// We need to iterate through messages and follow any continuations
 	continuations := findContinuations(messages, sb)
+	seen := map[uint64]bool{}
 	for len(continuations) > 0 {
 		cont := continuations[0]
 		continuations = continuations[1:]
+		if err := checkContinuation(seen, cont); err != nil {
+			return nil, "", 0, err
+		}
 
 		// Parse continuation block
 		contMessages, contName, err := parseV1ContinuationBlock(r, cont.Address, cont.Size, sb)
@@ -277,4 +282,21 @@ func parseV1MessagesInBlock(r io.ReaderAt, start, end uint64, maxMessages uint16
 	}
 
 	return messages, name, nil
+}
+
+// maxContinuations bounds the continuation blocks of one object header
+// (bddl patch): a corrupt header whose continuations loop would otherwise
+// be read forever, its messages piling up until memory runs out.
+const maxContinuations = 1 << 12
+
+// checkContinuation refuses a continuation block met twice, or one too many.
+func checkContinuation(seen map[uint64]bool, cont continuationInfo) error {
+	if seen[cont.Address] {
+		return fmt.Errorf("object header continuation at 0x%X reached twice (corrupt header)", cont.Address)
+	}
+	if len(seen) >= maxContinuations {
+		return errors.New("object header has too many continuation blocks (corrupt header)")
+	}
+	seen[cont.Address] = true
+	return nil
 }

@@ -91,6 +91,9 @@ func LoadLocalHeap(r io.ReaderAt, address uint64, sb *core.Superblock) (*LocalHe
 	}
 
 	// Allocate and read data segment from the ACTUAL address in the header
+	if err := utils.CheckStored(r, dataSegmentAddr, dataSegmentSize, "local heap"); err != nil {
+		return nil, err
+	}
 	heap.Data = make([]byte, dataSegmentSize)
 	if _, err := r.ReadAt(heap.Data, int64(dataSegmentAddr)); err != nil {
 		return nil, utils.WrapError("local heap data read failed", err)
