@@ -1,8 +1,11 @@
 package robolab
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -71,7 +74,9 @@ func TestBitFlipsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tries := 300
+	// FLIPFILE, FLIPTRIES and FLIPSEED explore further by hand, under
+	// ulimit -v 4000000.
+	tries := 150
 	if n, err := strconv.Atoi(os.Getenv("FLIPTRIES")); err == nil {
 		tries = n
 	}
@@ -106,20 +111,17 @@ func TestBitFlipsBounded(t *testing.T) {
 // FuzzRunFile reads arbitrary bytes as a run file: every demo opened and
 // streamed to its end. Seeds: the fixtures, hostile ones included.
 func FuzzRunFile(f *testing.F) {
-	for _, name := range []string{"testdata/direct.hdf5", "testdata/contiguous.hdf5", hostile("declared_rows.hdf5"), hostile("bomb.hdf5")} {
+	// Small seeds (a fuzz run is 300000 executions): a whole run file, and
+	// the declared-size and compression-bomb inputs of items 1 and 2.
+	for _, name := range []string{hostile("tiny.hdf5"), hostile("tiny_declared.hdf5"), hostile("tiny_bomb.hdf5")} {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
 		}
 	}
 	prog := program(f)
 	opts := options(f, prog, testMap(f))
-	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(dir, "run_0.hdf5")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		r, err := Open(path)
+		r, err := openFrom("fuzz/run_0.hdf5", bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			return
 		}
@@ -129,7 +131,7 @@ func FuzzRunFile(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			_, _ = io.Copy(io.Discard, s)
+			_, _ = io.CopyN(io.Discard, s, 1<<20) // a valid demo may be long
 		}
 	})
 }
@@ -153,24 +155,37 @@ func TestBadAttributesAreErrors(t *testing.T) {
 }
 
 // Item 5: a FIFO named env_cfg.json beside a run file without dt is
-// passed over, never opened (opening it would block).
-func TestEnvCfgFIFONotOpened(t *testing.T) {
+// passed over, never opened (opening it would block); so is a FIFO given
+// as the run file itself.
+func TestFIFONotOpened(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "env_cfg.json")
 	if err := mkfifo(cfg); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	done := make(chan bool)
+	run := filepath.Join(dir, "run_0.hdf5")
+	if err := mkfifo(run); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
 	go func() {
-		_, ok := envCfgDT(cfg)
-		done <- ok
+		if _, ok := envCfgDT(cfg); ok {
+			done <- errors.New("a dt read from a FIFO")
+			return
+		}
+		_, err := Open(run)
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			done <- fmt.Errorf("Open(FIFO): %v", err)
+			return
+		}
+		done <- nil
 	}()
 	select {
-	case ok := <-done:
-		if ok {
-			t.Error("a dt read from a FIFO")
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("envCfgDT blocked on a FIFO")
+		t.Fatal("blocked on a FIFO")
 	}
 }

@@ -2,6 +2,7 @@ package robolab
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -34,7 +35,8 @@ type Run struct {
 	DT       float64
 	DTSource string
 
-	size int64 // bytes, when opened
+	size int64    // bytes, when opened
+	osf  *os.File // closed with f
 	f    *hdf5.File
 	// lib serializes the library's calls on f (a shared run's demos are
 	// read concurrently); shared, refs and key are its place in the pool.
@@ -73,21 +75,39 @@ var (
 // shorter than its superblock declares opens when its structure is
 // readable, and every episode read from it reports the truncation.
 func Open(path string) (run *Run, err error) {
-	info, err := os.Stat(path)
+	// Type checked before the open, and again on the open file: a FIFO
+	// is never opened for reading.
+	file, err := fsutil.OpenRegular(path)
 	if err != nil {
+		if errors.Is(err, fsutil.ErrNotRegular) {
+			return nil, &Error{File: path, Msg: "not a regular file"}
+		}
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, &Error{File: path, Msg: "not a regular file"}
+	info, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, err
 	}
-	r := &Run{Path: path, size: info.Size()}
-	r.truncated = checkLength(path, info.Size())
+	r, err := openFrom(path, file, info.Size())
+	if err != nil {
+		file.Close()
+		return nil, err
+	}
+	r.osf = file
+	return r, nil
+}
+
+// openFrom reads the run file held by src (size bytes), named path.
+func openFrom(path string, src io.ReaderAt, size int64) (run *Run, err error) {
+	r := &Run{Path: path, size: size}
+	r.truncated = checkLength(path, src, size)
 	defer func() {
 		if p := recover(); p != nil {
 			run, err = nil, r.fail("", fmt.Sprintf("corrupt HDF5 file (%v)", p))
 		}
 	}()
-	f, err := hdf5.Open(path)
+	f, err := hdf5.OpenReaderAt(src, size)
 	if err != nil {
 		return nil, r.fail("", "cannot read it as HDF5: "+err.Error())
 	}
@@ -163,6 +183,12 @@ func (r *Run) closeFile() error {
 	}
 	err := r.f.Close()
 	r.f = nil
+	if r.osf != nil {
+		if cerr := r.osf.Close(); err == nil {
+			err = cerr
+		}
+		r.osf = nil
+	}
 	return err
 }
 

@@ -15,7 +15,7 @@ import (
 
 // File represents an open HDF5 file with its metadata and root group.
 type File struct {
-	osFile        *os.File
+	osFile        fileReader
 	sb            *core.Superblock
 	root          *Group
 	visitedBTrees map[uint64]bool // Track visited B-tree addresses to prevent cycles
@@ -29,20 +29,47 @@ func Open(filename string) (*File, error) {
 	if err != nil {
 		return nil, utils.WrapError("file open failed", err)
 	}
-
-	// Verify HDF5 signature before reading superblock.
-	if !isHDF5File(f) {
-		_ = f.Close()
-		return nil, errors.New("not an HDF5 file")
-	}
-
 	// Get file size for address validation.
 	fi, err := f.Stat()
 	if err != nil {
 		_ = f.Close()
 		return nil, utils.WrapError("file stat failed", err)
 	}
-	fileSize := fi.Size()
+	return openReader(f, fi.Size())
+}
+
+// fileReader is what File reads from: an *os.File, or (bddl patch) any
+// io.ReaderAt given to OpenReaderAt.
+type fileReader interface {
+	io.ReaderAt
+	io.Closer
+}
+
+type nopCloser struct{ io.ReaderAt }
+
+func (nopCloser) Close() error { return nil }
+
+// Size lets utils.ReaderSize bound allocations by the data's size.
+func (n nopCloser) Size() int64 {
+	if s, ok := utils.ReaderSize(n.ReaderAt); ok {
+		return s
+	}
+	return 1<<63 - 1
+}
+
+// OpenReaderAt reads an HDF5 file held by r, size bytes long (bddl patch:
+// the caller opens the file as it sees fit, or holds it in memory).
+// Close does not close r.
+func OpenReaderAt(r io.ReaderAt, size int64) (*File, error) {
+	return openReader(nopCloser{r}, size)
+}
+
+func openReader(f fileReader, fileSize int64) (*File, error) {
+	// Verify HDF5 signature before reading superblock.
+	if !isHDF5File(f) {
+		_ = f.Close()
+		return nil, errors.New("not an HDF5 file")
+	}
 
 	sb, err := core.ReadSuperblock(f)
 	if err != nil {

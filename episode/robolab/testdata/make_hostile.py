@@ -80,6 +80,42 @@ def main():
         g.attrs[key] = value
     f.close()
 
+    # Fuzz seeds, a few KiB each so that FuzzRunFile stays fast: one demo
+    # of two steps (only the apple); the same with every dataset chunked
+    # and resized to 10^12 rows; one pose chunk declaring 14 MiB of zeros.
+    def apple_only(g, T, chunks=None):
+        steps = trajectory("success", T)
+        half, yaw = BODIES["apple"]
+        kw = {"chunks": True, "maxshape": (None, 7)} if chunks else {}
+        g.create_dataset("states/rigid_object/apple/root_pose", data=np.array([pose(s["apple"], yaw) for s in steps]),
+                         track_times=False, **kw)
+        kw = {"chunks": True, "maxshape": (None, 8, 3)} if chunks else {}
+        mm = [np.rint(np.array(corners(s["apple"], half, yaw)) * 1000.0) for s in steps]
+        g.create_dataset("bbox/bbox_mm/apple", data=np.array(mm, dtype=np.int16), track_times=False, **kw)
+        g.attrs["num_samples"] = T
+        return g
+
+    f, data = new_run(f"{OUT}/tiny.hdf5")
+    end_demo(data, apple_only(data.create_group("demo_0"), 2), True)
+    f.close()
+    f, data = new_run(f"{OUT}/tiny_declared.hdf5")
+    g = apple_only(data.create_group("demo_0"), 2, chunks=True)
+    for ds in (g["states/rigid_object/apple/root_pose"], g["bbox/bbox_mm/apple"]):
+        ds.resize(10**12, axis=0)
+    g.attrs["num_samples"] = 10**12
+    end_demo(data, g, True)
+    f.close()
+    f, data = new_run(f"{OUT}/tiny_bomb.hdf5")
+    g = data.create_group("demo_0")
+    rows = 1 << 18
+    g.create_dataset("states/rigid_object/apple/root_pose", shape=(rows, 7), dtype=np.float64, chunks=(rows, 7),
+                     compression="gzip", compression_opts=9, data=np.zeros((rows, 7)), track_times=False)
+    g.create_dataset("bbox/bbox_mm/apple", shape=(rows, 8, 3), dtype=np.int16, chunks=(rows // 16, 8, 3),
+                     compression="gzip", compression_opts=9, data=np.zeros((rows, 8, 3), np.int16), track_times=False)
+    g.attrs["num_samples"] = rows
+    end_demo(data, g, True)
+    f.close()
+
 
 if __name__ == "__main__":
     main()
