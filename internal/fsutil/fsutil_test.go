@@ -3,6 +3,7 @@
 package fsutil
 
 import (
+	"fmt"
 	"errors"
 	"os"
 	"path/filepath"
@@ -102,10 +103,9 @@ func TestWalkFollowsLinksSkipsLoopsAndFIFOs(t *testing.T) {
 
 // TestWalkLoopsThroughLinkedDirectories checks loop detection when only
 // plain directories are stated only below a link: a link back to a plain
-// ancestor, to itself, to the root, around a cycle of links, or a plain
-// directory below a link that is an ancestor (c/up/b is c) is noted and
-// not followed, while a link to a directory that is not an ancestor is
-// walked.
+// ancestor, to itself, to the root, around a cycle of links, is noted and
+// not followed; a link to a directory already walked (c is a/b) is noted
+// and not walked again: each file is visited once by identity (item 14).
 func TestWalkLoopsThroughLinkedDirectories(t *testing.T) {
 	dir := t.TempDir()
 	other := t.TempDir()
@@ -120,23 +120,53 @@ func TestWalkLoopsThroughLinkedDirectories(t *testing.T) {
 	must(os.Symlink("..", filepath.Join(dir, "a", "b", "up")))              // to a plain ancestor
 	must(os.Symlink(".", filepath.Join(dir, "a", "b", "self")))             // to itself
 	must(os.Symlink(dir, filepath.Join(dir, "a", "b", "root")))             // to the root
-	must(os.Symlink("a/b", filepath.Join(dir, "c")))                        // not a loop: walked again
+	must(os.Symlink("a/b", filepath.Join(dir, "c")))                        // walked already
 	must(os.Symlink(other, filepath.Join(dir, "d")))                        // a cycle of two links:
 	must(os.Symlink(filepath.Join(dir, "d"), filepath.Join(other, "back"))) // d -> other, other/back -> d
 	must(os.WriteFile(filepath.Join(other, "g.bddl"), nil, 0o644))
+	must(os.Symlink(filepath.Join(dir, "a", "b", "f.bddl"), filepath.Join(other, "h.bddl"))) // f.bddl again
 	got, notes := walkBDDL(t, dir)
-	want := []string{"a/b/f.bddl", "c/f.bddl", "d/g.bddl"}
+	want := []string{"a/b/f.bddl", "d/g.bddl"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("walked %v, want %v", got, want)
 	}
-	wantNotes := []string{"a/b/root", "a/b/self", "a/b/up", "c/root", "c/self", "c/up/b", "d/back"}
+	wantNotes := []string{"a/b/root: a link back", "a/b/self: a link back", "a/b/up: a link back", "c: a directory already walked", "d/back: a link back"}
 	if len(notes) != len(wantNotes) {
 		t.Errorf("notes:\n%s\nwant one for each of %v", strings.Join(notes, "\n"), wantNotes)
 	}
 	for i, w := range wantNotes {
-		if i < len(notes) && !strings.Contains(notes[i], filepath.FromSlash(w)+": a link back") {
-			t.Errorf("note %d = %q, want a loop at %s", i, notes[i], w)
+		if i < len(notes) && !strings.Contains(notes[i], filepath.FromSlash(w)) {
+			t.Errorf("note %d = %q, want %s", i, notes[i], w)
 		}
+	}
+}
+
+// Item 14: thirty directories each linking twice to the next make 2^30
+// paths to one file; the walk visits it once.
+func TestWalkSymlinkDiamonds(t *testing.T) {
+	dir := t.TempDir()
+	const depth = 30
+	for i := range depth {
+		d := filepath.Join(dir, fmt.Sprintf("d%02d", i))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if i == depth-1 {
+			if err := os.WriteFile(filepath.Join(d, "x.bddl"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		next := filepath.Join(dir, fmt.Sprintf("d%02d", i+1))
+		for _, l := range []string{"l", "r"} {
+			if err := os.Symlink(next, filepath.Join(d, l)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	got, _ := walkBDDL(t, filepath.Join(dir, "d00"))
+	if len(got) != 1 {
+		t.Fatalf("walked %d files, want 1: %v", len(got), got[:min(len(got), 5)])
 	}
 }
 
