@@ -3,8 +3,8 @@
 package fsutil
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
