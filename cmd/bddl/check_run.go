@@ -21,10 +21,13 @@ type checkRun struct {
 	single   bool
 	start    time.Time
 	problems int // plots that could not be written
+	// shardInputs is the number of episodes of this shard, resumed
+	// ones included.
+	shardInputs int
 }
 
 func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (*checkRun, error) {
-	c := &checkRun{opts: opts, todo: eps}
+	c := &checkRun{opts: opts, todo: eps, shardInputs: len(eps)}
 	c.checker = &batch.Checker{Resolver: res, Options: opts.episodeOptions(), Negation: opts.negation,
 		Evaluate: opts.evaluate, Open: batch.OpenOptions{Stdin: opts.in}}
 	for _, prep := range opts.prepare {
@@ -112,9 +115,9 @@ func (c *checkRun) run(ctx context.Context) ([]*batch.Outcome, error) {
 		return o, !o.Interrupted
 	}
 	err := batch.Run(ctx, c.opts.pool(p), c.todo, work, batch.Handlers[*batch.Outcome]{
-		Completed: func(_ int, o *batch.Outcome) error {
+		Completed: func(i int, o *batch.Outcome) error {
 			if c.results != nil {
-				if err := c.results.Append(o); err != nil {
+				if err := c.results.Append(c.stamped(c.todo[i], o)); err != nil {
 					return fmt.Errorf("writing %s: %w", c.opts.out, err)
 				}
 			}

@@ -334,3 +334,29 @@ func TestConfine(t *testing.T) {
 		}
 	}
 }
+
+// Minor item: a file replaced keeps its setgid (and setuid, sticky) bits,
+// as fmt -w replaces definitions.
+func TestWriteFileAtomicKeepsSetgid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.bddl")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := os.FileMode(0o640) | os.ModeSetgid
+	if err := os.Chmod(path, want); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(path); info.Mode() != want {
+		t.Skipf("the file system does not keep setgid (%v)", info.Mode())
+	}
+	if err := WriteFileAtomic(path, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode() != want {
+		t.Errorf("mode %v, want %v", info.Mode(), want)
+	}
+}
