@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // checkRun is one invocation's batch: the episodes to check now, the
@@ -131,7 +132,7 @@ func (c *checkRun) run(ctx context.Context) ([]*batch.Outcome, error) {
 			fresh = append(fresh, o)
 			for _, pr := range o.Problems {
 				c.problems++
-				fmt.Fprintf(c.opts.err, "bddl: %s: %s\n", o.Episode, pr)
+				fmt.Fprintf(c.opts.err, "bddl: %s: %s\n", termsafe.Text(o.Episode), termsafe.Text(pr))
 			}
 			return c.print(o)
 		},
@@ -178,7 +179,7 @@ func (c *checkRun) print(o *batch.Outcome) error {
 	case !r.Success:
 		mark = pal.yellow("FAIL ")
 	}
-	_, err := fmt.Fprintf(w, "%s %s: %s\n", mark, r.Episode, r.Reason)
+	_, err := fmt.Fprintf(w, "%s %s: %s\n", mark, termsafe.Text(r.Episode), termsafe.Text(r.Reason))
 	return err
 }
 
