@@ -189,3 +189,50 @@ func TestFIFONotOpened(t *testing.T) {
 		t.Fatal("blocked on a FIFO")
 	}
 }
+
+// Demos of one run file opened concurrently share one open file (pool.go)
+// and read right; the file is closed with the last of them.
+func TestOpenDemoConcurrent(t *testing.T) {
+	prog := program(t)
+	opts := options(t, prog, testMap(t))
+	path := hostile("many_demos.hdf5")
+	names, err := DemoNames(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = names[:40]
+	errs := make(chan error, len(names))
+	sem := make(chan struct{}, 4)
+	for _, name := range names {
+		go func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			e, src, err := OpenDemo(path, name, opts, nil)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer e.Run.Close()
+			if e.Err != nil {
+				errs <- e.Err
+				return
+			}
+			_, err = io.Copy(io.Discard, src)
+			if err == nil {
+				err = e.Stream.Err()
+			}
+			errs <- err
+		}()
+	}
+	for range names {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	CloseIdle()
+	pool.Lock()
+	defer pool.Unlock()
+	if len(pool.runs) != 0 {
+		t.Errorf("%d runs left open", len(pool.runs))
+	}
+}

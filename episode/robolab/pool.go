@@ -61,6 +61,9 @@ func acquire(path string) (*Run, error) {
 func (r *Run) release() error {
 	pool.Lock()
 	defer pool.Unlock()
+	if r.refs <= 0 {
+		return nil // closed already
+	}
 	r.refs--
 	if r.refs > 0 {
 		return nil
