@@ -41,3 +41,25 @@ func TestOutputsMustBeRegular(t *testing.T) {
 		t.Errorf("bddl %s: %s", strings.Join(args, " "), r.stderr)
 	}
 }
+
+// Minor item: fmt -w keeps the setgid bit of the file it rewrites.
+func TestFmtWriteKeepsSetgid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "problem0.bddl")
+	src := readFile(t, filepath.Join(examples, "tidying_the_living_room", "problem0.bddl"))
+	writeFile(t, path, []byte("  "+strings.ReplaceAll(string(src), "\n", "\n  ")))
+	want := os.FileMode(0o640) | os.ModeSetgid
+	if err := os.Chmod(path, want); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(path); info.Mode() != want {
+		t.Skipf("the file system does not keep setgid (%v)", info.Mode())
+	}
+	args := []string{"fmt", "-w", path}
+	runBDDL(t, args...).wantCode(t, args, exitOK)
+	if data, _ := os.ReadFile(path); string(data) == "  "+strings.ReplaceAll(string(src), "\n", "\n  ") {
+		t.Fatal("fmt -w did not rewrite the file")
+	}
+	if info, _ := os.Stat(path); info.Mode() != want {
+		t.Errorf("mode %v after fmt -w, want %v", info.Mode(), want)
+	}
+}
