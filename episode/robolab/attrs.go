@@ -110,5 +110,5 @@ func badAttr(g *hdf5.Group, name, want string, ok func(float64) bool) string {
 	return ""
 }
 
-// validSteps accepts a step count: a whole number from 1 to 2^40.
-func validSteps(v float64) bool { return v >= 1 && v <= 1<<40 && v == math.Trunc(v) }
+// validSteps accepts a step count: a whole number from 1 to maxRows.
+func validSteps(v float64) bool { return v >= 1 && v <= maxRows && v == math.Trunc(v) }

@@ -50,11 +50,13 @@ const (
 // The declared layout a column accepts, checked before the library reads
 // anything: a chunk decodes whole, so its size bounds the memory of a
 // read (h5py's automatic chunks stay under 1 MiB); a step's values are a
-// few dozen numbers; the steps are bounded so that every count fits.
+// few dozen numbers; the steps are bounded by what a recording holds (a
+// day at 100 Hz is 8.6 M steps), so that a few megabytes of compressed
+// rows cannot declare an evaluation of hours.
 const (
 	maxChunkBytes = 8 << 20
 	maxRowValues  = 1 << 16
-	maxRows       = 1 << 40
+	maxRows       = 1 << 24
 )
 
 // checkChunk refuses a chunk layout whose chunk, decoded as float64,

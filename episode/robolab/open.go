@@ -129,7 +129,7 @@ func (s *Stream) openArticulations(n *names, base string, static map[string]*epi
 func (s *Stream) countSteps(base string) error {
 	file, g := s.run.Path, s.demo.group
 	what := "num_samples"
-	if v, ok := attrNumber(g, "num_samples"); ok && v > 0 && v < 1<<40 {
+	if v, ok := attrNumber(g, "num_samples"); ok && v > 0 && v <= maxRows {
 		s.steps = int(v)
 	} else if a, err := openColumn(s.run, base+"actions", child(g, "actions"), 0); err == nil {
 		s.steps, what = a.rows, "actions"

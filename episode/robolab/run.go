@@ -151,7 +151,7 @@ func openFrom(path string, src io.ReaderAt, size int64) (run *Run, err error) {
 		} else if v, ok := attrNumber(d.group, "dt"); ok {
 			d.DT = v
 		}
-		if msg := badAttr(d.group, "num_samples", "a whole number of steps ≥ 1", validSteps); msg != "" && d.bad == "" {
+		if msg := badAttr(d.group, "num_samples", "a whole number of steps from 1 to 16777216", validSteps); msg != "" && d.bad == "" {
 			d.bad = msg
 		}
 	}
