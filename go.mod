@@ -41,3 +41,5 @@ require (
 	golang.org/x/text v0.28.0 // indirect
 	google.golang.org/protobuf v1.34.2 // indirect
 )
+
+replace github.com/scigolib/hdf5 => ./third_party/hdf5

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // Severity ranks a diagnostic.
@@ -76,15 +78,17 @@ func (d *Diagnostic) Filename() string {
 	return d.Source.Name
 }
 
+// Error is the diagnostic as a line; the file name and summary, which may
+// quote the input, are escaped for a terminal (termsafe.Text).
 func (d *Diagnostic) Error() string {
-	loc := d.Filename()
+	loc := termsafe.Text(d.Filename())
 	if d.Subject.Start.IsValid() {
 		loc = fmt.Sprintf("%s:%d:%d", loc, d.Subject.Start.Line, d.Subject.Start.Col)
 	}
 	if loc != "" {
 		loc += ": "
 	}
-	return fmt.Sprintf("%s%s: %s [%s]", loc, d.Severity, d.Summary, d.Code)
+	return fmt.Sprintf("%s%s: %s [%s]", loc, d.Severity, termsafe.Text(d.Summary), d.Code)
 }
 
 // Diagnostics is a list of problems. It is also an error, but use Err to get

@@ -3,6 +3,8 @@ package episode
 import (
 	"strconv"
 	"strings"
+
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // Error is a problem with a recording, located as precisely as the input
@@ -43,5 +45,7 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Msg)
-	return b.String()
+	// Names and values quoted from the recording are data: escaped for
+	// a terminal (termsafe.Text).
+	return termsafe.Text(b.String())
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // WriteText renders a result for a person: the verdict and its reason,
@@ -23,9 +25,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	case r.GoalAtEnd.String() == "unknown" && len(r.Unsatisfied) == 0:
 		verdict = "UNDETERMINED"
 	}
-	fmt.Fprintf(&b, "%s  %s\n", verdict, r.Episode)
-	fmt.Fprintf(&b, "  activity     %s\n", r.Activity)
-	fmt.Fprintf(&b, "  reason       %s\n", r.Reason)
+	fmt.Fprintf(&b, "%s  %s\n", verdict, termsafe.Text(r.Episode))
+	fmt.Fprintf(&b, "  activity     %s\n", termsafe.Text(r.Activity))
+	fmt.Fprintf(&b, "  reason       %s\n", termsafe.Text(r.Reason))
 	if r.Error == "" {
 		steps := fmt.Sprintf("%d", r.Steps)
 		if r.Steps > 0 {
@@ -56,7 +58,7 @@ func (r *Result) WriteText(w io.Writer) error {
 		if r.SkippedSteps > 0 {
 			fmt.Fprintf(&b, "  skipped      %d bad %s\n", r.SkippedSteps, pluralWord(r.SkippedSteps, "step", "steps"))
 			for _, e := range r.SkipErrors {
-				fmt.Fprintf(&b, "    %s\n", e)
+				fmt.Fprintf(&b, "    %s\n", termsafe.Text(e))
 			}
 		}
 		writeLiterals(&b, "unsatisfied at the end", r.Unsatisfied)
@@ -67,7 +69,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	if len(r.Warnings) > 0 {
 		b.WriteString("  warnings\n")
 		for _, s := range r.Warnings {
-			fmt.Fprintf(&b, "    %s\n", s)
+			fmt.Fprintf(&b, "    %s\n", termsafe.Text(s))
 		}
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -85,16 +87,16 @@ func writeLiterals(b *strings.Builder, title string, lits []Literal) {
 	}
 	fmt.Fprintf(b, "  %s (%d)\n", title, len(lits))
 	for _, l := range lits {
-		fmt.Fprintf(b, "    %s", l.Literal)
+		fmt.Fprintf(b, "    %s", termsafe.Text(l.Literal))
 		if l.Ground != l.Literal {
-			fmt.Fprintf(b, "  [%s]", l.Ground)
+			fmt.Fprintf(b, "  [%s]", termsafe.Text(l.Ground))
 		}
 		if l.Line > 0 {
 			fmt.Fprintf(b, "  (line %d of the definition)", l.Line)
 		}
 		b.WriteByte('\n')
 		if l.Detail != "" {
-			fmt.Fprintf(b, "        %s\n", l.Detail)
+			fmt.Fprintf(b, "        %s\n", termsafe.Text(l.Detail))
 		}
 	}
 }

@@ -370,59 +370,78 @@ func (bd *builder) topoOrder(b *Base) []SynsetID {
 
 func (b *Base) computeAncestors() {
 	n := len(b.names)
-	b.ancStart = make([]int32, n)
-	b.ancEnd = make([]int32, n)
 	b.depth = make([]int32, n)
-	// Rows are built in topological order, each the sorted union of its
-	// parents' rows and itself. In a tree that is the parent's row plus
-	// one id, so the total is about n times the mean depth.
-	ids := make([]SynsetID, 0, 4*n)
-	var scratch []SynsetID
 	for _, id := range b.topo {
-		ps := b.Parents(id)
-		start := int32(len(ids))
-		switch len(ps) {
-		case 0:
-			ids = append(ids, id)
-		case 1:
-			// Insert id into the parent's sorted row.
-			row := ids[b.ancStart[ps[0]]:b.ancEnd[ps[0]]]
-			k, _ := slices.BinarySearch(row, id)
-			ids = append(ids, row[:k]...)
-			ids = append(ids, id)
-			row = ids[b.ancStart[ps[0]]:b.ancEnd[ps[0]]] // ids may have moved
-			ids = append(ids, row[k:]...)
-		default:
-			scratch = append(scratch[:0], id)
-			for _, p := range ps {
-				scratch = append(scratch, ids[b.ancStart[p]:b.ancEnd[p]]...)
-			}
-			slices.Sort(scratch)
-			ids = append(ids, slices.Compact(scratch)...)
-		}
-		b.ancStart[id], b.ancEnd[id] = start, int32(len(ids))
-		for _, p := range ps {
+		for _, p := range b.Parents(id) {
 			if d := b.depth[p] + 1; d > b.depth[id] {
 				b.depth[id] = d
 			}
 		}
 	}
-	b.ancIDs = slices.Clip(ids)
 	b.computeTreeIntervals()
+	// The ancestors of a synset are its first-parent chain, which the
+	// tree intervals answer, and its extras: the ancestors off that
+	// chain, reached through a second parent somewhere above. Only the
+	// extras are stored, so a chain of 20,000 synsets (or any tree) costs
+	// nothing here where full rows would cost 200 million ids. The extras
+	// of id are those of its first parent, and for each other parent p,
+	// p's chain up to where it joins id's chain, with p's extras; each
+	// synset walked is stored, so the time is linear in what is stored.
+	b.extraStart = make([]int32, n)
+	b.extraEnd = make([]int32, n)
+	b.treeOnly = make([]uint64, (n+63)/64)
+	var ids, scratch []SynsetID
+	stamp := make([]int32, n) // the topo position + 1 of the last walk through a synset
+	for i, id := range b.topo {
+		ps := b.Parents(id)
+		scratch = scratch[:0]
+		if len(ps) > 0 {
+			scratch = append(scratch, ids[b.extraStart[ps[0]]:b.extraEnd[ps[0]]]...)
+		}
+		for _, p := range ps[min(1, len(ps)):] {
+			for _, x := range ids[b.extraStart[p]:b.extraEnd[p]] {
+				if !b.onChain(x, id) {
+					scratch = append(scratch, x)
+				}
+			}
+			// Up p's chain until it joins id's (a cycle's chain ends
+			// where the walk meets itself).
+			for x := p; !b.onChain(x, id) && stamp[x] != int32(i+1); {
+				stamp[x] = int32(i + 1)
+				scratch = append(scratch, x)
+				up := b.Parents(x)
+				if len(up) == 0 {
+					break
+				}
+				x = up[0]
+			}
+		}
+		start := int32(len(ids))
+		if len(scratch) > 0 {
+			slices.Sort(scratch)
+			ids = append(ids, slices.Compact(scratch)...)
+		} else {
+			b.treeOnly[id>>6] |= 1 << (uint(id) & 63)
+		}
+		b.extraStart[id], b.extraEnd[id] = start, int32(len(ids))
+	}
+	b.extraIDs = slices.Clip(ids)
+}
+
+// onChain reports whether x is on a's first-parent chain (a itself
+// included).
+func (b *Base) onChain(x, a SynsetID) bool {
+	in := b.treeIn[a]
+	return b.treeIn[x] <= in && in < b.treeOut[x]
 }
 
 // computeTreeIntervals numbers the forest that keeps each synset's first
 // parent by a depth-first walk: c is an ancestor of a along first parents
-// exactly when a's entry time lies in c's interval, one comparison pair
-// where the sorted rows need a binary search. treeOnly marks synsets
-// whose ancestors are all on their first-parent chain (a tree-shaped
-// taxonomy: nearly all of them), for which the interval answer is final.
+// exactly when a's entry time lies in c's interval.
 func (b *Base) computeTreeIntervals() {
 	n := len(b.names)
 	b.treeIn = make([]int32, n)
 	b.treeOut = make([]int32, n)
-	b.treeOnly = make([]uint64, (n+63)/64)
-	chainLen := make([]int32, n) // length of the first-parent chain, itself included
 	kids := make([][]SynsetID, n)
 	var roots []SynsetID
 	for i := range n {
@@ -440,25 +459,21 @@ func (b *Base) computeTreeIntervals() {
 	}
 	var stack []frame
 	visited := make([]bool, n)
-	enter := func(id SynsetID, chain int32) {
+	enter := func(id SynsetID) {
 		visited[id] = true
 		b.treeIn[id] = clock
 		clock++
-		chainLen[id] = chain
-		if int(b.ancEnd[id]-b.ancStart[id]) == int(chain) {
-			b.treeOnly[id>>6] |= 1 << (uint(id) & 63)
-		}
 		stack = append(stack, frame{id: id})
 	}
 	walk := func(root SynsetID) {
-		enter(root, 1)
+		enter(root)
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
 			if top.next < len(kids[top.id]) {
 				c := kids[top.id][top.next]
 				top.next++
 				if !visited[c] {
-					enter(c, chainLen[top.id]+1)
+					enter(c)
 				}
 				continue
 			}
@@ -470,7 +485,7 @@ func (b *Base) computeTreeIntervals() {
 		walk(r)
 	}
 	// Synsets on a hypernym cycle are reached from no root: give each an
-	// empty interval of its own, so only the rows answer for them.
+	// empty interval of its own, so only the extras answer for them.
 	for i := range n {
 		if !visited[i] {
 			b.treeIn[i], b.treeOut[i] = clock, clock

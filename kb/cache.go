@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // A BEHAVIOR-1K knowledge base takes tens of milliseconds of CPU and
@@ -181,7 +183,7 @@ func (s *streamHasher) hash(name string) (sum []byte, present, ok bool) {
 			return sum, true, true
 		}
 	}
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, false, false
 	}

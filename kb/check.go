@@ -1,7 +1,9 @@
 package kb
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -338,7 +340,7 @@ func b1kChecks(dir string, b *Base) []Finding {
 		if e.IsDir() || stem == name || ruleKindByFile[stem] != 0 {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(rulesDir, name))
+		data, err := readRegular(filepath.Join(rulesDir, name), maxDataFile)
 		if err != nil {
 			p.errorf(Location{File: name}, "missing-file", "cannot read: %v", err)
 			continue
@@ -427,8 +429,12 @@ func kindProperty(k RuleKind) Property {
 // b1kCheckCanonical compares propagated_annots_canonical.json with the
 // loaded properties.
 func b1kCheckCanonical(dir string, b *Base, p *problems) {
-	data, err := os.ReadFile(filepath.Join(dir, fileCanonical))
+	data, err := readRegular(filepath.Join(dir, fileCanonical), maxDataFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
 	if err != nil {
+		p.errorf(Location{File: fileCanonical}, "missing-file", "cannot read: %v", err)
 		return
 	}
 	data = stripBOM(data)

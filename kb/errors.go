@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // Location names where a piece of knowledge-base data comes from: a file
@@ -38,11 +40,13 @@ type DataError struct {
 	Message string
 }
 
+// Error is the error as a line, escaped for a terminal (termsafe.Text):
+// keys and messages quote the data.
 func (e DataError) Error() string {
 	if loc := e.Location.String(); loc != "" {
-		return loc + ": " + e.Message
+		return termsafe.Text(loc + ": " + e.Message)
 	}
-	return e.Message
+	return termsafe.Text(e.Message)
 }
 
 // DataErrors collects every data error of a load, so a curator can fix
@@ -122,11 +126,12 @@ type Finding struct {
 	Message  string   `json:"message"`
 }
 
+// String is the finding as a line, escaped for a terminal (termsafe.Text).
 func (f Finding) String() string {
 	if loc := f.Location.String(); loc != "" {
-		return fmt.Sprintf("%s: %s: %s [%s]", loc, f.Severity, f.Message, f.Code)
+		return fmt.Sprintf("%s: %s: %s [%s]", termsafe.Text(loc), f.Severity, termsafe.Text(f.Message), f.Code)
 	}
-	return fmt.Sprintf("%s: %s [%s]", f.Severity, f.Message, f.Code)
+	return fmt.Sprintf("%s: %s [%s]", f.Severity, termsafe.Text(f.Message), f.Code)
 }
 
 // problems gathers data errors and non-fatal findings during a load.

@@ -3,6 +3,7 @@ package kb
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func TestLargeTaxonomyAncestors(t *testing.T) {
 	for id := range n {
 		maxDepth = max(maxDepth, b.Depth(SynsetID(id)))
 	}
-	if got, bound := len(b.ancIDs), 2*n*(maxDepth+1); got > bound {
+	if got, bound := len(b.extraIDs), 2*n*(maxDepth+1); got > bound {
 		t.Errorf("%d ancestor entries for %d synsets of depth ≤ %d, want ≤ %d", got, n, maxDepth, bound)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
@@ -118,5 +119,35 @@ func BenchmarkLargeTaxonomyIsA(b *testing.B) {
 		}
 		i++
 	}
-	b.ReportMetric(float64(len(base.ancIDs))/float64(n), "ancestors/synset")
+	b.ReportMetric(float64(len(base.extraIDs))/float64(n), "extra-ancestors/synset")
+}
+
+// Item 8: a chain of 20,000 synsets (each the only child of the one
+// before) is cheap: no ancestor entries stored, IsA and Depth right.
+func TestDeepChainLinear(t *testing.T) {
+	const n = 20_000
+	bd := newBuilder(n)
+	ids := make([]SynsetID, n)
+	for i := range n {
+		ids[i] = bd.synset(fmt.Sprintf("s%d.n.01", i), Location{})
+	}
+	for i := 1; i < n; i++ {
+		bd.addParent(ids[i], ids[i-1])
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b := bd.finish(computePropagation, Origin{Format: "test"})
+	runtime.ReadMemStats(&after)
+	if err := b.loadErrs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.extraIDs) != 0 {
+		t.Errorf("%d extra ancestor entries for a chain", len(b.extraIDs))
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("building a %d-synset chain allocated %d MiB", n, got>>20)
+	}
+	if !b.IsA(ids[n-1], ids[0]) || b.IsA(ids[0], ids[n-1]) || b.Depth(ids[n-1]) != n-1 {
+		t.Errorf("IsA/Depth wrong on the chain")
+	}
 }

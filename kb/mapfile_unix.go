@@ -3,8 +3,9 @@
 package kb
 
 import (
-	"os"
 	"syscall"
+
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // mapEntry maps a cache entry read-only instead of reading it: its pages
@@ -14,7 +15,7 @@ import (
 // only ever replaced by rename, never rewritten in place, so the mapping
 // stays valid; it is never unmapped, as decoded names point into it.
 func mapEntry(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

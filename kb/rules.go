@@ -287,10 +287,34 @@ func (d *ruleDecoder) recipe(kind RuleKind, g gval, key []string) (Rule, bool) {
 		}
 		good = good && ok
 	}
+	if n := totalCount(r.Outputs); n > MaxRuleOutputs {
+		d.p.errorf(d.src.locate(g, append(key[:len(key):len(key)], "output_synsets")...), "rule-limit",
+			"rule %q creates %d objects, more than the %d a rule may create", r.Name, n, MaxRuleOutputs)
+		good = false
+	}
 	if len(r.Outputs) == 0 && good {
 		d.p.notef(SeverityWarning, r.Location, "rule-no-output", "rule %q has no output synsets", r.Name)
 	}
 	return r, good
+}
+
+// Limits on what one rule may name, checked when rules are loaded (so by
+// kb check too): the BEHAVIOR-1K rules name at most 16 of an input, 6 of
+// an output and 11 synsets in one field. A rule past them is refused with
+// its file and key, before any engine creates its outputs: a count of
+// 10^8 would otherwise exhaust memory at the first step it fires.
+const (
+	MaxRuleCount     = 100 // the count of one synset
+	MaxRecipeSynsets = 64  // the synsets of one field
+	MaxRuleOutputs   = 100 // the objects one firing creates
+)
+
+func totalCount(cs []SynsetCount) int {
+	n := 0
+	for _, c := range cs {
+		n += c.Count
+	}
+	return n
 }
 
 // counts decodes {synset: count} (null is empty).
@@ -317,7 +341,16 @@ func (d *ruleDecoder) counts(g gval, key []string) ([]SynsetCount, bool) {
 			good = false
 			continue
 		}
+		if v.num > MaxRuleCount {
+			d.p.errorf(d.src.locate(v, append(key, name)...), "rule-limit", "count of %s is %.0f, more than the %d a rule may name", name, v.num, MaxRuleCount)
+			good = false
+			continue
+		}
 		out = append(out, SynsetCount{Synset: id, Name: name, Count: int(v.num)})
+	}
+	if len(g.keys) > MaxRecipeSynsets {
+		d.p.errorf(d.src.locate(g, key...), "rule-limit", "%d synsets, more than the %d a rule may name in one field", len(g.keys), MaxRecipeSynsets)
+		good = false
 	}
 	return out, good
 }

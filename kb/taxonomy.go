@@ -27,18 +27,15 @@ type taxonomy struct {
 	// topo lists every id after all of its parents.
 	topo []SynsetID
 
-	// The ancestors of i, itself included, sorted by id, are
-	// ancIDs[ancStart[i]:ancEnd[i]]: memory linear in the synsets times
-	// their depth, where a bit table would be quadratic in the synsets.
-	ancStart []int32
-	ancEnd   []int32
-	ancIDs   []SynsetID
-
 	// Entry and exit times of a depth-first walk of the first-parent
-	// forest, and the synsets all of whose ancestors are first parents
-	// (see computeTreeIntervals).
-	treeIn, treeOut []int32
-	treeOnly        []uint64
+	// forest (see computeTreeIntervals): they answer whether c is on a's
+	// first-parent chain. The ancestors of i off that chain, sorted by
+	// id, are extraIDs[extraStart[i]:extraEnd[i]]; treeOnly marks the
+	// synsets that have none (nearly all: see computeAncestors).
+	treeIn, treeOut      []int32
+	treeOnly             []uint64
+	extraStart, extraEnd []int32
+	extraIDs             []SynsetID
 }
 
 // NumSynsets is the number of synsets; ids run from 0 to NumSynsets()-1.
@@ -138,7 +135,8 @@ func (b *Base) IsCustom(id SynsetID) bool {
 
 // IsA reports whether a is c or a descendant of c: two comparisons on the
 // first-parent forest's walk order, and for synsets with several
-// hypernyms up their chain a binary search of their sorted ancestors.
+// hypernyms up their chain a binary search of their sorted extra
+// ancestors.
 func (b *Base) IsA(a, c SynsetID) bool {
 	if uint(a) >= uint(len(b.names)) || uint(c) >= uint(len(b.names)) {
 		return false
@@ -149,7 +147,7 @@ func (b *Base) IsA(a, c SynsetID) bool {
 	if b.treeOnly[a>>6]&(1<<(uint(a)&63)) != 0 {
 		return false // a has no other ancestors
 	}
-	row := b.ancIDs[b.ancStart[a]:b.ancEnd[a]]
+	row := b.extraIDs[b.extraStart[a]:b.extraEnd[a]]
 	lo, hi := 0, len(row)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)

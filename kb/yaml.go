@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/openbddl/bddl/internal/yamlguard"
 )
 
 // LoadYAML loads a knowledge base written in this package's YAML format
@@ -43,6 +45,10 @@ func parseYAML(file string, data []byte, p *problems) (gval, bool) {
 			loc.Line, _ = strconv.Atoi(m[1])
 		}
 		p.errorf(loc, "syntax", "invalid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		return gval{}, false
+	}
+	if err := yamlguard.Check(file, &doc, yamlguard.DefaultLimit); err != nil {
+		p.errorf(Location{File: file}, "syntax", "%v", err)
 		return gval{}, false
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {

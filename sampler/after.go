@@ -217,7 +217,7 @@ func (a *After) WriteFile(smp *Sampler, res *Result, dir string) (string, *Failu
 	}
 	h.Activity, h.Steps = "problem0.bddl", len(steps)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", &Failure{Kind: Internal, Message: "writing: " + err.Error()}
+		return "", &Failure{Kind: Output, Message: "writing: " + err.Error()}
 	}
 	path := filepath.Join(dir, res.FileName())
 	def := a.def
@@ -240,7 +240,7 @@ func (a *After) WriteFile(smp *Sampler, res *Result, dir string) (string, *Failu
 		})
 	}
 	if err != nil {
-		return "", &Failure{Kind: Internal, Message: "writing: " + err.Error()}
+		return "", &Failure{Kind: Output, Message: "writing: " + err.Error()}
 	}
 	return path, nil
 }

@@ -30,6 +30,10 @@ const (
 	// Internal: the sampled state does not satisfy the literals by our own
 	// evaluator. This is a bug of the sampler, never a retry.
 	Internal Kind = "internal"
+	// Output: the sample could not be written (an output directory that
+	// is not writable, a full disk): the command's output, not the
+	// sampling, failed.
+	Output Kind = "output"
 )
 
 // Failure explains why an activity could not be sampled in a scene.

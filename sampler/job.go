@@ -94,7 +94,7 @@ func (s *Sampler) SampleAndWrite(j *Job, k int, o WriteOptions) Record {
 		err = res.WriteSVG(filepath.Join(filepath.Dir(path), res.Scene+fmt.Sprintf("-%d-%d.svg", res.Seed, res.Index)))
 	}
 	if err != nil {
-		rec.Status, rec.Reason = "failed", &Failure{Kind: Internal, Message: "writing: " + err.Error()}
+		rec.Status, rec.Reason = "failed", &Failure{Kind: Output, Message: "writing: " + err.Error()}
 		return rec
 	}
 	rec.Status, rec.File = "ok", path

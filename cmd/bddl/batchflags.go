@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // batchFlags are the flags every batch command shares (check, validate,
@@ -57,7 +58,7 @@ func (b *batchFlags) pool(p *batch.Progress) batch.Pool {
 
 // noter returns a function printing notes on w.
 func noter(w io.Writer) func(string) {
-	return func(msg string) { fmt.Fprintln(w, "bddl: note:", msg) }
+	return func(msg string) { fmt.Fprintln(w, "bddl: note:", termsafe.Text(msg)) }
 }
 
 // interruptible is batch.WithSignals on the command's stderr.

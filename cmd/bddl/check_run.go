@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // checkRun is one invocation's batch: the episodes to check now, the
@@ -21,10 +22,13 @@ type checkRun struct {
 	single   bool
 	start    time.Time
 	problems int // plots that could not be written
+	// shardInputs is the number of episodes of this shard, resumed
+	// ones included.
+	shardInputs int
 }
 
 func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (*checkRun, error) {
-	c := &checkRun{opts: opts, todo: eps}
+	c := &checkRun{opts: opts, todo: eps, shardInputs: len(eps)}
 	c.checker = &batch.Checker{Resolver: res, Options: opts.episodeOptions(), Negation: opts.negation,
 		Evaluate: opts.evaluate, Open: batch.OpenOptions{Stdin: opts.in}}
 	for _, prep := range opts.prepare {
@@ -112,9 +116,9 @@ func (c *checkRun) run(ctx context.Context) ([]*batch.Outcome, error) {
 		return o, !o.Interrupted
 	}
 	err := batch.Run(ctx, c.opts.pool(p), c.todo, work, batch.Handlers[*batch.Outcome]{
-		Completed: func(_ int, o *batch.Outcome) error {
+		Completed: func(i int, o *batch.Outcome) error {
 			if c.results != nil {
-				if err := c.results.Append(o); err != nil {
+				if err := c.results.Append(c.stamped(c.todo[i], o)); err != nil {
 					return fmt.Errorf("writing %s: %w", c.opts.out, err)
 				}
 			}
@@ -128,7 +132,7 @@ func (c *checkRun) run(ctx context.Context) ([]*batch.Outcome, error) {
 			fresh = append(fresh, o)
 			for _, pr := range o.Problems {
 				c.problems++
-				fmt.Fprintf(c.opts.err, "bddl: %s: %s\n", o.Episode, pr)
+				fmt.Fprintf(c.opts.err, "bddl: %s: %s\n", termsafe.Text(o.Episode), termsafe.Text(pr))
 			}
 			return c.print(o)
 		},
@@ -175,7 +179,7 @@ func (c *checkRun) print(o *batch.Outcome) error {
 	case !r.Success:
 		mark = pal.yellow("FAIL ")
 	}
-	_, err := fmt.Fprintf(w, "%s %s: %s\n", mark, r.Episode, r.Reason)
+	_, err := fmt.Fprintf(w, "%s %s: %s\n", mark, termsafe.Text(r.Episode), termsafe.Text(r.Reason))
 	return err
 }
 

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -171,9 +170,9 @@ func (o *episodeWriteOptions) output() (io.Writer, func() error, error) {
 	var w io.Writer = o.streams.out
 	closeFile := func() error { return nil }
 	if o.out != "" && o.out != "-" {
-		f, err := os.Create(o.out)
+		f, err := createOutput(o.out)
 		if err != nil {
-			return nil, nil, misuse("%v", err)
+			return nil, nil, misuse("-o %v", err)
 		}
 		w, closeFile = f, f.Close
 	}

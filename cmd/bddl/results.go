@@ -42,16 +42,23 @@ func newResultsMergeCmd(g *globalOptions) *cobra.Command {
 into one line per episode, and print the summary table (success rate and
 mean scores per activity; errors apart).
 
-Episodes are matched by their "episode" field as written (cleaned), so
-run every shard with the same relative paths. Of several lines for one
-episode, a verdict wins over an error, and a later line over an earlier
-one. Lines that are not results are reported and left out.
+Episodes are matched by their path relative to their --episode argument
+(recorded in each line), else by their "episode" field as written
+(cleaned). Of several lines for one episode, a verdict wins over an
+error, and a later line over an earlier one. Lines that are not results,
+cut short or holding a field out of its range (a score outside [0, 1])
+are reported and left out. Each line records its shard (I/N) and the
+number of episodes of that shard: shards missing, shards with episodes
+missing and lines left out are reported, and make the exit status 1.
+The -o file is locked as 'bddl check --out' locks it: merging onto a
+file a check is still writing is refused.
 
 With -o ALL the merged lines are written to ALL (atomically; ALL may be
 one of the inputs) and the summary goes to stdout; without it the merged
 lines go to stdout and the summary to stderr. --format json prints the
 merged lines on stdout instead of the summary. The exit status is 0 when
-every episode succeeded, 1 when one failed or had an error, 2 on misuse.`,
+every episode succeeded, 1 when one failed or had an error or the merge
+is incomplete, 2 on misuse.`,
 		Example: `  bddl results merge results-*.jsonl -o results.jsonl
   bddl results merge shard0.jsonl shard1.jsonl > all.jsonl`,
 		Args: cobra.MinimumNArgs(1),
@@ -68,6 +75,13 @@ every episode succeeded, 1 when one failed or had an error, 2 on misuse.`,
 func runResultsMerge(opts *resultsMergeOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
+	}
+	if opts.output != "" && opts.output != "-" {
+		unlock, err := lockOutput(opts.output)
+		if err != nil {
+			return misuse("-o %v", err)
+		}
+		defer unlock()
 	}
 	m, err := batch.MergeResults(opts.files, noter(opts.err))
 	if err != nil {
@@ -97,6 +111,12 @@ func runResultsMerge(opts *resultsMergeOptions) error {
 	}
 	fmt.Fprintf(opts.err, "merged %d %s into %d %s (%d %s dropped)\n", len(opts.files), plural(len(opts.files), "file", "files"),
 		len(m.Records), plural(len(m.Records), "episode", "episodes"), m.Duplicates, plural(m.Duplicates, "duplicate", "duplicates"))
+	if !m.Complete() {
+		for _, p := range m.Problems {
+			fmt.Fprintf(opts.err, "bddl: incomplete: %s\n", p)
+		}
+		return findings()
+	}
 	for _, r := range m.Records {
 		if !r.Success {
 			return findings()

@@ -147,7 +147,9 @@ func (rl *roboLabCheck) setup(opts *checkOptions, inputs []batch.Input) ([]batch
 		rl.m = m
 		switch {
 		case opts.activity == "":
-			opts.activity = m.ActivityRef()
+			if opts.activity, err = m.ActivityRef(); err != nil {
+				return nil, misuse("--map %v", err)
+			}
 			rl.activity = opts.activity
 		case m.Activity != "":
 			// --activity a tree of activities: the map names which.

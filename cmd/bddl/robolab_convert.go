@@ -69,7 +69,9 @@ func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
 			return misuse("--map %v", err)
 		}
 		if opts.activity == "" {
-			opts.activity = m.ActivityRef()
+			if opts.activity, err = m.ActivityRef(); err != nil {
+				return misuse("--map %v", err)
+			}
 		}
 	}
 	if opts.activity == "" {

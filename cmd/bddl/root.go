@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // Exit codes shared by every command.
@@ -102,6 +105,10 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 var subcommands []func(*globalOptions) *cobra.Command
 
 func run(args []string, in io.Reader, out, errw io.Writer) int {
+	// Whatever a command prints passes an escaping writer: no control
+	// byte from data reaches the terminal (see internal/termsafe).
+	out = termsafe.NewWriter(out, paletteFor(out).on)
+	errw = termsafe.NewWriter(errw, paletteFor(errw).on)
 	root := newRootCmd(streams{in: in, out: out, err: errw})
 	root.SetArgs(args)
 	err := root.Execute()
@@ -111,12 +118,22 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(errw, "bddl:", ee.err)
+			fmt.Fprintln(errw, "bddl:", escapeLines(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// Errors cobra raises itself (unknown command, wrong argument count)
 	// are misuse.
-	fmt.Fprintln(errw, "bddl:", err)
+	fmt.Fprintln(errw, "bddl:", escapeLines(err.Error()))
 	return exitMisuse
+}
+
+// escapeLines escapes each line of a message (termsafe.Text), keeping
+// the message's own line breaks.
+func escapeLines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = termsafe.Text(l)
+	}
+	return strings.Join(lines, "\n")
 }

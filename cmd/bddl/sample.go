@@ -137,8 +137,8 @@ func runSample(opts *sampleOptions, args []string) error {
 	if err := opts.batchFlags.parse(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(opts.out, 0o755); err != nil {
-		return misuse("-o %s: %v", opts.out, err)
+	if err := checkOutputDir(opts.out); err != nil {
+		return misuse("-o %v", err)
 	}
 	base, err := opts.loadKB()
 	if err != nil {

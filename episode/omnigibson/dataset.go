@@ -96,14 +96,26 @@ func (d *Dataset) Model(category, model string) (*ModelMeta, error) {
 	return m, nil
 }
 
-func readBounded(path string) ([]byte, error) {
-	return fsutil.ReadFile(path, maxFileBytes)
+// readBounded reads a dataset file under the confinement rule: a
+// regular file inside the dataset (links resolved), at most maxFileBytes.
+func (d *Dataset) readBounded(path string) ([]byte, error) {
+	if _, err := os.Lstat(path); err != nil {
+		return nil, err
+	}
+	return fsutil.ReadConfined(path, maxFileBytes, d.Dir)
 }
 
 func (d *Dataset) load(category, model string) (*ModelMeta, error) {
+	// A template's category and model are data: each must name one
+	// directory entry, or "../../outside" would leave the dataset.
+	for _, name := range []string{category, model} {
+		if !fsutil.PathComponent(name) {
+			return nil, &Error{File: filepath.Join(d.Dir, "objects"), Msg: fmt.Sprintf("category/model %q/%q: not a plain name (a path from data must stay inside --og-dataset)", category, model)}
+		}
+	}
 	dir := filepath.Join(d.Dir, "objects", category, model)
 	metaPath := filepath.Join(dir, "misc", "metadata.json")
-	data, err := readBounded(metaPath)
+	data, err := d.readBounded(metaPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -152,7 +164,7 @@ func (d *Dataset) load(category, model string) (*ModelMeta, error) {
 		m.Openable = append(m.Openable, oj)
 	}
 	urdfPath := filepath.Join(dir, "urdf", model+".urdf")
-	data, err = readBounded(urdfPath)
+	data, err = d.readBounded(urdfPath)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return m, nil

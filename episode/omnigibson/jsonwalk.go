@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // maxFileBytes bounds every file this package reads. Templates are a few
@@ -22,11 +24,12 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	// Keys and values from the file are data: escaped (termsafe.Text).
 	switch {
 	case e.Key == "":
-		return e.File + ": " + e.Msg
+		return termsafe.Text(e.File + ": " + e.Msg)
 	default:
-		return e.File + ": " + e.Key + ": " + e.Msg
+		return termsafe.Text(e.File + ": " + e.Key + ": " + e.Msg)
 	}
 }
 

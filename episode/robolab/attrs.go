@@ -1,6 +1,11 @@
 package robolab
 
-import "github.com/scigolib/hdf5"
+import (
+	"fmt"
+	"math"
+
+	"github.com/scigolib/hdf5"
+)
 
 // attrNumber reads a numeric scalar attribute of a group.
 func attrNumber(g *hdf5.Group, name string) (float64, bool) {
@@ -87,3 +92,23 @@ func attrValue(g *hdf5.Group, name string) (v any, ok bool) {
 	}
 	return nil, false
 }
+
+// badAttr says why a group's attribute name, when present, is not a
+// number that ok accepts; "" when it is absent or acceptable. A present
+// but unusable attribute is an error, never silently replaced.
+func badAttr(g *hdf5.Group, name, want string, ok func(float64) bool) string {
+	if !hasAttr(g, name) {
+		return ""
+	}
+	v, isNum := attrNumber(g, name)
+	if !isNum {
+		return fmt.Sprintf("attribute %s is not a number (expected %s)", name, want)
+	}
+	if !ok(v) {
+		return fmt.Sprintf("attribute %s is %v (expected %s)", name, v, want)
+	}
+	return ""
+}
+
+// validSteps accepts a step count: a whole number from 1 to maxRows.
+func validSteps(v float64) bool { return v >= 1 && v <= maxRows && v == math.Trunc(v) }

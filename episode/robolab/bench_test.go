@@ -257,3 +257,59 @@ func TestLongDemoBoundedMemory(t *testing.T) {
 		t.Errorf("live heap reached %d MB while streaming", peak>>20)
 	}
 }
+
+// BenchmarkManyDemos reads every demo of a 150-demo run file, each opened
+// as the batch opens it (OpenDemo: one shared open file), against the
+// baseline of opening the file anew for each demo (what OpenDemo did
+// before the pool: time quadratic in the demos).
+func BenchmarkManyDemos(b *testing.B) {
+	prog := program(b)
+	opts := options(b, prog, testMap(b))
+	path := hostile("many_demos.hdf5")
+	names, err := DemoNames(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	read := func(b *testing.B, open func(name string) (*Run, io.Reader)) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, name := range names {
+				r, src := open(name)
+				if _, err := io.Copy(io.Discard, src); err != nil {
+					b.Fatal(err)
+				}
+				r.Close()
+			}
+		}
+		b.ReportMetric(float64(len(names))*float64(b.N)/b.Elapsed().Seconds(), "demos/s")
+	}
+	b.Run("reopen", func(b *testing.B) {
+		read(b, func(name string) (*Run, io.Reader) {
+			r, err := Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, d := range r.Demos() {
+				if d.Name == name {
+					s, err := r.Stream(d, opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					return r, s
+				}
+			}
+			b.Fatal("no demo", name)
+			return nil, nil
+		})
+	})
+	b.Run("shared", func(b *testing.B) {
+		read(b, func(name string) (*Run, io.Reader) {
+			e, src, err := OpenDemo(path, name, opts, nil)
+			if err != nil || e.Err != nil {
+				b.Fatal(err, e.Err)
+			}
+			return e.Run, src
+		})
+		CloseIdle()
+	})
+}

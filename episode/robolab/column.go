@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/scigolib/hdf5"
 )
@@ -14,17 +15,21 @@ import (
 // wholeBytes of values is read at once instead: the library reads a whole
 // dataset about three times faster than a slice of it.
 type column struct {
+	lib   *sync.Mutex // the run's: held while the library reads
 	file  string
 	path  string // in the file: data/demo_0/bbox/bbox_mm/apple
 	ds    *hdf5.Dataset
 	dims  []uint64
 	width int // values per row
 	rows  int
-	// blockRows is the number of rows read at once; missing lists the
-	// row blocks of chunkRows rows that lack a stored chunk.
-	blockRows int
-	chunkRows int
-	missing   map[int]bool
+	// blockRows is the number of rows read at once; stored counts the
+	// stored chunks of each block of chunkRows rows, perBlock the chunks
+	// a block has when whole, and incomplete says some block lacks one.
+	blockRows  int
+	chunkRows  int
+	stored     map[int]int
+	perBlock   int
+	incomplete bool
 
 	block []float64
 	start int  // first row of block
@@ -42,13 +47,42 @@ const (
 	streamBytes = 32 << 20
 )
 
+// The declared layout a column accepts, checked before the library reads
+// anything: a chunk decodes whole, so its size bounds the memory of a
+// read (h5py's automatic chunks stay under 1 MiB); a step's values are a
+// few dozen numbers; the steps are bounded by what a recording holds (a
+// day at 100 Hz is 8.6 M steps), so that a few megabytes of compressed
+// rows cannot declare an evaluation of hours.
+const (
+	maxChunkBytes = 8 << 20
+	maxRowValues  = 1 << 16
+	maxRows       = 1 << 24
+)
+
+// checkChunk refuses a chunk layout whose chunk, decoded as float64,
+// exceeds maxChunkBytes; "" when it is acceptable.
+func checkChunk(dims, chunk []uint64) string {
+	n := uint64(8)
+	for _, d := range chunk {
+		if d == 0 {
+			return "unreadable chunk layout (a chunk dimension of 0)"
+		}
+		if n > maxChunkBytes/d {
+			return fmt.Sprintf("chunk %s of a dataset %s declares more than the %d MiB a chunk may hold", shapeText(chunk), shapeText(dims), maxChunkBytes>>20)
+		}
+		n *= d
+	}
+	return ""
+}
+
 // testReadHook, when set by a test, is called with the path of every
 // dataset opened or read.
 var testReadHook func(path string)
 
 // openColumn opens a dataset for reading by rows. shape gives the
 // expected size of each dimension after the first (0: any size ≥ 1).
-func openColumn(file, path string, obj hdf5.Object, shape ...int) (c *column, err error) {
+func openColumn(run *Run, path string, obj hdf5.Object, shape ...int) (c *column, err error) {
+	file, fileSize := run.Path, run.size
 	if testReadHook != nil {
 		testReadHook(path)
 	}
@@ -64,7 +98,7 @@ func openColumn(file, path string, obj hdf5.Object, shape ...int) (c *column, er
 			c, err = nil, &Error{File: file, Path: path, Msg: fmt.Sprintf("corrupt dataset (%v)", p)}
 		}
 	}()
-	c = &column{file: file, path: path, ds: ds}
+	c = &column{lib: &run.lib, file: file, path: path, ds: ds}
 	chunkRows := 0
 	it, err := ds.ChunkIterator()
 	if err == nil {
@@ -73,26 +107,30 @@ func openColumn(file, path string, obj hdf5.Object, shape ...int) (c *column, er
 		if len(chunk) != len(c.dims) || len(chunk) == 0 || chunk[0] == 0 {
 			return nil, c.fail(-1, "unreadable chunk layout")
 		}
+		if msg := checkChunk(c.dims, chunk); msg != "" {
+			return nil, c.fail(-1, msg)
+		}
 		chunkRows = int(chunk[0])
 		// Which row blocks have all their chunks stored: a chunk never
-		// written (a file cut while recording) would read as zeros.
-		per := 1
+		// written (a file cut while recording) would read as zeros. Only
+		// the stored chunks are counted, never the declared blocks, which
+		// a header may make 10^12.
+		c.perBlock = 1
 		for i := 1; i < len(chunk); i++ {
-			per *= int((c.dims[i] + chunk[i] - 1) / chunk[i])
+			c.perBlock *= int((c.dims[i] + chunk[i] - 1) / chunk[i])
 		}
-		count := map[int]int{}
+		c.stored = map[int]int{}
 		for it.Next() {
-			count[int(it.ChunkCoords()[0])]++
+			c.stored[int(it.ChunkCoords()[0])]++
 		}
-		blocks := int((c.dims[0] + chunk[0] - 1) / chunk[0])
-		for b := range blocks {
-			if count[b] < per {
-				if c.missing == nil {
-					c.missing = map[int]bool{}
-				}
-				c.missing[b] = true
+		blocks := (c.dims[0] + chunk[0] - 1) / chunk[0]
+		full := 0
+		for _, n := range c.stored {
+			if n >= c.perBlock {
+				full++
 			}
 		}
+		c.incomplete = uint64(full) < blocks
 	} else if strings.Contains(err.Error(), "only supports chunked") {
 		info, ierr := ds.Info()
 		if ierr != nil {
@@ -109,11 +147,21 @@ func openColumn(file, path string, obj hdf5.Object, shape ...int) (c *column, er
 	}
 	c.width = 1
 	for i, want := range shape {
-		d := int(c.dims[i+1])
-		if want > 0 && d != want || d == 0 {
+		d := c.dims[i+1]
+		if want > 0 && d != uint64(want) || d == 0 {
 			return nil, c.fail(-1, fmt.Sprintf("shape %s, expected %s", shapeText(c.dims), expectedShape(shape)))
 		}
-		c.width *= d
+		if d > maxRowValues || uint64(c.width)*d > maxRowValues {
+			return nil, c.fail(-1, fmt.Sprintf("shape %s: more than %d values a step", shapeText(c.dims), maxRowValues))
+		}
+		c.width *= int(d)
+	}
+	if c.dims[0] > maxRows {
+		return nil, c.fail(-1, fmt.Sprintf("shape %s: more than %d steps", shapeText(c.dims), maxRows))
+	}
+	if chunkRows == 0 && fileSize > 0 && c.dims[0]*uint64(c.width) > uint64(fileSize) {
+		// Contiguous values are stored in the file, at least a byte each.
+		return nil, c.fail(-1, fmt.Sprintf("shape %s declares more values than the %d-byte file can hold", shapeText(c.dims), fileSize))
 	}
 	c.rows = int(c.dims[0])
 	per := max(1, blockBytes/(8*c.width))
@@ -122,7 +170,7 @@ func openColumn(file, path string, obj hdf5.Object, shape ...int) (c *column, er
 		per = max(1, per/chunkRows) * chunkRows
 	}
 	c.blockRows = per
-	c.whole = c.size() <= wholeBytes && c.missing == nil
+	c.whole = c.size() <= wholeBytes && !c.incomplete
 	return c, nil
 }
 
@@ -154,9 +202,9 @@ func (c *column) load(k int) (err error) {
 	}
 	start := k / c.blockRows * c.blockRows
 	n := min(c.blockRows, c.rows-start)
-	if c.missing != nil {
+	if c.incomplete {
 		for r := start; r < start+n; r += c.chunkRows {
-			if c.missing[r/c.chunkRows] {
+			if c.stored[r/c.chunkRows] < c.perBlock {
 				return &Error{File: c.file, Path: c.path, Step: r, HasStep: true, Truncated: true,
 					Msg: fmt.Sprintf("no data stored for steps %d–%d (a chunk is missing: the file was cut while recording?)", r, min(r+c.chunkRows, c.rows)-1)}
 			}
@@ -165,6 +213,8 @@ func (c *column) load(k int) (err error) {
 	if testReadHook != nil {
 		testReadHook(c.path)
 	}
+	c.lib.Lock()
+	defer c.lib.Unlock()
 	defer func() {
 		if p := recover(); p != nil {
 			err = c.fail(start, fmt.Sprintf("corrupt data (%v)", p))
@@ -201,6 +251,8 @@ func (c *column) readWhole() (vals []float64, ok bool) {
 	if testReadHook != nil {
 		testReadHook(c.path)
 	}
+	c.lib.Lock()
+	defer c.lib.Unlock()
 	defer func() {
 		if recover() != nil {
 			vals, ok = nil, false

@@ -11,26 +11,42 @@ import (
 	"sync"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // ActivityRef is the activity the map names, as a reference to resolve:
 // a file or activity directory relative to the map's directory
-// (name.bddl there too), else a name. "" when the map names none.
-func (m *Map) ActivityRef() string {
+// (name.bddl there too), else a name. "" when the map names none. A path
+// is confined to the map's directory (fsutil.Confine: inside it, links
+// resolved, a regular file or a directory): a map is data, and its
+// activity: must not read /etc/shadow or block on a FIFO.
+func (m *Map) ActivityRef() (string, error) {
 	a := m.Activity
-	if a == "" || filepath.IsAbs(a) {
-		return a
+	if a == "" {
+		return "", nil
 	}
 	dir := filepath.Dir(m.File)
+	pathLike := filepath.IsAbs(a) || strings.ContainsAny(a, `/\`) || strings.HasSuffix(a, ".bddl")
 	for _, cand := range []string{a, a + ".bddl"} {
-		if _, err := os.Stat(filepath.Join(dir, cand)); err == nil {
-			return filepath.Join(dir, cand)
+		p := cand
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, cand)
+		}
+		if _, err := os.Lstat(p); err == nil {
+			if err := fsutil.Confine(p, true, dir); err != nil {
+				return "", fmt.Errorf("%s: activity: %w", m.File, err)
+			}
+			return p, nil
 		}
 	}
-	if strings.ContainsAny(a, `/\`) || strings.HasSuffix(a, ".bddl") {
-		return filepath.Join(dir, a) // reported missing when read
+	if pathLike {
+		p := a
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, a)
+		}
+		return "", fmt.Errorf("%s: activity: %s: no such file (a path is relative to the map's directory)", m.File, p)
 	}
-	return a
+	return a, nil
 }
 
 // DemoNames lists the demos of a run file, in env_id order.
@@ -64,7 +80,7 @@ type DemoEpisode struct {
 // is told of the bytes read: the demo's share of the file, as its steps
 // are produced.
 func OpenDemo(path, name string, opts Options, count func(int)) (*DemoEpisode, io.Reader, error) {
-	run, err := Open(path)
+	run, err := acquire(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,6 +3,8 @@ package robolab
 import (
 	"strconv"
 	"strings"
+
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // Error is a problem with a run file, located as precisely as the input
@@ -34,5 +36,5 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Msg)
-	return b.String()
+	return termsafe.Text(b.String()) // names from the file are data
 }

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/openbddl/bddl/internal/fsutil"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/yamlguard"
 )
 
 // Map says which BDDL instance each RoboLab object is, and gives the
@@ -30,8 +31,12 @@ type Map struct {
 	staticLines map[string]int
 }
 
-// maxMapSize bounds the map file read.
-const maxMapSize = 16 << 20
+// maxMapSize bounds the map file read; maxMapNodes its YAML nodes with
+// aliases expanded (a map of thousands of objects has tens of thousands).
+const (
+	maxMapSize  = 16 << 20
+	maxMapNodes = 1 << 18
+)
 
 // LoadMap reads a map file. It opens only regular files.
 func LoadMap(path string) (*Map, error) {
@@ -48,6 +53,9 @@ func ParseMap(name string, data []byte) (*Map, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if err := yamlguard.Check(name, &doc, maxMapNodes); err != nil {
+		return nil, err
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%s: empty: a map has names: and static: sections", name)

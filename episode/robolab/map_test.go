@@ -1,6 +1,7 @@
 package robolab
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,6 +81,8 @@ func FuzzParseMap(f *testing.F) {
 	f.Add(seed)
 	f.Add([]byte("names: {a: b}\nstatic: {x.n.01_1: {joints: {j: {q: 0, lo: 0, hi: 1}}}}"))
 	f.Add([]byte("a: &x [*x]"))
+	// The alias bomb of item 15 (a smaller one: seeds run in every test).
+	f.Add([]byte("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\nstatic: {t.n.01_1: {x: *f}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseMap("f.yaml", data)
 		if err == nil && m == nil {
@@ -89,20 +92,64 @@ func FuzzParseMap(f *testing.F) {
 }
 
 // TestMapActivityRef: the map's activity: is a file or activity
-// directory relative to the map (name.bddl there too), else a name.
+// directory relative to the map (name.bddl there too), else a name; a
+// path is confined to the map's directory (item 7).
 func TestMapActivityRef(t *testing.T) {
 	names := filepath.Join("testdata", "names.yaml")
-	for _, tc := range []struct{ activity, want string }{
-		{"putting_the_apple_in_the_bowl.bddl", filepath.Join("testdata", "putting_the_apple_in_the_bowl.bddl")},
-		{"putting_the_apple_in_the_bowl", filepath.Join("testdata", "putting_the_apple_in_the_bowl.bddl")}, // .bddl beside the map
-		{"tidying_the_living_room", "tidying_the_living_room"},                                             // a name
-		{"defs/missing.bddl", filepath.Join("testdata", "defs/missing.bddl")},
-		{"/abs/x.bddl", "/abs/x.bddl"},
-		{"", ""},
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.bddl")
+	hasFIFO := mkfifo(fifo) == nil
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "passwd.bddl")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file, activity, want, err string
+	}{
+		{names, "putting_the_apple_in_the_bowl.bddl", filepath.Join("testdata", "putting_the_apple_in_the_bowl.bddl"), ""},
+		{names, "putting_the_apple_in_the_bowl", filepath.Join("testdata", "putting_the_apple_in_the_bowl.bddl"), ""}, // .bddl beside the map
+		{names, "tidying_the_living_room", "tidying_the_living_room", ""},                                             // a name
+		{names, "defs/missing.bddl", "", "no such file"},
+		{names, "/abs/x.bddl", "", "no such file"},
+		{names, "/etc/passwd", "", "outside the allowed directories"},
+		{names, "../../../../../../../../etc/passwd", "", "outside the allowed directories"},
+		{names, "/dev/zero", "", "a character device"},
+		{filepath.Join(dir, "m.yaml"), "passwd.bddl", "", "outside the allowed directories"},
+		{filepath.Join(dir, "m.yaml"), "fifo.bddl", "", "a FIFO"},
+		{names, "", "", ""},
 	} {
-		m := &Map{File: names, Activity: tc.activity}
-		if got := m.ActivityRef(); got != tc.want {
-			t.Errorf("activity: %s → %q, want %q", tc.activity, got, tc.want)
+		if strings.HasPrefix(tc.activity, "fifo") && !hasFIFO {
+			continue
 		}
+		m := &Map{File: tc.file, Activity: tc.activity}
+		got, err := m.ActivityRef()
+		switch {
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("activity: %s → %q, %v; want %q", tc.activity, got, err, tc.want)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("activity: %s → %q, %v; want error %q", tc.activity, got, err, tc.err)
+		case err != nil && strings.Contains(err.Error(), "root:"):
+			t.Errorf("activity: %s: the error shows the file's content: %v", tc.activity, err)
+		}
+	}
+}
+
+// Item 15: a map whose aliases expand to 10^9 nodes is refused at once.
+func TestMapAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [", i, i)
+		for k := range 10 {
+			if k > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*a%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	fmt.Fprintf(&b, "static:\n  table.n.02_1: {aabb: [0, 0, 0, 1, 1, 1], x: *a9}\n")
+	_, err := ParseMap("bomb.yaml", []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "YAML aliases expand to more than") {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -72,10 +72,10 @@ func (s *Stream) openRigid(n *names, base string) error {
 		if grp, ok := c.(*hdf5.Group); ok {
 			pose = child(grp, "root_pose")
 		}
-		if o.pose, err = openColumn(file, base+"states/rigid_object/"+c.Name()+"/root_pose", pose, 7); err != nil {
+		if o.pose, err = openColumn(s.run, base+"states/rigid_object/"+c.Name()+"/root_pose", pose, 7); err != nil {
 			return err
 		}
-		if o.box, err = openColumn(file, base+"bbox/bbox_mm/"+c.Name(), child(boxes, c.Name()), 8, 3); err != nil {
+		if o.box, err = openColumn(s.run, base+"bbox/bbox_mm/"+c.Name(), child(boxes, c.Name()), 8, 3); err != nil {
 			return err
 		}
 		s.objs = append(s.objs, o)
@@ -105,11 +105,11 @@ func (s *Stream) openArticulations(n *names, base string, static map[string]*epi
 			pose, joints = child(grp, "root_pose"), child(grp, "joint_position")
 		}
 		dir := base + "states/articulation/" + c.Name() + "/"
-		if o.pose, err = openColumn(file, dir+"root_pose", pose, 7); err != nil {
+		if o.pose, err = openColumn(s.run, dir+"root_pose", pose, 7); err != nil {
 			return err
 		}
 		if st := static[inst]; st != nil && len(st.Joints) > 0 {
-			if o.joints, err = openColumn(file, dir+"joint_position", joints, 0); err != nil {
+			if o.joints, err = openColumn(s.run, dir+"joint_position", joints, 0); err != nil {
 				return err
 			}
 			if o.joints.width != len(st.Joints) {
@@ -129,9 +129,9 @@ func (s *Stream) openArticulations(n *names, base string, static map[string]*epi
 func (s *Stream) countSteps(base string) error {
 	file, g := s.run.Path, s.demo.group
 	what := "num_samples"
-	if v, ok := attrNumber(g, "num_samples"); ok && v > 0 && v < 1<<40 {
+	if v, ok := attrNumber(g, "num_samples"); ok && v > 0 && v <= maxRows {
 		s.steps = int(v)
-	} else if a, err := openColumn(file, base+"actions", child(g, "actions"), 0); err == nil {
+	} else if a, err := openColumn(s.run, base+"actions", child(g, "actions"), 0); err == nil {
 		s.steps, what = a.rows, "actions"
 	} else {
 		s.steps, what = s.objs[0].pose.rows, s.objs[0].pose.path

@@ -2,6 +2,7 @@ package robolab
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,8 +12,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/scigolib/hdf5"
+
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // Run is an open RoboLab run file (run_<i>.hdf5).
@@ -31,10 +35,19 @@ type Run struct {
 	DT       float64
 	DTSource string
 
-	f         *hdf5.File
+	size int64    // bytes, when opened
+	osf  *os.File // closed with f
+	f    *hdf5.File
+	// lib serializes the library's calls on f (a shared run's demos are
+	// read concurrently); shared, refs and key are its place in the pool.
+	lib       sync.Mutex
+	shared    bool
+	refs      int
+	key       poolKey
 	data      *hdf5.Group
 	demos     []Demo
 	truncated *Error
+	bad       string // data's dt is unusable
 }
 
 // Demo is one data/demo_<k> group: one episode.
@@ -49,6 +62,8 @@ type Demo struct {
 	group *hdf5.Group
 	// unfinished says why RoboLab never closed the demo; "" when it did.
 	unfinished string
+	// bad says which of its (or data's) attributes is unusable.
+	bad string
 }
 
 var (
@@ -60,21 +75,39 @@ var (
 // shorter than its superblock declares opens when its structure is
 // readable, and every episode read from it reports the truncation.
 func Open(path string) (run *Run, err error) {
-	info, err := os.Stat(path)
+	// Type checked before the open, and again on the open file: a FIFO
+	// is never opened for reading.
+	file, err := fsutil.OpenRegular(path)
 	if err != nil {
+		if errors.Is(err, fsutil.ErrNotRegular) {
+			return nil, &Error{File: path, Msg: "not a regular file"}
+		}
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, &Error{File: path, Msg: "not a regular file"}
+	info, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, err
 	}
-	r := &Run{Path: path}
-	r.truncated = checkLength(path, info.Size())
+	r, err := openFrom(path, file, info.Size())
+	if err != nil {
+		file.Close()
+		return nil, err
+	}
+	r.osf = file
+	return r, nil
+}
+
+// openFrom reads the run file held by src (size bytes), named path.
+func openFrom(path string, src io.ReaderAt, size int64) (run *Run, err error) {
+	r := &Run{Path: path, size: size}
+	r.truncated = checkLength(path, src, size)
 	defer func() {
 		if p := recover(); p != nil {
 			run, err = nil, r.fail("", fmt.Sprintf("corrupt HDF5 file (%v)", p))
 		}
 	}()
-	f, err := hdf5.Open(path)
+	f, err := hdf5.OpenReaderAt(src, size)
 	if err != nil {
 		return nil, r.fail("", "cannot read it as HDF5: "+err.Error())
 	}
@@ -112,8 +145,14 @@ func Open(path string) (run *Run, err error) {
 	for i := range r.demos {
 		d := &r.demos[i]
 		d.DT = r.DT
-		if v, ok := attrNumber(d.group, "dt"); ok && validDT(v) {
+		d.bad = r.bad
+		if msg := badAttr(d.group, "dt", "seconds per step, finite and > 0", validDT); msg != "" {
+			d.bad = msg
+		} else if v, ok := attrNumber(d.group, "dt"); ok {
 			d.DT = v
+		}
+		if msg := badAttr(d.group, "num_samples", "a whole number of steps from 1 to 16777216", validSteps); msg != "" && d.bad == "" {
+			d.bad = msg
 		}
 	}
 	return r, nil
@@ -129,13 +168,27 @@ func (r *Run) fail(path, msg string) *Error {
 	return e
 }
 
-// Close closes the file.
+// Close closes the file (a run shared by OpenDemo's demos: when the last
+// of them is closed).
 func (r *Run) Close() error {
+	if r.shared {
+		return r.release()
+	}
+	return r.closeFile()
+}
+
+func (r *Run) closeFile() error {
 	if r.f == nil {
 		return nil
 	}
 	err := r.f.Close()
 	r.f = nil
+	if r.osf != nil {
+		if cerr := r.osf.Close(); err == nil {
+			err = cerr
+		}
+		r.osf = nil
+	}
 	return err
 }
 
@@ -194,6 +247,8 @@ func (r *Run) readMeta(data *hdf5.Group) {
 			r.EnvName = args.EnvName
 			if args.DT != nil && validDT(*args.DT) {
 				r.DT, r.DTSource = *args.DT, "data/env_args"
+			} else if args.DT != nil {
+				r.bad = fmt.Sprintf("data's env_args has dt %v (expected seconds per step, finite and > 0)", *args.DT)
 			}
 		}
 	}
@@ -206,7 +261,9 @@ func (r *Run) readMeta(data *hdf5.Group) {
 			r.Index, r.HasIndex = k, true
 		}
 	}
-	if v, ok := attrNumber(data, "dt"); ok && validDT(v) {
+	if msg := badAttr(data, "dt", "seconds per step, finite and > 0", validDT); msg != "" {
+		r.bad = "data's " + msg
+	} else if v, ok := attrNumber(data, "dt"); ok {
 		r.DT, r.DTSource = v, "data/dt"
 	}
 	if r.DT == 0 {
@@ -217,7 +274,7 @@ func (r *Run) readMeta(data *hdf5.Group) {
 	}
 }
 
-func validDT(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+func validDT(v float64) bool { return v > 0 && !math.IsInf(v, 0) && !math.IsNaN(v) }
 
 // maxEnvCfg bounds the env_cfg.json read.
 const maxEnvCfg = 64 << 20
@@ -225,14 +282,13 @@ const maxEnvCfg = 64 << 20
 // envCfgDT reads sim.dt × decimation from an env_cfg.json, as RoboLab
 // computes the dt of its results.
 func envCfgDT(path string) (float64, bool) {
-	f, err := os.Open(path)
+	// Type checked before the open: a FIFO named env_cfg.json must not
+	// block the check.
+	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return 0, false
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return 0, false
-	}
 	var cfg struct {
 		Sim struct {
 			DT *float64 `json:"dt"`

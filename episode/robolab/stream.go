@@ -83,8 +83,14 @@ func (r *Run) Stream(d Demo, opts Options) (*Stream, error) {
 	if r.f == nil {
 		return nil, errors.New("robolab: Stream on a closed run")
 	}
+	if d.bad != "" {
+		return nil, r.fail("data/"+d.Name, d.bad)
+	}
 	s := &Stream{name: r.EpisodeName(d), run: r, demo: d}
-	if err := s.open(opts); err != nil {
+	r.lib.Lock()
+	err := s.open(opts)
+	r.lib.Unlock()
+	if err != nil {
 		if e, ok := err.(*Error); ok && r.truncated != nil && !e.Truncated {
 			e.Msg = r.truncated.Msg + "; " + e.Msg
 			e.Truncated = true

@@ -4,18 +4,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"os"
 )
 
 // checkLength compares the file's size with the end-of-file address its
 // superblock declares: a file cut short (a crash while recording, a copy
 // stopped early) is shorter.
-func checkLength(path string, size int64) *Error {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
+func checkLength(path string, f io.ReaderAt, size int64) *Error {
 	eof, ok := declaredEOF(f)
 	if !ok || eof <= uint64(size) {
 		return nil

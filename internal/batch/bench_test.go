@@ -58,7 +58,7 @@ func BenchmarkReadResults(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				recs, _, err := readRecords(f, path, func(string) {}, keep)
+				recs, _, err := readRecords(f, path, func(string) {}, keep, nil)
 				f.Close()
 				if err != nil || len(recs) != 100_000 {
 					b.Fatal(err, len(recs))
@@ -127,7 +127,7 @@ func FuzzReadResults(f *testing.F) {
 	f.Add([]byte("\n\n{}\nnot json\n"))
 	f.Add([]byte(`{"episode":"x#y","score":1e999}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		recs, end, err := readRecords(bytes.NewReader(data), "f", func(string) {}, true)
+		recs, end, err := readRecords(bytes.NewReader(data), "f", func(string) {}, true, nil)
 		if err != nil {
 			return
 		}

@@ -20,6 +20,7 @@ type Progress struct {
 
 // IsTerminal reports whether w is a terminal.
 func IsTerminal(w io.Writer) bool {
+	w = Unwrap(w)
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
@@ -33,7 +34,7 @@ func NewProgress(w io.Writer, total int64, min int64, desc string) *Progress {
 	// Items finish seconds apart and the bar is redrawn after each line
 	// printed: no throttle.
 	p := &Progress{bar: progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetWriter(Unwrap(w)), // it redraws its line with CR
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowElapsedTimeOnFinish(),
@@ -50,7 +51,7 @@ func NewBytesProgress(w io.Writer, total int64, desc string) *Progress {
 		return nil
 	}
 	return &Progress{bar: progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetWriter(Unwrap(w)), // it redraws its line with CR
 		progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowBytes(true),
 		progressbar.OptionClearOnFinish(),
@@ -98,4 +99,16 @@ func (p *Progress) Finish() {
 	_ = p.bar.Finish()
 	_ = p.bar.Clear()
 	p.mu.Unlock()
+}
+
+// Unwrap is the stream under the CLI's escaping writer (termsafe.Writer):
+// what a terminal check or a progress bar needs.
+func Unwrap(w io.Writer) io.Writer {
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			return w
+		}
+		w = u.Unwrap()
+	}
 }

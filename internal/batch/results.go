@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"github.com/openbddl/bddl/internal/fsutil"
@@ -26,11 +27,29 @@ type Record struct {
 	Score          float64 `json:"score"`
 	ChallengeScore float64 `json:"challenge_score"`
 	Error          string  `json:"error,omitempty"`
+	// Shard is the --shard the line was checked under ("0/4"; "0/1"
+	// unsharded) and ShardInputs the number of episodes of that shard,
+	// so that a merge can tell which results are missing. AbsKey is the
+	// episode's cleaned absolute path (with #sub) when checked, and Rel
+	// its path relative to its --episode argument: what resuming and
+	// merging match on. Empty in lines of older versions.
+	Shard       string `json:"shard,omitempty"`
+	ShardInputs int    `json:"shard_inputs,omitempty"`
+	AbsKey      string `json:"key,omitempty"`
+	Rel         string `json:"rel,omitempty"`
 
-	// Key is the resume identity: PathKey(Episode).
+	// Steps and duration, read only to check their range when merging.
+	EpisodeStep *float64 `json:"episode_step,omitempty"`
+	Duration    *float64 `json:"duration,omitempty"`
+
+	// Key is the resume identity: PathKey(Episode), the absolute path
+	// the line recorded when it has one (so that a run resumed from
+	// another working directory finds it).
 	Key string `json:"-"`
-	// Line is the whole line, as read by ReadResults (not by OpenResults).
-	Line json.RawMessage `json:"-"`
+	// Line is the whole line, as read by ReadResults (not by OpenResults);
+	// Where is its file:line.
+	Line  json.RawMessage `json:"-"`
+	Where string          `json:"-"`
 }
 
 // Errored reports whether the record is an error rather than a verdict.
@@ -75,7 +94,7 @@ func OpenResults(path string, note func(string)) (*ResultsFile, error) {
 		}
 		return nil, fmt.Errorf("%s: locking: %w", path, err)
 	}
-	records, end, err := readRecords(f, path, note, false)
+	records, end, err := readRecords(f, path, note, false, nil)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -93,19 +112,26 @@ func OpenResults(path string, note func(string)) (*ResultsFile, error) {
 // ReadResults reads the records of a results file (a regular file)
 // without locking it: what merging needs.
 func ReadResults(path string, note func(string)) ([]Record, error) {
+	recs, _, err := readResultsCounted(path, note)
+	return recs, err
+}
+
+// readResultsCounted is ReadResults, counting the lines dropped.
+func readResultsCounted(path string, note func(string)) ([]Record, int, error) {
 	f, err := fsutil.OpenRegular(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
-	recs, _, err := readRecords(f, path, note, true)
-	return recs, err
+	dropped := 0
+	recs, _, err := readRecords(f, path, note, true, &dropped)
+	return recs, dropped, err
 }
 
 // readRecords reads result lines from r; end is the offset just past the
 // last complete line. keepLines keeps each record's Line (merging needs
 // it; resuming does not).
-func readRecords(r io.Reader, path string, note func(string), keepLines bool) (recs []Record, end int64, err error) {
+func readRecords(r io.Reader, path string, note func(string), keepLines bool, dropped *int) (recs []Record, end int64, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	cwd, _ := os.Getwd() // once: filepath.Abs would ask for every line
 	var long []byte
@@ -123,6 +149,12 @@ func readRecords(r io.Reader, path string, note func(string), keepLines bool) (r
 			line = long
 		}
 		if err == io.EOF {
+			if keepLines && len(bytes.TrimSpace(line)) > 0 {
+				note(fmt.Sprintf("%s:%d: a partial last line (no newline: the run was cut while writing it): dropped", path, n))
+				if dropped != nil {
+					*dropped++
+				}
+			}
 			return recs, end, nil // a partial last line is not counted
 		}
 		if err != nil {
@@ -135,12 +167,24 @@ func readRecords(r io.Reader, path string, note func(string), keepLines bool) (r
 		}
 		var rec Record
 		if json.Unmarshal(text, &rec) != nil || rec.Episode == "" {
-			note(fmt.Sprintf("%s:%d: not a result line; kept as is", path, n))
+			if keepLines {
+				note(fmt.Sprintf("%s:%d: not a result line: dropped", path, n))
+			} else {
+				note(fmt.Sprintf("%s:%d: not a result line; kept as is", path, n))
+			}
+			if dropped != nil {
+				*dropped++
+			}
 			continue
 		}
-		rec.Key = keyIn(cwd, rec.Episode)
+		if rec.AbsKey != "" && filepath.IsAbs(rec.AbsKey) {
+			rec.Key = filepath.Clean(rec.AbsKey)
+		} else {
+			rec.Key = keyIn(cwd, rec.Episode)
+		}
 		if keepLines {
 			rec.Line = append(json.RawMessage(nil), text...)
+			rec.Where = fmt.Sprintf("%s:%d", path, n)
 		}
 		recs = append(recs, rec)
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"text/tabwriter"
+
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 // WriteSummary prints the success rate and mean scores per activity.
@@ -47,10 +49,10 @@ func WriteSummary(w io.Writer, recs []Record, previous int) error {
 			name = "(unknown)"
 		}
 		if a.n == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t-\t-\t-\t%d\n", name, 0, 0, a.errors)
+			fmt.Fprintf(tw, "%s\t%d\t%d\t-\t-\t-\t%d\n", termsafe.Text(name), 0, 0, a.errors)
 			return
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.3f\t%.3f\t%d\n", name, a.n, a.ok,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.3f\t%.3f\t%d\n", termsafe.Text(name), a.n, a.ok,
 			100*float64(a.ok)/float64(a.n), a.score/float64(a.n), a.challenge/float64(a.n), a.errors)
 	}
 	for _, n := range names {

@@ -4,6 +4,7 @@ package fsutil
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,10 +103,9 @@ func TestWalkFollowsLinksSkipsLoopsAndFIFOs(t *testing.T) {
 
 // TestWalkLoopsThroughLinkedDirectories checks loop detection when only
 // plain directories are stated only below a link: a link back to a plain
-// ancestor, to itself, to the root, around a cycle of links, or a plain
-// directory below a link that is an ancestor (c/up/b is c) is noted and
-// not followed, while a link to a directory that is not an ancestor is
-// walked.
+// ancestor, to itself, to the root, around a cycle of links, is noted and
+// not followed; a link to a directory already walked (c is a/b) is noted
+// and not walked again: each file is visited once by identity (item 14).
 func TestWalkLoopsThroughLinkedDirectories(t *testing.T) {
 	dir := t.TempDir()
 	other := t.TempDir()
@@ -120,23 +120,53 @@ func TestWalkLoopsThroughLinkedDirectories(t *testing.T) {
 	must(os.Symlink("..", filepath.Join(dir, "a", "b", "up")))              // to a plain ancestor
 	must(os.Symlink(".", filepath.Join(dir, "a", "b", "self")))             // to itself
 	must(os.Symlink(dir, filepath.Join(dir, "a", "b", "root")))             // to the root
-	must(os.Symlink("a/b", filepath.Join(dir, "c")))                        // not a loop: walked again
+	must(os.Symlink("a/b", filepath.Join(dir, "c")))                        // walked already
 	must(os.Symlink(other, filepath.Join(dir, "d")))                        // a cycle of two links:
 	must(os.Symlink(filepath.Join(dir, "d"), filepath.Join(other, "back"))) // d -> other, other/back -> d
 	must(os.WriteFile(filepath.Join(other, "g.bddl"), nil, 0o644))
+	must(os.Symlink(filepath.Join(dir, "a", "b", "f.bddl"), filepath.Join(other, "h.bddl"))) // f.bddl again
 	got, notes := walkBDDL(t, dir)
-	want := []string{"a/b/f.bddl", "c/f.bddl", "d/g.bddl"}
+	want := []string{"a/b/f.bddl", "d/g.bddl"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("walked %v, want %v", got, want)
 	}
-	wantNotes := []string{"a/b/root", "a/b/self", "a/b/up", "c/root", "c/self", "c/up/b", "d/back"}
+	wantNotes := []string{"a/b/root: a link back", "a/b/self: a link back", "a/b/up: a link back", "c: a directory already walked", "d/back: a link back"}
 	if len(notes) != len(wantNotes) {
 		t.Errorf("notes:\n%s\nwant one for each of %v", strings.Join(notes, "\n"), wantNotes)
 	}
 	for i, w := range wantNotes {
-		if i < len(notes) && !strings.Contains(notes[i], filepath.FromSlash(w)+": a link back") {
-			t.Errorf("note %d = %q, want a loop at %s", i, notes[i], w)
+		if i < len(notes) && !strings.Contains(notes[i], filepath.FromSlash(w)) {
+			t.Errorf("note %d = %q, want %s", i, notes[i], w)
 		}
+	}
+}
+
+// Item 14: thirty directories each linking twice to the next make 2^30
+// paths to one file; the walk visits it once.
+func TestWalkSymlinkDiamonds(t *testing.T) {
+	dir := t.TempDir()
+	const depth = 30
+	for i := range depth {
+		d := filepath.Join(dir, fmt.Sprintf("d%02d", i))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if i == depth-1 {
+			if err := os.WriteFile(filepath.Join(d, "x.bddl"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		next := filepath.Join(dir, fmt.Sprintf("d%02d", i+1))
+		for _, l := range []string{"l", "r"} {
+			if err := os.Symlink(next, filepath.Join(d, l)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	got, _ := walkBDDL(t, filepath.Join(dir, "d00"))
+	if len(got) != 1 {
+		t.Fatalf("walked %d files, want 1: %v", len(got), got[:min(len(got), 5)])
 	}
 }
 
@@ -253,5 +283,80 @@ func TestLockIsExclusive(t *testing.T) {
 	f1.Close()
 	if err := Lock(f2); err != nil {
 		t.Fatalf("after release: %v", err)
+	}
+}
+
+// Item 7: the confinement rule: inside the roots, regular files (or
+// directories when asked), links resolved, never opened when not regular.
+func TestConfine(t *testing.T) {
+	root := t.TempDir()
+	out := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(root, "a.bddl"), []byte("x"), 0o644))
+	must(os.WriteFile(filepath.Join(out, "secret"), []byte("x"), 0o644))
+	must(os.Mkdir(filepath.Join(root, "sub"), 0o755))
+	must(os.Symlink(filepath.Join(out, "secret"), filepath.Join(root, "link")))
+	fifo := filepath.Join(root, "fifo")
+	hasFIFO := syscall.Mkfifo(fifo, 0o644) == nil
+	for _, tc := range []struct {
+		path  string
+		dirOK bool
+		want  string // "" accepted
+	}{
+		{filepath.Join(root, "a.bddl"), false, ""},
+		{filepath.Join(root, "sub"), true, ""},
+		{filepath.Join(root, "sub"), false, "a directory"},
+		{filepath.Join(root, "..", filepath.Base(out), "secret"), false, "outside the allowed directories"},
+		{filepath.Join(out, "secret"), false, "outside the allowed directories"},
+		{filepath.Join(root, "link"), false, "outside the allowed directories"},
+		{"/dev/zero", false, "a character device"},
+		{fifo, false, "a FIFO"},
+	} {
+		if tc.path == fifo && !hasFIFO {
+			continue
+		}
+		err := Confine(tc.path, tc.dirOK, root)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.path, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q", tc.path, err, tc.want)
+		}
+	}
+	for s, want := range map[string]bool{"apple": true, "a.b": true, "": false, ".": false, "..": false, "../x": false, "a/b": false, `a\b`: false, "a\x00": false} {
+		if PathComponent(s) != want {
+			t.Errorf("PathComponent(%q) = %v", s, !want)
+		}
+	}
+}
+
+// Minor item: a file replaced keeps its setgid (and setuid, sticky) bits,
+// as fmt -w replaces definitions.
+func TestWriteFileAtomicKeepsSetgid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.bddl")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := os.FileMode(0o640) | os.ModeSetgid
+	if err := os.Chmod(path, want); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(path); info.Mode() != want {
+		t.Skipf("the file system does not keep setgid (%v)", info.Mode())
+	}
+	if err := WriteFileAtomic(path, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode() != want {
+		t.Errorf("mode %v, want %v", info.Mode(), want)
 	}
 }

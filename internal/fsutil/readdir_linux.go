@@ -19,6 +19,7 @@ import (
 type dir struct {
 	fd   int // -1 once closed
 	path string
+	dev  uint64 // the device of its entries' inode numbers
 }
 
 // maxOpenDirs bounds the descriptors a walk holds (one per level of the
@@ -45,7 +46,27 @@ func openDir(parent *dir, name, path string) (*dir, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	return &dir{fd: fd, path: path}, nil
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	return &dir{fd: fd, path: path, dev: uint64(st.Dev)}, nil
+}
+
+// id is the identity of the directory itself.
+func (d *dir) id() (fileID, bool) {
+	var st syscall.Stat_t
+	if d.fd < 0 || syscall.Fstat(d.fd, &st) != nil {
+		return fileID{}, false
+	}
+	return fileID{dev: uint64(st.Dev), ino: st.Ino}, true
+}
+
+// entryID is the identity of an entry that is no link: the inode number
+// listed with its name, on the directory's device.
+func (d *dir) entryID(e dirEntry) (fileID, bool) {
+	return fileID{dev: d.dev, ino: e.ino}, e.ino != 0
 }
 
 // entries lists the directory sorted by name, as os.ReadDir does: types
@@ -79,7 +100,7 @@ func (d *dir) entries(depth int) ([]dirEntry, error) {
 			if ino == 0 || string(name) == "." || string(name) == ".." {
 				continue
 			}
-			e := dirEntry{name: string(name)}
+			e := dirEntry{name: string(name), ino: ino}
 			switch typ {
 			case syscall.DT_REG:
 			case syscall.DT_DIR:

@@ -23,3 +23,19 @@ func (d *dir) entries(int) ([]dirEntry, error) {
 }
 
 func (d *dir) close() {}
+
+func (d *dir) id() (fileID, bool) {
+	info, err := os.Stat(d.path)
+	if err != nil {
+		return fileID{}, false
+	}
+	return idOf(info)
+}
+
+func (d *dir) entryID(e dirEntry) (fileID, bool) {
+	info, err := os.Lstat(d.path + string(os.PathSeparator) + e.name)
+	if err != nil {
+		return fileID{}, false
+	}
+	return idOf(info)
+}

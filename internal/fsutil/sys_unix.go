@@ -52,3 +52,12 @@ func chown(f *os.File, info os.FileInfo) error {
 	}
 	return f.Chown(int(st.Uid), int(st.Gid))
 }
+
+// idOf is the identity of the file info describes (device and inode).
+func idOf(info os.FileInfo) (fileID, bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, false
+	}
+	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
+}

@@ -44,19 +44,42 @@ func Walk(root string, opts WalkOptions, fn func(path string) error) error {
 		return err
 	}
 	defer d.close()
-	w := walker{opts: opts, fn: fn}
+	w := walker{opts: opts, fn: fn, seen: map[fileID]struct{}{}}
+	w.first(idOf(info))
 	return w.dir(d, JoinPrefix(root), false, []ancestor{{path: root, info: info}})
 }
 
-// dirEntry is a name listed in a directory and its type.
+// dirEntry is a name listed in a directory and its type (and inode
+// number, where the listing gives it).
 type dirEntry struct {
 	name string
 	typ  fs.FileMode
+	ino  uint64
 }
 
+// fileID is a file's identity: its device and inode.
+type fileID struct{ dev, ino uint64 }
+
+// A walk visits each file and directory once by identity, whatever the
+// links: thirty directories each linking twice to the next would
+// otherwise make 2^30 paths to one file. seen holds the identities met.
 type walker struct {
 	opts WalkOptions
 	fn   func(string) error
+	seen map[fileID]struct{}
+}
+
+// first records id and reports whether it was met for the first time
+// (true when the identity is unknown).
+func (w *walker) first(id fileID, ok bool) bool {
+	if !ok {
+		return true
+	}
+	if _, dup := w.seen[id]; dup {
+		return false
+	}
+	w.seen[id] = struct{}{}
+	return true
 }
 
 // ancestor is a directory on the way down, for loop detection. Its
@@ -102,10 +125,21 @@ func (w *walker) dir(d *dir, prefix string, linked bool, ancestors []ancestor) e
 			}
 			mode = info.Mode().Type()
 		}
+		var id fileID
+		var known bool
+		if info != nil {
+			id, known = idOf(info)
+		} else {
+			id, known = d.entryID(e)
+		}
 		switch {
 		case mode.IsDir():
 			if info != nil && loopsTo(ancestors, info) {
 				w.note("skipping %s: a link back to a directory already being walked", p)
+				continue
+			}
+			if !w.first(id, known) {
+				w.note("skipping %s: a directory already walked by another path", p)
 				continue
 			}
 			sub, err := openDir(d, e.name, p)
@@ -118,7 +152,7 @@ func (w *walker) dir(d *dir, prefix string, linked bool, ancestors []ancestor) e
 				return err
 			}
 		case mode.IsRegular():
-			if w.match(p, e.name) {
+			if w.match(p, e.name) && w.first(id, known) {
 				if err := w.fn(p); err != nil {
 					return err
 				}

@@ -51,13 +51,16 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op once renamed
-	err = errors.Join(write(tmp, data), tmp.Chmod(info.Mode().Perm()))
+	err = write(tmp, data)
 	if err == nil {
 		if err = chown(tmp, info); err != nil {
 			tmp.Close()
 			// Renaming would change the owner: keep the file instead.
 			return writeInPlace(real, data)
 		}
+		// The mode after the owner: a chown clears the setuid and setgid
+		// bits, which the file keeps too.
+		err = tmp.Chmod(info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
 	}
 	if err = errors.Join(err, tmp.Sync(), tmp.Close()); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
+
+	"github.com/openbddl/bddl/internal/fsutil"
+)
+
+// Outputs are regular files (or directories of them): /dev/null, a FIFO
+// or a device given as -o is refused before anything is written, and a
+// directory that cannot be written is an output error at once, not a
+// failure of every item written into it.
+
+// createOutput creates (or truncates) the regular file path for writing;
+// an existing path that is not a regular file is refused, and a FIFO put
+// in its place is never opened for writing in a way that blocks.
+func createOutput(path string) (*os.File, error) {
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, fsutil.NotRegular(path, info.Mode())
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fsutil.NotRegular(path, info.Mode())
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkOutputDir makes dir if needed and checks that files can be
+// created in it.
+func checkOutputDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if info, err := os.Stat(dir); err != nil {
+		return err
+	} else if !info.IsDir() {
+		return fmt.Errorf("%s: not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".bddl-write-check-*")
+	if err != nil {
+		return fmt.Errorf("%s: cannot write there: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}

@@ -1,0 +1,3 @@
+module github.com/scigolib/hdf5
+
+go 1.25
