@@ -37,7 +37,7 @@ func init() {
 func roboLabCheckExtension(cmd *cobra.Command, o *checkOptions) {
 	rl := &roboLabCheck{}
 	rl.addFlags(cmd.Flags())
-	cmd.Long = insertParagraph(cmd.Long, "--out FILE", `RoboLab run files (*.hdf5, *.h5) are read directly: every data/demo_<k> is
+	cmd.Long = insertParagraph(cmd.Long, "-o/--output FILE", `RoboLab run files (*.hdf5, *.h5) are read directly: every data/demo_<k> is
 an episode named run_0.hdf5#demo_3. --map FILE names the BDDL instance of
 each RoboLab object and gives the static objects (see the README); the
 activity is --activity or the map's activity:. Result lines add RoboLab's

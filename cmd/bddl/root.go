@@ -79,6 +79,10 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	root.SetErr(s.err)
 	root.PersistentFlags().StringVar(&opts.kbPath, "kb", "",
 		"knowledge base: a BEHAVIOR-1K knowledge_base directory or a YAML file (default $BDDL_KB, else the embedded default)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		deprecationNotes(cmd, s.err)
+		return nil
+	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitMisuse, err: err}
 	})

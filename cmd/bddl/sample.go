@@ -88,7 +88,7 @@ misuse.`,
 	f.Uint64Var(&opts.seed, "seed", 0, "random seed")
 	f.IntVarP(&opts.count, "count", "n", 1, "configurations per activity")
 	f.BoolVar(&opts.goal, "goal", false, "sample a state in which the goal holds instead of :init")
-	f.StringVarP(&opts.out, "out", "o", "", "output directory (required)")
+	addOutputFlag(f, &opts.out, "", "output directory (required)", "out")
 	f.BoolVar(&opts.svg, "svg", false, "also draw each configuration from above as SVG")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per configuration)")
 	opts.readFlags.add(f)

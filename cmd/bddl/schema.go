@@ -22,7 +22,7 @@ var schemas embed.FS
 
 // schemaNames lists the record types, and which commands print each.
 var schemaNames = map[string]string{
-	"result":       "check --format json, check --out, results merge",
+	"result":       "check --format json, check -o, results merge",
 	"finding":      "validate --format json, kb check --format json",
 	"scenes":       "validate --scenes --format json",
 	"parse":        "parse --format json",
