@@ -109,7 +109,7 @@ func TestValidateFilters(t *testing.T) {
 		{[]string{"--select", "unplaced"}, []string{"[unplaced]"}, []string{"[problem-name]", "[placed-twice]"}, exitFindings},
 		{[]string{"--select", "placed*"}, []string{"[placed-twice]"}, []string{"[unplaced]"}, exitFindings},
 		{[]string{"--ignore", "unplaced,problem-name"}, []string{"[placed-twice]"}, []string{"[unplaced]", "[problem-name]"}, exitFindings},
-		{[]string{"--select", "no-such-code"}, nil, []string{"error:"}, exitOK},
+		{[]string{"--select", "no-such-code"}, []string{"no such code"}, []string{"error:"}, exitMisuse},
 	}
 	for _, tc := range tests {
 		args := append(append(append([]string(nil), base...), tc.flags...), validateDir)
@@ -155,7 +155,7 @@ func TestValidateKBRulesBlameNoFile(t *testing.T) {
 func TestValidateShards(t *testing.T) {
 	dir := corpus.ActivitiesDir(t)
 	count := func(args ...string) int {
-		args = append([]string{"validate", "--select", "none"}, append(args, dir)...)
+		args = append([]string{"validate", "--select", "read-error"}, append(args, dir)...)
 		r := runBDDL(t, args...)
 		r.wantCode(t, args, exitOK)
 		var n int

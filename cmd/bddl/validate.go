@@ -84,7 +84,7 @@ status is 1 when any error is reported.`,
 	f.StringVar(&opts.domainPath, "domain", "", "check predicates against this domain file instead of the embedded domain the problem names")
 	f.StringSliceVar(&opts.selectC, "select", nil, "report only these codes (comma-separated; prefix* matches a prefix)")
 	f.StringSliceVar(&opts.ignoreC, "ignore", nil, "do not report these codes (comma-separated; prefix* matches a prefix)")
-	f.StringVar(&opts.severity, "severity", "note", "lowest severity reported: error, warning or note")
+	f.StringVar(&opts.severity, "severity", "info", "lowest severity reported: "+severityNames)
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print the findings only, no summary")
 	opts.batchFlags.add(f, "files")
 	return cmd
@@ -172,15 +172,17 @@ func (o *validateOptions) validateFlags() error {
 	if err := o.batchFlags.parse(); err != nil {
 		return err
 	}
-	switch o.severity {
-	case "error":
-		o.minimum = bddl.Error
-	case "warning":
-		o.minimum = bddl.Warning
-	case "note", "info":
-		o.minimum = bddl.Info
-	default:
-		return misuse("--severity %q: use error, warning or note", o.severity)
+	var err error
+	if o.minimum, err = parseSeverity(o.severity); err != nil {
+		return err
+	}
+	for _, flag := range []struct {
+		name     string
+		patterns []string
+	}{{"select", o.selectC}, {"ignore", o.ignoreC}} {
+		if err := checkCodePatterns(flag.name, flag.patterns); err != nil {
+			return err
+		}
 	}
 	return nil
 }

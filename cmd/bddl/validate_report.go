@@ -183,7 +183,7 @@ func writeSummary(w io.Writer, t *tally, pal palette) {
 	fmt.Fprintf(w, "validated %s: %d %s, %d %s", what,
 		t.errors, plural(t.errors, "error", "errors"), t.warnings, plural(t.warnings, "warning", "warnings"))
 	if t.others > 0 {
-		fmt.Fprintf(w, ", %d %s", t.others, plural(t.others, "note", "notes"))
+		fmt.Fprintf(w, ", %d info", t.others)
 	}
 	if n := len(t.failed); n > 0 {
 		fmt.Fprintf(w, "; %d %s with errors", n, plural(n, "file", "files"))
