@@ -203,7 +203,6 @@ func runCheck(opts *checkOptions) error {
 		if err := res.AddLibrary(opts.library, note); err != nil {
 			return misuse("--activities %v", err)
 		}
-		opts.noteEmbeddedKBFor(opts.library)
 	}
 	if opts.activity != "" {
 		// A definition named on the command line must be usable: fail

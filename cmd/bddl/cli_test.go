@@ -18,11 +18,12 @@ type cliResult struct {
 }
 
 // runBDDL runs the bddl command line with args, as main does, with empty
-// standard input.
+// standard input; bddl.toml is looked for from the temporary directory,
+// so that a project file around the repository does not change results.
 func runBDDL(t *testing.T, args ...string) cliResult {
 	t.Helper()
 	var out, errw bytes.Buffer
-	code := run(args, strings.NewReader(""), &out, &errw)
+	code := runIn(os.TempDir(), args, strings.NewReader(""), &out, &errw)
 	return cliResult{code, out.String(), errw.String()}
 }
 

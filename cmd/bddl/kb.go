@@ -181,7 +181,7 @@ func runKBCheck(opts *kbCheckOptions) error {
 	least := kb.Severity(sev + 1) // kb's severities count from 1, bddl's from 0
 	// Data errors are what this command reports, so a base that loaded
 	// with them is checked rather than refused.
-	b, err := kb.FromEnv(opts.kbPath)
+	b, err := opts.loadKBData()
 	if b == nil {
 		return misuse("%v", err)
 	}

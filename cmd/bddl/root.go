@@ -43,12 +43,20 @@ func misuse(format string, args ...any) error {
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
+	dir      string // where to look for bddl.toml; "" is the working directory
 }
 
 // globalOptions are the flags every command shares.
 type globalOptions struct {
 	streams
-	kbPath string // --kb, else $BDDL_KB, else the embedded default
+	kbPath string // --kb, else $BDDL_KB, bddl.toml, the inputs' BEHAVIOR-1K tree, the embedded default
+
+	project     *project // bddl.toml, when one is found
+	fromProject []string // the flags bddl.toml set
+	hints       []string // input paths the knowledge base may be inferred from
+	started     bool     // the command's hooks ran: notes may be printed
+	kbNoted     bool     // the knowledge-base note was printed
+	inferred    setting  // the activity library inferred from the inputs
 }
 
 func newRootCmd(s streams) *cobra.Command {
@@ -78,9 +86,25 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.PersistentFlags().StringVar(&opts.kbPath, "kb", "",
-		"knowledge base: a BEHAVIOR-1K knowledge_base directory or a YAML file (default $BDDL_KB, else the embedded default)")
-	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		"knowledge base: a BEHAVIOR-1K knowledge_base directory or a YAML file (default $BDDL_KB, else bddl.toml's kb, else the knowledge_base beside the inputs' activity_definitions, else the embedded default)")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		deprecationNotes(cmd, s.err)
+		p, err := findProject(s.dir)
+		if err != nil {
+			return misuse("%v", err)
+		}
+		opts.project = p
+		if err := opts.applyProject(cmd); err != nil {
+			return err
+		}
+		opts.hintInputs(cmd, args)
+		if f := cmd.Flags().Lookup("activities"); f != nil && f.Value.String() == "" {
+			if a := opts.resolveActivities(""); a.value != "" {
+				_ = f.Value.Set(a.value)
+				opts.inferred = a
+			}
+		}
+		opts.started = true
 		return nil
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
@@ -104,7 +128,13 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 var subcommands []func(*globalOptions) *cobra.Command
 
 func run(args []string, in io.Reader, out, errw io.Writer) int {
-	root := newRootCmd(streams{in: in, out: out, err: errw})
+	return runIn("", args, in, out, errw)
+}
+
+// runIn is run with bddl.toml looked for from dir ("": the working
+// directory).
+func runIn(dir string, args []string, in io.Reader, out, errw io.Writer) int {
+	root := newRootCmd(streams{in: in, out: out, err: errw, dir: dir})
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {

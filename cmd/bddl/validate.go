@@ -149,7 +149,6 @@ func runValidate(opts *validateOptions) error {
 	if opts.kbRules {
 		kbFindings = opts.keepKB(activities.CheckKB(base))
 	}
-	opts.noteEmbeddedKB(results)
 	var failed bool
 	if opts.format == "json" {
 		failed, err = writeValidateJSON(opts, results, kbFindings)
@@ -223,28 +222,6 @@ func (o *validateOptions) keepKB(fs []kb.Finding) []kb.Finding {
 		}
 	}
 	return out
-}
-
-// noteEmbeddedKB says which knowledge base is in use when it is the
-// embedded example one and the definitions name synsets it lacks, as
-// BEHAVIOR-1K data do.
-func (o *validateOptions) noteEmbeddedKB(results []validated) {
-	if o.kbSource() != embeddedKB {
-		return
-	}
-	files := 0
-	for _, r := range results {
-		for _, f := range r.report.Findings {
-			if f.Code == "unknown-synset" {
-				files++
-				break
-			}
-		}
-	}
-	if files > 0 {
-		fmt.Fprintf(o.err, "bddl: note: %d %s name synsets the embedded example knowledge base lacks; "+
-			"for BEHAVIOR-1K data give --kb <knowledge_base dir> or set %s\n", files, plural(files, "file", "files"), kb.EnvVar)
-	}
 }
 
 // validateFiles reads and validates files on a pool of workers, with a
