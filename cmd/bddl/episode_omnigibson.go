@@ -57,7 +57,7 @@ each episode's meta and counted in the report.`,
 		Example: `  bddl --kb behavior1k/knowledge_base episode from-omnigibson sampled_task/cook_bacon -o cook_bacon/
   bddl check --activity sampled_task/cook_bacon/problem0.bddl --episode cook_bacon/
   bddl --kb kb/ episode from-omnigibson inst_0_3_template-tro_state.json --robot R1Pro -o inst.jsonl`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1, "an OmniGibson scene template (*_template.json) or a directory of them"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFromOmniGibson(opts, args)
 		},

@@ -40,7 +40,7 @@ The exit status is 0 when every demo was written, 1 when one was not, 2 on
 misuse.`,
 		Example: `  bddl episode convert output/AppleInBowlTask/run_0.hdf5 --map names.yaml -o episodes/
   bddl check --activity my_task.bddl --episode 'episodes/*.jsonl'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1, "RoboLab run files (*.hdf5) or directories of them"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEpisodeConvert(opts, args)
 		},

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes shared by every command.
@@ -77,9 +79,11 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
   bddl kb show apple.n.01          # what the knowledge base knows of a synset
   bddl check --activity baking_a_tray_of_cookies --episode episodes/   # goal success on recordings
   bddl sample cleaning_shoes -o samples/ --svg     # a verified initial scene, as an episode`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Version:       version(),
+		SilenceUsage: true,
+		// "bddl chek" suggests check, as an unknown flag suggests a flag.
+		SuggestionsMinimumDistance: 2,
+		SilenceErrors:              true,
+		Version:                    version(),
 	}
 	root.SetVersionTemplate("bddl {{.Version}}\n")
 	root.SetIn(s.in)
@@ -107,8 +111,8 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 		opts.started = true
 		return nil
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitError{code: exitMisuse, err: err}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{code: exitMisuse, err: flagError(c, err)}
 	})
 	for _, sub := range subcommands {
 		root.AddCommand(sub(opts))
@@ -121,6 +125,28 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 		}
 	}
 	return root
+}
+
+// flagError adds to pflag's "unknown flag: --formt" the closest flags
+// of the command, as cobra does for commands.
+func flagError(c *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var names []string
+	for _, n := range flagNames(c) {
+		names = append(names, "--"+n)
+	}
+	c.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, "--"+f.Name)
+		}
+	})
+	if hint := didYouMean("--"+name, names); hint != "" {
+		return fmt.Errorf("%w%s", err, hint)
+	}
+	return fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())
 }
 
 // subcommands lists the constructors of the top-level commands; each

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,15 +27,16 @@ type sampleOptions struct {
 	*globalOptions
 	readFlags
 	batchFlags
-	scene  string
-	files  []string
-	after  string
-	seed   uint64
-	count  int
-	goal   bool
-	out    string
-	svg    bool
-	format string
+	scene   string
+	files   []string
+	after   string
+	seed    uint64
+	count   int
+	goal    bool
+	out     string
+	svg     bool
+	format  string
+	library string
 }
 
 func newSampleCmd(g *globalOptions) *cobra.Command {
@@ -83,6 +83,7 @@ misuse.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.scene, "scene", "", "sample in this scene only")
+	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find NAME in")
 	f.StringVar(&opts.after, "after", "", "sample the states before and after a transition rule fires (RULE as 'bddl transition list' names it; no PATH)")
 	f.StringArrayVar(&opts.files, "scene-file", nil, "an OmniGibson *_template-partial_rooms.json scene file to sample in (repeatable)")
 	f.Uint64Var(&opts.seed, "seed", 0, "random seed")
@@ -139,7 +140,11 @@ func runSample(opts *sampleOptions, args []string) error {
 	}
 	if opts.scene != "" {
 		if _, ok := smp.Scene(opts.scene); !ok {
-			return misuse("no scene %q in the knowledge base", opts.scene)
+			hint := didYouMean(opts.scene, smp.SceneNames())
+			if len(smp.SceneNames()) == 0 {
+				hint = " (it has no scenes: give the BEHAVIOR-1K knowledge base with --kb, or --scene-file)"
+			}
+			return misuse("--scene %s: no such scene in %s%s", opts.scene, opts.kbSource(), hint)
 		}
 	}
 	parse, err := opts.readFlags.options()
@@ -243,11 +248,16 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 	var jobs []sampleJob
 	var paths []string
 	for _, a := range args {
-		if _, err := os.Stat(a); err != nil && !strings.ContainsAny(a, "*?[{") {
-			act, ok := activities.Examples().Find(a)
-			if !ok || act.Problem == nil {
-				return nil, misuse("%s: not a file or directory, nor an embedded example", a)
+		if !isPathLike(a) {
+			n, err := resolveName(a, opts.library)
+			if err != nil {
+				return nil, misuse("%v", err)
 			}
+			if n.path != "" {
+				paths = append(paths, n.path)
+				continue
+			}
+			act := n.example
 			jobs = append(jobs, sampleJob{Job: sampler.Job{Name: act.Name, Problem: act.Problem}, key: act.Name})
 			continue
 		}

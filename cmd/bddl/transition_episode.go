@@ -68,7 +68,7 @@ The activity is --activity, else the one the header names. The exit status
 is 1 when no rule fired (OUT is written all the same).`,
 		Example: `  bddl episode apply-rules run.jsonl -o run-rules.jsonl
   bddl --kb ../shared/behavior1k/knowledge_base episode apply-rules run.jsonl.gz -o out.jsonl.gz --activities ../shared/behavior1k/activity_definitions`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1, "an episode file"),
 		RunE: func(_ *cobra.Command, args []string) error { return runApplyRules(opts, args[0]) },
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "the episode to write (required; .gz: compressed)")

@@ -29,6 +29,7 @@ type validateOptions struct {
 	ignoreC    []string
 	severity   string
 	quiet      bool
+	library    string // --activities: where names are looked up
 	paths      []string
 
 	rules   []activities.Option // derived from the flags
@@ -48,7 +49,8 @@ transition rules; with --scenes also scene feasibility. Every finding is
 reported, each with file:line:col, a stable code, the reason and a fix.
 
 PATH is a file ("-" for standard input), an activity directory in the
-BEHAVIOR-1K layout (<activity>/problem<N>.bddl), a tree of them or a glob;
+BEHAVIOR-1K layout (<activity>/problem<N>.bddl), a tree of them, a glob, or
+the name of an activity in --activities or the embedded examples;
 directories are walked for *.bddl files (symbolic links followed, special
 files skipped with a note; domain files are only parsed). With no PATH, the
 embedded example activities are validated. A PATH holding no definition is
@@ -86,6 +88,7 @@ status is 1 when any error is reported.`,
 	f.StringSliceVar(&opts.ignoreC, "ignore", nil, "do not report these codes (comma-separated; prefix* matches a prefix)")
 	f.StringVar(&opts.severity, "severity", "info", "lowest severity reported: "+severityNames)
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print the findings only, no summary")
+	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find NAME arguments in")
 	opts.batchFlags.add(f, "files")
 	return cmd
 }
@@ -112,6 +115,25 @@ func runValidate(opts *validateOptions) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(validateMemoryLimit))
 	}
+	var results []validated
+	var named activities.Library // embedded examples given by name
+	paths := opts.paths[:0:0]
+	for _, p := range opts.paths {
+		if isPathLike(p) {
+			paths = append(paths, p)
+			continue
+		}
+		n, err := resolveName(p, opts.library)
+		if err != nil {
+			return misuse("%v", err)
+		}
+		if n.path != "" {
+			paths = append(paths, n.path)
+			opts.hints = append(opts.hints, n.path)
+		} else {
+			named.Activities = append(named.Activities, n.example)
+		}
+	}
 	base, err := opts.loadKB()
 	if err != nil {
 		return misuse("%v", err)
@@ -127,11 +149,13 @@ func runValidate(opts *validateOptions) error {
 		// Scene feasibility reads the scene data; it runs when asked for.
 		opts.rules = append(opts.rules, activities.SkipRules("no-scene"))
 	}
-	var results []validated
+	if len(named.Activities) > 0 {
+		results = validateLibrary(opts, &named, base)
+	}
 	if len(opts.paths) == 0 {
 		results = validateLibrary(opts, activities.Examples(), base)
-	} else {
-		ins, err := opts.expandDefinitions(opts.paths)
+	} else if len(paths) > 0 {
+		ins, err := opts.expandDefinitions(paths)
 		if err != nil {
 			return err
 		}
@@ -140,7 +164,7 @@ func runValidate(opts *validateOptions) error {
 			fmt.Fprintf(opts.err, "bddl: shard %s holds none of the files: nothing to validate\n", opts.shard)
 			return nil
 		}
-		results = validateFiles(opts, ins, base)
+		results = append(results, validateFiles(opts, ins, base)...)
 	}
 	for i := range results {
 		results[i].report.Findings = opts.keep(results[i].report.Findings)

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openbddl/bddl/internal/corpus"
+)
+
+// TestDidYouMean checks that every name looked up suggests the closest
+// when it is mistyped: activities, scenes, rules, flags, commands.
+func TestDidYouMean(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sample", "tidying_the_living_rom", "-o", out}, "did you mean tidying_the_living_room?"},
+		{[]string{"explain", "baking_a_tray_of_cookie"}, "did you mean baking_a_tray_of_cookies?"},
+		{[]string{"validate", "cleaning_shoe"}, "did you mean cleaning_shoes?"},
+		{[]string{"validate", "--formt", "json"}, "did you mean --format?"},
+		{[]string{"check", "--epsiode", "x.jsonl"}, "did you mean --episode?"},
+		{[]string{"--kbb", "x", "kb", "show", "apple.n.01"}, "unknown flag: --kbb"},
+		{[]string{"chek"}, "Did you mean this?\n\tcheck"},
+		{[]string{"transition", "explain", "sugar_cookie"}, "did you mean sugar_cookies?"},
+		{[]string{"sample", "--after", "sugar_cookie", "-o", out}, "did you mean sugar_cookies?"},
+	}
+	for _, tt := range tests {
+		r := runBDDL(t, tt.args...)
+		r.wantCode(t, tt.args, exitMisuse)
+		if !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("bddl %v stderr:\n%s\nwant %q", tt.args, r.stderr, tt.want)
+		}
+	}
+}
+
+// TestNameLookup checks that explain and validate take an embedded
+// example's name as they take its file.
+func TestNameLookup(t *testing.T) {
+	t.Parallel()
+	byName := runBDDL(t, "explain", "baking_a_tray_of_cookies")
+	byName.wantCode(t, []string{"explain", "baking_a_tray_of_cookies"}, exitOK)
+	file := filepath.Join("..", "..", "activities", "examples", "baking_a_tray_of_cookies", "problem0.bddl")
+	byFile := runBDDL(t, "explain", file)
+	if byName.stdout != byFile.stdout || byName.stdout == "" {
+		t.Errorf("explain by name:\n%s\nby file:\n%s", byName.stdout, byFile.stdout)
+	}
+	r := runBDDL(t, "validate", "--quiet", "cleaning_shoes")
+	if r.code == exitMisuse {
+		t.Errorf("validate cleaning_shoes: %s", r.stderr)
+	}
+}
+
+// TestNameLookupLibrary: names in a BEHAVIOR-1K library, given by
+// --activities, resolve in explain, validate and sample.
+func TestNameLookupLibrary(t *testing.T) {
+	t.Parallel()
+	dir := corpus.ActivitiesDir(t)
+	for _, args := range [][]string{
+		{"explain", "--activities", dir, "cook_bacon"},
+		{"validate", "--quiet", "--activities", dir, "cook_bacon"},
+	} {
+		r := runBDDL(t, args...)
+		if r.code == exitMisuse {
+			t.Errorf("bddl %v: exit 2: %s", args, r.stderr)
+		}
+	}
+	args := []string{"validate", "--activities", dir, "cook_bacn"}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitMisuse)
+	if !strings.Contains(r.stderr, "did you mean cook_bacon?") {
+		t.Errorf("bddl %v: %s", args, r.stderr)
+	}
+}
+
+// TestScenesDidYouMean: a mistyped --scene suggests the scene.
+func TestScenesDidYouMean(t *testing.T) {
+	t.Parallel()
+	kbDir := filepath.Join(filepath.Dir(corpus.ActivitiesDir(t)), "knowledge_base")
+	args := []string{"--kb", kbDir, "sample", "tidying_the_living_room", "--scene", "Rs_intt", "-o", t.TempDir()}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitMisuse)
+	if !strings.Contains(r.stderr, "did you mean Rs_int?") {
+		t.Errorf("bddl %v: %s", args, r.stderr)
+	}
+}
