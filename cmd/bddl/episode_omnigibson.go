@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/omnigibson"
 	"github.com/openbddl/bddl/internal/batch"
@@ -109,12 +110,13 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 		}
 	}
 	var jobs []*omnigibson.Job
+	var defs []ogDefinition // each job's definition, copied beside its episode
 	for _, p := range paths {
 		task, err := omnigibson.FindTask(p)
 		if err != nil {
 			return misuse("%v", err)
 		}
-		defPath, problem, err := o.definition(task)
+		defPath, problem, defSrc, err := o.definition(task)
 		if err != nil {
 			return err
 		}
@@ -127,7 +129,7 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			return misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, tmpl.RobotNames())
 		}
 		conv, err := omnigibson.NewConverter(tmpl, problem, defPath, base, omnigibson.Options{
-			Robot: o.robot, Offsets: mode, Dataset: ds, Activity: defPath})
+			Robot: o.robot, Offsets: mode, Dataset: ds, Activity: activities.CanonicalName(defPath, problem)})
 		if err != nil {
 			fmt.Fprintln(o.err, "bddl:", err)
 			return findings()
@@ -138,9 +140,11 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 				return misuse("%s: a task folder without instance files (*-tro_state.json)", p)
 			}
 			jobs = append(jobs, &omnigibson.Job{Conv: conv, Template: task.Template})
+			defs = append(defs, ogDefinition{activities.CanonicalName(defPath, problem), defSrc})
 		}
 		for _, in := range task.Instances {
 			jobs = append(jobs, &omnigibson.Job{Conv: conv, Instance: in, Template: task.Template})
+			defs = append(defs, ogDefinition{activities.CanonicalName(defPath, problem), defSrc})
 		}
 	}
 	if len(jobs) == 0 {
@@ -187,6 +191,10 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
+	if err := writeOGDefinitions(jobs, defs, results); err != nil {
+		fmt.Fprintln(o.err, "bddl:", err)
+		failed++
+	}
 	if o.format == "text" {
 		o.textSummary(results, failed, len(jobs))
 	}
@@ -199,26 +207,59 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	return nil
 }
 
+// ogDefinition is a job's definition: its canonical name and text.
+type ogDefinition struct {
+	name string
+	src  []byte
+}
+
+// writeOGDefinitions writes a copy of each converted episode's definition
+// beside it, <dir>/<name>.bddl, once per directory and name, so that
+// 'bddl check --episode DIR' finds it (batch.Resolver).
+func writeOGDefinitions(jobs []*omnigibson.Job, defs []ogDefinition, results []ogResult) error {
+	ok := map[*omnigibson.Job]bool{}
+	for _, r := range results {
+		if r.err == nil {
+			ok[r.job] = true
+		}
+	}
+	done := map[string]bool{}
+	for i, j := range jobs {
+		if !ok[j] || j.Out == "-" {
+			continue
+		}
+		path := filepath.Join(filepath.Dir(j.Out), batch.DefinitionFile(defs[i].name))
+		if done[path] {
+			continue
+		}
+		done[path] = true
+		if err := fsutil.WriteFileAtomic(path, defs[i].src); err != nil {
+			return fmt.Errorf("writing the definition beside the episodes: %w", err)
+		}
+	}
+	return nil
+}
+
 func hasModelSizes(b *kb.Base) bool { return b.NumModels() > 0 }
 
 // definition resolves the definition a task is checked against.
-func (o *fromOGOptions) definition(task *omnigibson.Task) (string, *bddl.Problem, error) {
+func (o *fromOGOptions) definition(task *omnigibson.Task) (string, *bddl.Problem, []byte, error) {
 	path := task.Definition
 	switch {
 	case o.activity != "" && (strings.HasSuffix(o.activity, ".bddl") || fileExists(o.activity)):
 		path = o.activity
 	case o.activity != "":
 		if o.library == "" {
-			return "", nil, misuse("--activity %s: give a problem file, or --activities DIR to find the name in", o.activity)
+			return "", nil, nil, misuse("--activity %s: give a problem file, or --activities DIR to find the name in", o.activity)
 		}
 		path = filepath.Join(o.library, o.activity, "problem0.bddl")
 	}
 	if path == "" {
-		return "", nil, misuse("%s: no problem*.bddl beside the template: name the definition with --activity", task.Template)
+		return "", nil, nil, misuse("%s: no problem*.bddl beside the template: name the definition with --activity", task.Template)
 	}
 	src, err := fsutil.ReadFile(path, maxDefinitionBytes)
 	if err != nil {
-		return "", nil, misuse("definition: %v", err)
+		return "", nil, nil, misuse("definition: %v", err)
 	}
 	// A consuming command: read as the reference reads, warnings shown.
 	p, diags := bddl.Options{Mode: bddl.Reference}.ParseProblem(path, src)
@@ -226,10 +267,10 @@ func (o *fromOGOptions) definition(task *omnigibson.Task) (string, *bddl.Problem
 		for _, d := range diags {
 			fmt.Fprintln(o.err, d)
 		}
-		return "", nil, misuse("definition %s has errors", path)
+		return "", nil, nil, misuse("definition %s has errors", path)
 	}
 	diags.WriteText(o.err)
-	return path, p, nil
+	return path, p, src, nil
 }
 
 func fileExists(p string) bool {

@@ -79,3 +79,12 @@ func activityNames(library string) []string {
 	sort.Strings(names)
 	return names
 }
+
+// pathOf is ref when it names an existing file (a definition given by
+// path), else "" (a name).
+func pathOf(ref string) string {
+	if info, err := os.Stat(ref); err == nil && info.Mode().IsRegular() {
+		return ref
+	}
+	return ""
+}

@@ -4,10 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/robolab"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 type episodeConvertOptions struct {
@@ -79,8 +84,10 @@ func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
 	if err != nil {
 		return err
 	}
-	// The header names the activity, not the path it was read from here.
-	ref := prog.Problem().Name.Name
+	// The header names the activity by its canonical name, not the path
+	// it was read from here; a copy of the definition beside the episodes
+	// lets 'bddl check --episode DIR' find it (batch.Resolver).
+	ref := activities.CanonicalName(pathOf(opts.activity), prog.Problem())
 	if err := os.MkdirAll(opts.dir, 0o755); err != nil {
 		return misuse("-o %v", err)
 	}
@@ -106,6 +113,13 @@ func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
 		}
 	}
 	robolab.ConvertRuns(runs, ropts, opts.dir, opts.gzip, report)
+	if written > 0 {
+		def := filepath.Join(opts.dir, batch.DefinitionFile(ref))
+		if err := fsutil.WriteFileAtomic(def, bddl.FormatProblem(prog.Problem())); err != nil {
+			fmt.Fprintf(opts.err, "bddl: writing the definition beside the episodes: %v\n", err)
+			failed++
+		}
+	}
 	if opts.format == "text" {
 		fmt.Fprintf(opts.err, "converted %d %s, %d failed\n", written, plural(written, "demo", "demos"), failed)
 	}

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/sampler"
 )
@@ -102,7 +104,8 @@ misuse.`,
 // relative to its argument, an example's name or the rule.
 type sampleJob struct {
 	sampler.Job
-	key string
+	key    string
+	source []byte // the definition's text, copied beside its episodes
 }
 
 func runSample(opts *sampleOptions, args []string) error {
@@ -203,6 +206,7 @@ func runSample(opts *sampleOptions, args []string) error {
 			tasks = append(tasks, task{j, k})
 		}
 	}
+	wrote := make([]bool, len(jobs)) // jobs with a configuration written
 	wo := sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg}
 	failed, done := 0, 0
 	enc := json.NewEncoder(opts.globalOptions.out)
@@ -211,10 +215,12 @@ func runSample(opts *sampleOptions, args []string) error {
 	pool := opts.pool(opts.progress(opts.err, len(tasks), 20, "sampling"))
 	err = batch.Run(ctx, pool, tasks, func(_ context.Context, t task) (sampler.Record, bool) {
 		return smp.SampleAndWrite(&jobs[t.job].Job, t.k, wo), true
-	}, batch.Handlers[sampler.Record]{Ordered: func(_ int, r sampler.Record) error {
+	}, batch.Handlers[sampler.Record]{Ordered: func(i int, r sampler.Record) error {
 		done++
 		if r.Status != "ok" {
 			failed++
+		} else {
+			wrote[tasks[i].job] = true
 		}
 		if opts.format == "json" {
 			return enc.Encode(r)
@@ -229,6 +235,10 @@ func runSample(opts *sampleOptions, args []string) error {
 	}})
 	if err != nil {
 		return err
+	}
+	if err := writeDefinitionCopies(opts.out, jobs, wrote); err != nil {
+		fmt.Fprintf(opts.err, "bddl: %v\n", err)
+		failed++
 	}
 	if ctx.Err() != nil {
 		return &exitError{code: exitInterrupted, err: ctx.Err()}
@@ -258,7 +268,7 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 				continue
 			}
 			act := n.example
-			jobs = append(jobs, sampleJob{Job: sampler.Job{Name: act.Name, Problem: act.Problem}, key: act.Name})
+			jobs = append(jobs, sampleJob{Job: sampler.Job{Name: act.Name, Problem: act.Problem}, key: act.Name, source: act.Source})
 			continue
 		}
 		paths = append(paths, a)
@@ -278,14 +288,13 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 			if p.file == nil || p.file.Problem == nil {
 				continue // domain files
 			}
-			name := p.file.Problem.Name.Name
-			if act, n, ok := activities.ActivityPath(p.path); ok {
-				name = act
-				if n > 0 {
-					name = fmt.Sprintf("%s-%d", act, n)
-				}
+			// The canonical name; a second instance of an activity keeps
+			// its number so that its files do not overwrite the first's.
+			name := activities.CanonicalName(p.path, p.file.Problem)
+			if act, n, ok := activities.ActivityPath(p.path); ok && n > 0 {
+				name = fmt.Sprintf("%s-%d", act, n)
 			}
-			job := sampleJob{Job: sampler.Job{Name: name, Problem: p.file.Problem}, key: ins[i].Rel}
+			job := sampleJob{Job: sampler.Job{Name: name, Problem: p.file.Problem}, key: ins[i].Rel, source: bddl.Format(p.file)}
 			if p.diags.HasErrors() {
 				job.Failure = &sampler.Failure{Kind: sampler.Unsupported, Message: p.path + " does not parse: " + firstDiag(p.diags)}
 			}
@@ -296,4 +305,21 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 		return nil, misuse("no activity definition found in %v", args)
 	}
 	return jobs, nil
+}
+
+// writeDefinitionCopies writes, beside the episodes of each job that
+// wrote any, a copy of its definition, OUT/<name>/<name>.bddl, so that
+// 'bddl check --episode OUT/' finds it without --activity or
+// --activities (batch.Resolver looks there for the name a header gives).
+func writeDefinitionCopies(out string, jobs []sampleJob, wrote []bool) error {
+	for i, j := range jobs {
+		if !wrote[i] || len(j.source) == 0 || j.After != nil {
+			continue
+		}
+		path := filepath.Join(out, j.Name, batch.DefinitionFile(j.Name))
+		if err := fsutil.WriteFileAtomic(path, j.source); err != nil {
+			return fmt.Errorf("writing the definition beside the episodes: %w", err)
+		}
+	}
+	return nil
 }
