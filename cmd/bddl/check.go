@@ -75,7 +75,7 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 		Use:   "check [--activity FILE|DIR|NAME] --episode FILE|DIR|GLOB... [flags]",
 		Short: "Check goal success on recorded episodes",
 		Long: `Check streams recorded episodes (JSON Lines, optionally gzip-compressed; the
-format is in the README and 'bddl episode schema'), evaluates :init at the
+format is in docs/episode-format.md and 'bddl episode schema'), evaluates :init at the
 first step and :goal at every step, and reports for each episode: success,
 the first step at which the goal holds and whether it still holds at the end,
 whether :init held at the first step (and which literals did not), the
@@ -105,7 +105,7 @@ and it is not a success. --lenient skips bad steps and counts them; an
 episode with skipped steps is not a success either.
 
 -o/--output FILE appends one JSON line per episode (the fields are in the
-README) under an exclusive lock: a second run on the same FILE is refused.
+docs/check.md) under an exclusive lock: a second run on the same FILE is refused.
 A run skips the episodes already in FILE (matched by absolute path) and
 retries those that ended in an error, so an interrupted run resumes; the
 first Ctrl-C finishes the line being written and leaves FILE valid, a

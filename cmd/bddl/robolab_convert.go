@@ -32,7 +32,7 @@ func newEpisodeConvertCmd(g *globalOptions) *cobra.Command {
 JSON Lines episode, DIR/run_<i>_demo_<k>.jsonl (.jsonl.gz with --gzip), for
 users who want to keep or edit them: what 'bddl check --episode run_0.hdf5'
 reads directly. --map names the BDDL instance of each RoboLab object and the
-static objects RoboLab does not record (see the README's RoboLab section);
+static objects RoboLab does not record (see docs/robolab.md);
 the activity is --activity, else the map's activity:. The header declares
 the number of steps.
 
