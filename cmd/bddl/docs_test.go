@@ -198,9 +198,9 @@ func shellFields(s string) []string {
 func TestReadmeCommandArgs(t *testing.T) {
 	for line, want := range map[string]string{
 		"bddl check --episode 'runs/**/*.jsonl' -o r.jsonl   # note": "check|--episode|runs/**/*.jsonl|-o|r.jsonl",
-		"BDDL_KB=x.yaml bddl kb check | head":                       "kb|check",
-		"go run ./cmd/bddl validate":                                "validate",
-		"go test ./...":                                             "",
+		"BDDL_KB=x.yaml bddl kb check | head":                        "kb|check",
+		"go run ./cmd/bddl validate":                                 "validate",
+		"go test ./...":                                              "",
 	} {
 		if got := strings.Join(commandArgs(line), "|"); got != want {
 			t.Errorf("commandArgs(%q) = %q, want %q", line, got, want)
