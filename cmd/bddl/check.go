@@ -172,6 +172,11 @@ func runCheck(opts *checkOptions) error {
 	if err != nil {
 		return misuse("--episode: %v", err)
 	}
+	for _, in := range inputs {
+		if isDefinitionFile(in.Path) {
+			return misuse("--episode %s is an activity definition, not an episode: give it as --activity %s, and the recordings with --episode", in.Path, in.Path)
+		}
+	}
 	if opts.out != "" {
 		// The results file may sit among the episodes: it is not one.
 		outKey := batch.PathKey(opts.out)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -172,7 +173,7 @@ func (o *episodeWriteOptions) output() (io.Writer, func() error, error) {
 	if o.out != "" && o.out != "-" {
 		f, err := os.Create(o.out)
 		if err != nil {
-			return nil, nil, misuse("%v", err)
+			return nil, nil, misuse("%v", fsutil.WriteError(o.out, err))
 		}
 		w, closeFile = f, f.Close
 	}

@@ -86,3 +86,28 @@ func TestScenesDidYouMean(t *testing.T) {
 		t.Errorf("bddl %v: %s", args, r.stderr)
 	}
 }
+
+// TestMessagesSayWhatToDo: errors that name the fix (item 9).
+func TestMessagesSayWhatToDo(t *testing.T) {
+	t.Parallel()
+	def := filepath.Join("..", "..", "activities", "examples", "cleaning_shoes", "problem0.bddl")
+	missing := filepath.Join(t.TempDir(), "no_dir", "one.jsonl")
+	tests := []struct {
+		args      []string
+		code      int
+		want, not string
+	}{
+		{[]string{"check", "--episode", def}, exitMisuse, "give it as --activity", "expected"},
+		{[]string{"parse"}, exitMisuse, "needs definition files", "arg(s)"},
+		{[]string{"episode", "from-init", "cleaning_shoes", "-o", missing}, -1, "does not exist", ".tmp"},
+	}
+	for _, tt := range tests {
+		r := runBDDL(t, tt.args...)
+		if tt.code >= 0 {
+			r.wantCode(t, tt.args, tt.code)
+		}
+		if !strings.Contains(r.stderr, tt.want) || (tt.not != "" && strings.Contains(r.stderr, tt.not)) {
+			t.Errorf("bddl %v stderr:\n%s\nwant %q, not %q", tt.args, r.stderr, tt.want, tt.not)
+		}
+	}
+}

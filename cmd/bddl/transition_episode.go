@@ -12,6 +12,7 @@ import (
 
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/transitions"
 )
@@ -135,9 +136,9 @@ func runApplyRules(opts *applyRulesOptions, path string) error {
 	if err != nil {
 		return bad(err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(opts.out), "."+filepath.Base(opts.out)+".*")
+	tmp, err := fsutil.CreateTempBeside(opts.out)
 	if err != nil {
-		return misuse("-o %s: %v", opts.out, err)
+		return misuse("-o: %v", err)
 	}
 	defer os.Remove(tmp.Name())
 	fired, err := ap.WriteTo(tmp, strings.HasSuffix(opts.out, ".gz"), func(r episode.RuleFiring) {
