@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -161,19 +162,33 @@ func writeSummary(w io.Writer, t *tally, pal palette) {
 		return a.code < b.code
 	})
 	if len(stats) > 0 {
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		// Aligned on the plain text, coloured after: escape codes
+		// counted as width would shift the columns of coloured rows.
+		var buf bytes.Buffer
+		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "CODE\tRULE\tSEVERITY\tFINDINGS\tFILES")
 		for _, s := range stats {
-			sev := s.severity
-			switch sev {
-			case "error":
-				sev = pal.red(sev)
-			case "warning":
-				sev = pal.yellow(sev)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", s.code, s.rule, sev, s.findings, len(s.files))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", s.code, s.rule, s.severity, s.findings, len(s.files))
 		}
 		tw.Flush()
+		lines := strings.SplitAfter(buf.String(), "\n")
+		col := strings.Index(lines[0], "SEVERITY")
+		for i, line := range lines {
+			if i > 0 && i-1 < len(stats) && col >= 0 && len(line) > col {
+				sev := stats[i-1].severity
+				if strings.HasPrefix(line[col:], sev) {
+					colored := sev
+					switch sev {
+					case "error":
+						colored = pal.red(sev)
+					case "warning":
+						colored = pal.yellow(sev)
+					}
+					line = line[:col] + colored + line[col+len(sev):]
+				}
+			}
+			io.WriteString(w, line)
+		}
 	}
 	what := fmt.Sprintf("%d %s", t.problems, plural(t.problems, "problem", "problems"))
 	if t.errors+t.warnings+t.others == 0 {
