@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -167,7 +166,7 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 		}
 		rep, err := j.Run()
 		return ogResult{job: j, rep: rep, err: err}, true
-	}, batch.Handlers[ogResult]{Ordered: func(_ int, r ogResult) error {
+	}, batch.Handlers[ogResult]{Ordered: func(i int, r ogResult) error {
 		results = append(results, r)
 		if r.err != nil {
 			failed++
@@ -175,11 +174,7 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			return nil
 		}
 		if o.format == "json" {
-			rec := struct {
-				Output string `json:"output"`
-				*omnigibson.Report
-			}{r.job.Out, r.rep}
-			b, err := json.Marshal(rec)
+			b, err := convertedRecord(r.job.Out, r.rep.Instance, defs[i].name, r.rep)
 			if err != nil {
 				return err
 			}

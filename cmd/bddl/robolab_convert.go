@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -96,11 +95,11 @@ func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
 	failed, written := 0, 0
 	report := func(name, path string, steps int, err error) {
 		if opts.format == "json" {
-			rec := map[string]any{"episode": name, "file": path, "steps": steps}
+			rec := map[string]any{"steps": steps}
 			if err != nil {
 				rec["error"] = err.Error()
 			}
-			line, _ := json.Marshal(rec)
+			line, _ := convertedRecord(path, name, ref, rec)
 			fmt.Fprintf(w, "%s\n", line)
 		} else if err == nil {
 			fmt.Fprintf(w, "%s: wrote %s (%d steps)\n", name, path, steps)

@@ -241,30 +241,55 @@ type errorRecord struct {
 	Message  string        `json:"message"`
 }
 
+// recordEncoder writes validate's JSON lines, each with "record" first
+// saying which schema it follows ("finding" or "scenes"), since findings
+// and scene records share the stream.
+type recordEncoder struct {
+	w   io.Writer
+	buf bytes.Buffer
+}
+
+func (e *recordEncoder) encode(record string, v any) error {
+	e.buf.Reset()
+	if err := jsonLines(&e.buf).Encode(v); err != nil {
+		return err
+	}
+	b := e.buf.Bytes()
+	if len(b) < 2 || b[0] != '{' {
+		return fmt.Errorf("validate: a %s record is not a JSON object", record)
+	}
+	sep := ","
+	if b[1] == '}' {
+		sep = ""
+	}
+	_, err := fmt.Fprintf(e.w, "{\"record\":%q%s%s", record, sep, b[1:])
+	return err
+}
+
 func writeValidateJSON(opts *validateOptions, results []validated, kbFindings []kb.Finding) (bool, error) {
 	t := newTally()
 	t.addResults(results, kbFindings)
-	enc := jsonLines(opts.out)
+	enc := &recordEncoder{w: opts.out}
 	for _, r := range results {
 		if r.err != nil {
-			if err := enc.Encode(errorRecord{File: r.path, Severity: bddl.Error, Code: "read-error", Message: r.err.Error()}); err != nil {
+			if err := enc.encode("finding", errorRecord{File: r.path, Severity: bddl.Error, Code: "read-error", Message: r.err.Error()}); err != nil {
 				return false, err
 			}
 			continue
 		}
 		for _, f := range r.report.Findings {
-			if err := enc.Encode(f); err != nil {
+			if err := enc.encode("finding", f); err != nil {
 				return false, err
 			}
 		}
 		if opts.scenes && r.problem && r.report.Scenes != nil {
-			if err := enc.Encode(scenesRecord{File: r.path, Scenes: r.report.Scenes}); err != nil {
+			if err := enc.encode("scenes", scenesRecord{File: r.path, Scenes: r.report.Scenes}); err != nil {
 				return false, err
 			}
 		}
 	}
 	for _, f := range kbFindings {
-		if err := enc.Encode(kbRecordOf(f)); err != nil {
+		if err := enc.encode("finding", kbRecordOf(f)); err != nil {
 			return false, err
 		}
 	}
