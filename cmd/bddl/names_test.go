@@ -111,3 +111,23 @@ func TestMessagesSayWhatToDo(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateRecovers: after a syntax error the reference passes over
+// (a second goal formula), the semantic rules still run on the recovered
+// tree (item 10); after one that breaks the tree, only syntax is reported.
+func TestValidateRecovers(t *testing.T) {
+	t.Parallel()
+	args := []string{"validate", filepath.Join("testdata", "two_goal_formulas.bddl")}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitFindings)
+	for _, want := range []string{"[goal-formulas]", "[unplaced]"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("bddl %v lacks %s:\n%s", args, want, r.stderr)
+		}
+	}
+	args = []string{"validate", filepath.Join("testdata", "broken.bddl")}
+	r = runBDDL(t, args...)
+	if strings.Contains(r.stdout, "placement") || strings.Contains(r.stdout, "objects ") {
+		t.Errorf("semantic rules ran on a broken tree:\n%s", r.stdout)
+	}
+}
