@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openbddl/bddl/internal/corpus"
 )
 
 // TestCanonicalActivityName checks that one definition gets one name in
@@ -70,5 +72,38 @@ func TestSampledEpisodesSelfContained(t *testing.T) {
 		if l["error"] != nil || l["activity"] != "my_shoes" || l["init_ok"] != true {
 			t.Errorf("sampled episode: %v", l)
 		}
+	}
+}
+
+// TestSampledCorpusEpisodesKB: episodes sampled from a BEHAVIOR-1K
+// definition are checked, without --kb, against that tree's knowledge
+// base, which the definition copy beside them leads to.
+func TestSampledCorpusEpisodesKB(t *testing.T) {
+	dir := corpus.ActivitiesDir(t)
+	t.Setenv("BDDL_KB", "")
+	t.Setenv(configEnvVar, "")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	var def string
+	for _, e := range entries {
+		def = filepath.Join(dir, e.Name(), "problem0.bddl")
+		if r := runBDDL(t, "sample", def, "-o", out); r.code == exitOK {
+			break
+		}
+		def = ""
+	}
+	if def == "" {
+		t.Skip("no corpus activity sampled")
+	}
+	r := runBDDLIn(t, t.TempDir(), "check", "--episode", out)
+	want := filepath.Join(filepath.Dir(dir), "knowledge_base")
+	if !strings.Contains(r.stderr, "using the knowledge base "+want) {
+		t.Errorf("check of sampled corpus episodes did not use %s:\n%s", want, r.stderr)
+	}
+	if strings.Contains(r.stdout, "not found") {
+		t.Errorf("the definition was not found:\n%s", r.stdout)
 	}
 }

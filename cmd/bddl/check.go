@@ -194,6 +194,13 @@ func runCheck(opts *checkOptions) error {
 	defer stop()
 	eps := batch.Select(opts.shard, batch.Episodes(ctx, inputs), batch.Episode.ShardKey)
 
+	// Episodes bddl wrote carry a copy of their definition that names
+	// where it came from: its BEHAVIOR-1K tree gives the knowledge base.
+	paths := make([]string, 0, len(inputs))
+	for _, in := range inputs {
+		paths = append(paths, in.Path)
+	}
+	opts.hints = append(opts.hints, copySources(paths)...)
 	base, err := opts.loadKB()
 	if err != nil {
 		return misuse("%v", err)

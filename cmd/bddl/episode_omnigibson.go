@@ -265,7 +265,7 @@ func (o *fromOGOptions) definition(task *omnigibson.Task) (string, *bddl.Problem
 		return "", nil, nil, misuse("definition %s has errors", path)
 	}
 	diags.WriteText(o.err)
-	return path, p, src, nil
+	return path, p, definitionCopy(path, src), nil
 }
 
 func fileExists(p string) bool {

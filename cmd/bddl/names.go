@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // isPathLike reports whether arg is meant as a path rather than a name:
@@ -87,4 +89,57 @@ func pathOf(ref string) string {
 		return ref
 	}
 	return ""
+}
+
+// copiedFrom is the first line of a definition copy bddl writes beside
+// the episodes it makes: where the definition was read, so that a later
+// command finds the knowledge base of its BEHAVIOR-1K tree (copySources).
+const copiedFrom = "; bddl: copied from "
+
+// definitionCopy is the text of the copy of the definition read from
+// path: src, after a line naming path (absolute) when it is a file.
+func definitionCopy(path string, src []byte) []byte {
+	abs, err := filepath.Abs(path)
+	if path == "" || path == "-" || err != nil || strings.ContainsAny(abs, "\n\r") {
+		return src
+	}
+	if info, err := os.Stat(abs); err != nil || !info.Mode().IsRegular() {
+		return src
+	}
+	return append([]byte(copiedFrom+abs+"\n"), src...)
+}
+
+// copySources returns the paths the definition copies beside episodes
+// name (definitionCopy), for each directory of the first episodes given:
+// hints from which the knowledge base is inferred, so that checking
+// sampled BEHAVIOR-1K episodes uses the tree's knowledge base.
+func copySources(episodePaths []string) []string {
+	const maxDirs = 64
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range episodePaths {
+		dir := filepath.Dir(p)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		if len(seen) > maxDirs {
+			break
+		}
+		defs, _ := filepath.Glob(filepath.Join(dir, "*.bddl"))
+		for _, d := range defs {
+			f, err := fsutil.OpenRegular(d)
+			if err != nil {
+				continue
+			}
+			buf := make([]byte, 4096)
+			n, _ := io.ReadFull(f, buf)
+			f.Close()
+			line, _, _ := strings.Cut(string(buf[:n]), "\n")
+			if src, ok := strings.CutPrefix(line, copiedFrom); ok {
+				out = append(out, src)
+			}
+		}
+	}
+	return out
 }

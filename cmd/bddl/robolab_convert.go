@@ -114,7 +114,7 @@ func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
 	robolab.ConvertRuns(runs, ropts, opts.dir, opts.gzip, report)
 	if written > 0 {
 		def := filepath.Join(opts.dir, batch.DefinitionFile(ref))
-		if err := fsutil.WriteFileAtomic(def, bddl.FormatProblem(prog.Problem())); err != nil {
+		if err := fsutil.WriteFileAtomic(def, definitionCopy(pathOf(opts.activity), bddl.FormatProblem(prog.Problem()))); err != nil {
 			fmt.Fprintf(opts.err, "bddl: writing the definition beside the episodes: %v\n", err)
 			failed++
 		}

@@ -294,7 +294,8 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 			if act, n, ok := activities.ActivityPath(p.path); ok && n > 0 {
 				name = fmt.Sprintf("%s-%d", act, n)
 			}
-			job := sampleJob{Job: sampler.Job{Name: name, Problem: p.file.Problem}, key: ins[i].Rel, source: bddl.Format(p.file)}
+			job := sampleJob{Job: sampler.Job{Name: name, Problem: p.file.Problem}, key: ins[i].Rel,
+				source: definitionCopy(p.path, bddl.Format(p.file))}
 			if p.diags.HasErrors() {
 				job.Failure = &sampler.Failure{Kind: sampler.Unsupported, Message: p.path + " does not parse: " + firstDiag(p.diags)}
 			}
