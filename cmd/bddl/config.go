@@ -288,6 +288,13 @@ func (g *globalOptions) resolveActivities(flag string) setting {
 			return setting{d, "the BEHAVIOR-1K tree of " + h}
 		}
 	}
+	// The activity_definitions beside a knowledge_base given by --kb,
+	// $BDDL_KB or bddl.toml: names resolve in the tree it belongs to.
+	if k := g.resolveKB(); k.value != "" && k.source != "nothing else given" {
+		if d, _, ok := behaviorTree(filepath.Dir(k.value)); ok && filepath.Clean(k.value) == filepath.Join(filepath.Dir(d), "knowledge_base") {
+			return setting{d, "beside the knowledge base " + k.value}
+		}
+	}
 	return setting{"", "none (embedded examples only)"}
 }
 

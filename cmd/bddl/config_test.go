@@ -73,6 +73,10 @@ func TestKBResolution(t *testing.T) {
 	if got := configSettings(t, empty, root); got["kb"].Value != kbDir {
 		t.Errorf("the tree's root: kb = %+v", got["kb"])
 	}
+	// --kb of a tree: its activity_definitions is the library.
+	if got := configSettings(t, empty, "--kb", kbDir); got["activities"].Value != filepath.Join(root, "activity_definitions") {
+		t.Errorf("--kb %s: activities = %+v", kbDir, got["activities"])
+	}
 	// Outside any tree: the embedded default.
 	if got := configSettings(t, empty, filepath.Join("testdata", "cookies.bddl")); got["kb"].Value != embeddedKB {
 		t.Errorf("outside a tree: kb = %+v", got["kb"])
