@@ -26,6 +26,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"chek"}, "Did you mean this?\n\tcheck"},
 		{[]string{"transition", "explain", "sugar_cookie"}, "did you mean sugar_cookies?"},
 		{[]string{"sample", "--after", "sugar_cookie", "-o", out}, "did you mean sugar_cookies?"},
+		{[]string{"check", "--activity", "cook_bacon", "--episode", examplePath("cleaning_shoes", "")}, "give --activities DIR"},
 	}
 	for _, tt := range tests {
 		r := runBDDL(t, tt.args...)
