@@ -91,6 +91,9 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	root.SetErr(s.err)
 	root.PersistentFlags().StringVar(&opts.kbPath, "kb", "",
 		"knowledge base: a BEHAVIOR-1K knowledge_base directory or a YAML file (default $BDDL_KB, else bddl.toml's kb, else the knowledge_base beside the inputs' activity_definitions, else the embedded default)")
+	// A subcommand's own PersistentPreRunE must not replace the root's,
+	// which reads bddl.toml and records the inputs.
+	cobra.EnableTraverseRunHooks = true
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		deprecationNotes(cmd, s.err)
 		p, err := findProject(s.dir)
