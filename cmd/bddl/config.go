@@ -84,6 +84,12 @@ func readProject(path string) (*project, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseProject(path, src)
+}
+
+// parseProject parses the text of a project file read from path.
+func parseProject(path string, src []byte) (*project, error) {
+	var err error
 	var raw map[string]any
 	if _, err := toml.Decode(string(src), &raw); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -186,13 +186,8 @@ func FuzzReadProject(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := filepath.Join(dir, projectFileName)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		proj, err := readProject(p)
+		proj, err := parseProject(projectFileName, data)
 		if err == nil && proj == nil {
 			t.Fatal("no project and no error")
 		}
