@@ -3,6 +3,7 @@ module github.com/openbddl/bddl
 go 1.25
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/bmatcuk/doublestar/v4 v4.10.4

@@ -38,7 +38,7 @@ func (a *Activity) ID() string { return fmt.Sprintf("%s-%d", a.Name, a.Instance)
 // Validate validates the definition (see ValidateSource: syntax errors
 // are reported alone).
 func (a *Activity) Validate(base *kb.Base, opts ...Option) Report {
-	return validateParsed(a.Problem, a.Diagnostics, base, opts)
+	return validateParsed(a.Problem, a.Diagnostics, base, opts, recoverable(a.Path, a.Source, a.Problem, a.Diagnostics))
 }
 
 // Library is a set of activity definitions, sorted by name and instance.

@@ -198,18 +198,18 @@ func TestFindingJSON(t *testing.T) {
 
 // TestREADMERules checks that the README documents every rule.
 func TestREADMERules(t *testing.T) {
-	text, err := os.ReadFile("../README.md")
+	text, err := os.ReadFile("../docs/validate.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range Rules() {
 		if !strings.Contains(string(text), "| `"+r.Code+"` | "+r.Severity.String()+" |") {
-			t.Errorf("README.md has no table row for %s (%s)", r.Code, r.Severity)
+			t.Errorf("docs/validate.md has no table row for %s (%s)", r.Code, r.Severity)
 		}
 	}
 	for _, r := range KBRules {
 		if !strings.Contains(string(text), "`"+r.Code+"`") {
-			t.Errorf("README.md does not mention %s", r.Code)
+			t.Errorf("docs/validate.md does not mention %s", r.Code)
 		}
 	}
 }

@@ -103,12 +103,24 @@ func Analyze(p *bddl.Problem, base *kb.Base, opts ...Option) Report {
 // none.
 func ValidateSource(filename string, src []byte, base *kb.Base, opts ...Option) (*bddl.Problem, Report) {
 	f, diags := bddl.ParseFile(filename, src)
-	return f.Problem, validateParsed(f.Problem, diags, base, opts)
+	return f.Problem, validateParsed(f.Problem, diags, base, opts, recoverable(filename, src, f.Problem, diags))
 }
 
-func validateParsed(p *bddl.Problem, diags bddl.Diagnostics, base *kb.Base, opts []Option) Report {
+// recoverable reports whether the semantic rules can run on a problem
+// that parsed with errors: every error is one the reference passes over
+// (it loads the file: a second goal formula, ...), so the tree is whole.
+// Reporting every problem at once then means the semantic findings too.
+func recoverable(filename string, src []byte, p *bddl.Problem, diags bddl.Diagnostics) bool {
+	if p == nil || !diags.HasErrors() {
+		return false
+	}
+	_, ref := bddl.Options{Mode: bddl.Reference}.ParseFile(filename, src)
+	return !ref.HasErrors()
+}
+
+func validateParsed(p *bddl.Problem, diags bddl.Diagnostics, base *kb.Base, opts []Option, recovered bool) Report {
 	syntax := fromDiagnostics(diags, RuleSyntax, nil)
-	if p == nil || diags.HasErrors() {
+	if p == nil || diags.HasErrors() && !recovered {
 		return Report{Findings: syntax}
 	}
 	rep := Analyze(p, base, opts...)

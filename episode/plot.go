@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -14,11 +16,41 @@ import (
 	"github.com/openbddl/bddl/predicates"
 )
 
-// Colours of the three truth values in timelines.
+// Colours of the three truth values in timelines, from the Okabe-Ito
+// palette, which readers with any common colour-vision deficiency tell
+// apart (unlike red against green): blue, orange, grey.
 var truthColors = map[predicates.Truth]color.Color{
-	predicates.True:    color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
-	predicates.False:   color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
-	predicates.Unknown: color.RGBA{R: 0xb0, G: 0xb0, B: 0xb0, A: 0xff},
+	predicates.True:    color.RGBA{R: 0x00, G: 0x72, B: 0xb2, A: 0xff},
+	predicates.False:   color.RGBA{R: 0xe6, G: 0x9f, B: 0x00, A: 0xff},
+	predicates.Unknown: color.RGBA{R: 0xbb, G: 0xbb, B: 0xbb, A: 0xff},
+}
+
+// Timeline size: 10 in wide (960 px in a PNG) and at least 4 in high,
+// so that a goal of one or two conjuncts is not a sliver.
+const (
+	plotWidth     = 10 * vg.Inch
+	plotMinHeight = 4 * vg.Inch
+)
+
+// stepTicks marks whole steps only: steps are integers, and a tick at
+// 2.5 would name a step that does not exist.
+type stepTicks struct{}
+
+func (stepTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range (plot.DefaultTicks{}).Ticks(min, max) {
+		if t.Value == math.Trunc(t.Value) {
+			out = append(out, t)
+		}
+	}
+	if len(out) < 2 {
+		// A few steps: one tick per step.
+		out = out[:0]
+		for v := math.Ceil(min); v <= max; v++ {
+			out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		}
+	}
+	return out
 }
 
 // PlotTimeline draws, with gonum/plot, the truth of the goal and of each
@@ -37,7 +69,8 @@ func (r *Result) PlotTimeline(path string) error {
 	}
 	p := plot.New()
 	p.Title.Text = r.Activity + ": " + filepath.Base(r.Episode)
-	p.X.Label.Text = "step          (green: true, red: false, grey: unknown)"
+	p.X.Label.Text = "step          (blue: true, orange: false, grey: unknown)"
+	p.X.Tick.Marker = stepTicks{}
 	tl := &timeline{r: r}
 	p.Add(tl)
 	rows := len(r.Conjuncts) + 1
@@ -48,8 +81,8 @@ func (r *Result) PlotTimeline(path string) error {
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Min, p.Y.Max = -0.6, float64(rows)-0.4
-	height := vg.Length(1.4+0.32*float64(rows)) * vg.Inch
-	return p.Save(10*vg.Inch, height, path)
+	height := max(vg.Length(1.4+0.32*float64(rows))*vg.Inch, plotMinHeight)
+	return p.Save(plotWidth, height, path)
 }
 
 func shorten(s string, n int) string {

@@ -223,7 +223,7 @@ func TestCheckShardsMerge(t *testing.T) {
 	runBDDL(t, args...).wantCode(t, args, exitMisuse)
 }
 
-// TestCheckOutLocked: a second writer to one --out is refused.
+// TestCheckOutLocked: a second writer to one -o is refused.
 func TestCheckOutLocked(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.jsonl")

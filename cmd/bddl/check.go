@@ -75,7 +75,7 @@ func newCheckCmd(g *globalOptions) *cobra.Command {
 		Use:   "check [--activity FILE|DIR|NAME] --episode FILE|DIR|GLOB... [flags]",
 		Short: "Check goal success on recorded episodes",
 		Long: `Check streams recorded episodes (JSON Lines, optionally gzip-compressed; the
-format is in the README and 'bddl episode schema'), evaluates :init at the
+format is in docs/episode-format.md and 'bddl episode schema'), evaluates :init at the
 first step and :goal at every step, and reports for each episode: success,
 the first step at which the goal holds and whether it still holds at the end,
 whether :init held at the first step (and which literals did not), the
@@ -95,7 +95,7 @@ directory, and only inside the episode's tree or the libraries given.
 crosses directories ('runs/**/*.jsonl.gz'); it may be repeated, and
 further arguments are episodes too. Episodes are checked in parallel;
 --shard I/N checks a deterministic 1/N of them, so N machines cover every
-episode once ('bddl results merge' joins their --out files).
+episode once ('bddl results merge' joins their -o files).
 
 An episode succeeds when its goal holds for --hold consecutive steps of a
 recording read without error; a bad line (malformed JSON, an unknown
@@ -104,8 +104,8 @@ with min > max) stops it with an error naming file, line, step and field,
 and it is not a success. --lenient skips bad steps and counts them; an
 episode with skipped steps is not a success either.
 
---out FILE appends one JSON line per episode (the fields are in the
-README) under an exclusive lock: a second run on the same FILE is refused.
+-o/--output FILE appends one JSON line per episode (the fields are in the
+docs/check.md) under an exclusive lock: a second run on the same FILE is refused.
 A run skips the episodes already in FILE (matched by absolute path) and
 retries those that ended in an error, so an interrupted run resumes; the
 first Ctrl-C finishes the line being written and leaves FILE valid, a
@@ -116,8 +116,8 @@ had an error (or a plot could not be written), 2 on misuse, 130 when
 interrupted.`,
 		Example: `  bddl check --activity tidying_the_living_room --episode activities/examples/tidying_the_living_room/episodes/poses.jsonl
   bddl check --per-step --plot timeline.svg --episode run7.jsonl.gz
-  bddl check --activities behavior1k/activity_definitions --episode 'runs/**/*.jsonl.gz' --out results.jsonl
-  bddl check --shard 0/4 --episode runs/ --out results-0.jsonl     # one of 4 machines
+  bddl check --activities behavior1k/activity_definitions --episode 'runs/**/*.jsonl.gz' -o results.jsonl
+  bddl check --shard 0/4 --episode runs/ -o results-0.jsonl     # one of 4 machines
   bddl check --format json --hold 10 --negation strict --episode runs/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.episodes = append(opts.episodes, args...)
@@ -132,7 +132,7 @@ interrupted.`,
 	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find activities by name in")
 	f.StringArrayVar(&opts.episodes, "episode", nil, "an episode file, a directory of them, or a glob (repeatable; - for standard input)")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per episode, JSON Lines)")
-	f.StringVar(&opts.out, "out", "", "append one JSON line per episode to this file, skipping the episodes already in it")
+	addOutputFlag(f, &opts.out, "", "append one JSON line per episode to this file, skipping the episodes already in it", "out")
 	f.BoolVar(&opts.perStep, "per-step", false, "add the goal's and each top-level conjunct's truth at every step")
 	f.BoolVar(&opts.details, "details", false, "print the full report of every episode, not one line each, when checking several")
 	f.IntVar(&opts.hold, "hold", 1, "the goal must hold for N consecutive steps")
@@ -175,12 +175,17 @@ func runCheck(opts *checkOptions) error {
 	if err != nil {
 		return misuse("--episode: %v", err)
 	}
+	for _, in := range inputs {
+		if isDefinitionFile(in.Path) {
+			return misuse("--episode %s is an activity definition, not an episode: give it as --activity %s, and the recordings with --episode", in.Path, in.Path)
+		}
+	}
 	if opts.out != "" {
 		// The results file may sit among the episodes: it is not one.
 		outKey := batch.PathKey(opts.out)
 		inputs = dropKey(inputs, outKey)
 		if len(inputs) == 0 {
-			return misuse("no episodes besides the --out file")
+			return misuse("no episodes besides the -o/--output file")
 		}
 	}
 	for _, hook := range opts.inputs {
@@ -192,6 +197,13 @@ func runCheck(opts *checkOptions) error {
 	defer stop()
 	eps := batch.Select(opts.shard, batch.Episodes(ctx, inputs), batch.Episode.ShardKey)
 
+	// Episodes bddl wrote carry a copy of their definition that names
+	// where it came from: its BEHAVIOR-1K tree gives the knowledge base.
+	paths := make([]string, 0, len(inputs))
+	for _, in := range inputs {
+		paths = append(paths, in.Path)
+	}
+	opts.hints = append(opts.hints, copySources(paths)...)
 	base, err := opts.loadKB()
 	if err != nil {
 		return misuse("%v", err)
@@ -206,7 +218,6 @@ func runCheck(opts *checkOptions) error {
 		if err := res.AddLibrary(opts.library, note); err != nil {
 			return misuse("--activities %v", err)
 		}
-		opts.noteEmbeddedKBFor(opts.library)
 	}
 	if opts.activity != "" {
 		// A definition named on the command line must be usable: fail

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/episode/omnigibson"
@@ -138,7 +139,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 		if d, ok := defs[path]; ok {
 			return d, nil
 		}
-		p, err := og.readDefinition(path)
+		p, _, err := og.readDefinition(path)
 		if err != nil {
 			return def{}, err
 		}
@@ -193,7 +194,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 				if err != nil {
 					return nil, misuse("%v", err)
 				}
-				if conv, err = omnigibson.NewConverter(tmpl, d.problem, defPath, base, omnigibson.Options{Activity: defPath}); err != nil {
+				if conv, err = omnigibson.NewConverter(tmpl, d.problem, defPath, base, omnigibson.Options{Activity: activities.CanonicalName(defPath, d.problem)}); err != nil {
 					return nil, misuse("%v", err)
 				}
 				convs[key] = conv

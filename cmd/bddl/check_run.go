@@ -51,7 +51,7 @@ func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (
 	if opts.out != "" {
 		rf, err := batch.OpenResults(opts.out, noter(opts.err))
 		if err != nil {
-			return nil, misuse("--out %v", err)
+			return nil, misuse("-o/--output %v", err)
 		}
 		c.results = rf
 		keys := make([]string, len(eps))
@@ -245,5 +245,5 @@ func writeCheckStats(w io.Writer, results []*batch.Outcome, wall time.Duration) 
 		len(results), steps, float64(bytes)/1e6, dec, eval, per, wall.Seconds(), float64(steps)/max(wall.Seconds(), 1e-9))
 }
 
-// stdout is where results go (the --out flag shadows the stream's name).
+// stdout is where results go (the -o/--output flag's field shadows the stream's name).
 func (o *checkOptions) stdout() io.Writer { return o.streams.out }

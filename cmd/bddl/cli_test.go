@@ -18,11 +18,12 @@ type cliResult struct {
 }
 
 // runBDDL runs the bddl command line with args, as main does, with empty
-// standard input.
+// standard input; bddl.toml is looked for from the temporary directory,
+// so that a project file around the repository does not change results.
 func runBDDL(t *testing.T, args ...string) cliResult {
 	t.Helper()
 	var out, errw bytes.Buffer
-	code := run(args, strings.NewReader(""), &out, &errw)
+	code := runIn(os.TempDir(), args, strings.NewReader(""), &out, &errw)
 	return cliResult{code, out.String(), errw.String()}
 }
 
@@ -116,10 +117,10 @@ func TestMisuse(t *testing.T) {
 		args   []string
 		stderr string // a substring of the message
 	}{
-		{"parse without paths", []string{"parse"}, "requires at least 1 arg"},
-		{"fmt without paths", []string{"fmt"}, "requires at least 1 arg"},
-		{"explain without a file", []string{"explain"}, "accepts 1 arg"},
-		{"explain with two files", []string{"explain", good, good}, "accepts 1 arg"},
+		{"parse without paths", []string{"parse"}, "bddl parse needs definition files or directories"},
+		{"fmt without paths", []string{"fmt"}, "bddl fmt needs definition files or directories"},
+		{"explain without a file", []string{"explain"}, "bddl explain needs a definition file or an activity name"},
+		{"explain with two files", []string{"explain", good, good}, "takes a definition file or an activity name, not 2 arguments"},
 		{"parse with a bad format", []string{"parse", "--format", "xml", good}, `--format must be text or json, not "xml"`},
 		{"explain with a bad format", []string{"explain", "--format", "yaml", good}, "--format must be text or json"},
 		{"parse a missing file", []string{"parse", missing}, "no-such-file.bddl"},

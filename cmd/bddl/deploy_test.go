@@ -83,7 +83,7 @@ parallel() {
 }
 
 // checkInvocation verifies that args is a bddl command line whose
-// command and flags exist, and returns its --shard and --out values.
+// command and flags exist, and returns its --shard and -o values.
 func checkInvocation(t *testing.T, where string, args []string) (shard batch.Shard, out string) {
 	t.Helper()
 	root := newRootCmd(streams{in: strings.NewReader(""), out: &bytes.Buffer{}, err: &bytes.Buffer{}})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -59,7 +60,7 @@ else the embedded examples). FILE ending in .gz is gzip-compressed; without
 -o, or with -o -, the episode goes to stdout.`,
 		Example: `  bddl episode from-init tidying_the_living_room -o init.jsonl
   bddl episode from-init defs/baking_cookies/problem0.bddl -o init.jsonl.gz`,
-		Args:              cobra.ExactArgs(1),
+		Args:              exactArgs(1, "an activity (a definition file or a name)"),
 		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
@@ -84,7 +85,7 @@ float32 simulator prints them. It is input for 'bddl check --stats', not a
 simulation: the goal is rarely reached.`,
 		Example: `  bddl episode synth tidying_the_living_room --kind poses --steps 100000 -o poses.jsonl
   bddl check --stats --episode poses.jsonl`,
-		Args:              cobra.ExactArgs(1),
+		Args:              exactArgs(1, "an activity (a definition file or a name)"),
 		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
@@ -172,7 +173,7 @@ func (o *episodeWriteOptions) output() (io.Writer, func() error, error) {
 	if o.out != "" && o.out != "-" {
 		f, err := createOutput(o.out)
 		if err != nil {
-			return nil, nil, misuse("-o %v", err)
+			return nil, nil, misuse("%v", fsutil.WriteError(o.out, err))
 		}
 		w, closeFile = f, f.Close
 	}

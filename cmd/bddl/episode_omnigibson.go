@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/omnigibson"
 	"github.com/openbddl/bddl/internal/batch"
@@ -66,7 +66,7 @@ docs/omnigibson.md.`,
   bddl check --activity sampled_task/cook_bacon/problem0.bddl --episode cook_bacon/
   bddl --kb kb/ episode from-omnigibson inst_0_3_template-tro_state.json --robot R1Pro -o inst.jsonl
   bddl --kb kb/ episode from-omnigibson 'sampled_task/cook_bacon/*_instances/*_0_1*-tro_state.json' -o out/`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1, "an OmniGibson task folder, its *_instances folder, instance files or a template"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFromOmniGibson(opts, args)
 		},
@@ -118,7 +118,7 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			return misuse("--og-dataset: %v", err)
 		}
 	}
-	jobs, err := o.ogJobs(paths, base, mode, ds)
+	jobs, defs, err := o.ogJobs(paths, base, mode, ds)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 		}
 		rep, err := j.Run()
 		return ogResult{job: j, rep: rep, err: err}, true
-	}, batch.Handlers[ogResult]{Ordered: func(_ int, r ogResult) error {
+	}, batch.Handlers[ogResult]{Ordered: func(i int, r ogResult) error {
 		results = append(results, r)
 		if r.err != nil {
 			failed++
@@ -150,11 +150,7 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			return nil
 		}
 		if o.format == "json" {
-			rec := struct {
-				Output string `json:"output"`
-				*omnigibson.Report
-			}{r.job.Out, r.rep}
-			b, err := json.Marshal(rec)
+			b, err := convertedRecord(r.job.Out, r.rep.Instance, defs[i].name, r.rep)
 			if err != nil {
 				return err
 			}
@@ -165,6 +161,10 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	}})
 	if err != nil {
 		return err
+	}
+	if err := writeOGDefinitions(jobs, defs, results); err != nil {
+		fmt.Fprintln(o.err, "bddl:", err)
+		failed++
 	}
 	if o.format == "text" {
 		o.textSummary(results, failed, len(jobs))
@@ -178,41 +178,82 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	return nil
 }
 
+// ogDefinition is a job's definition: its canonical name and text.
+type ogDefinition struct {
+	name string
+	src  []byte
+}
+
+// writeOGDefinitions writes a copy of each converted episode's definition
+// beside it, <dir>/<name>.bddl, once per directory and name, so that
+// 'bddl check --episode DIR' finds it (batch.Resolver).
+func writeOGDefinitions(jobs []*omnigibson.Job, defs []ogDefinition, results []ogResult) error {
+	ok := map[*omnigibson.Job]bool{}
+	for _, r := range results {
+		if r.err == nil {
+			ok[r.job] = true
+		}
+	}
+	done := map[string]bool{}
+	for i, j := range jobs {
+		if !ok[j] || j.Out == "-" {
+			continue
+		}
+		path := filepath.Join(filepath.Dir(j.Out), batch.DefinitionFile(defs[i].name))
+		if done[path] {
+			continue
+		}
+		done[path] = true
+		if err := fsutil.WriteFileAtomic(path, defs[i].src); err != nil {
+			return fmt.Errorf("writing the definition beside the episodes: %w", err)
+		}
+	}
+	return nil
+}
+
 func hasModelSizes(b *kb.Base) bool { return b.NumModels() > 0 }
 
 // ogJobs resolves the paths into conversion jobs: one Converter per
 // template and definition, however many paths name its instances, and
-// each definition read (and its warnings printed) once.
-func (o *fromOGOptions) ogJobs(paths []string, base *kb.Base, mode omnigibson.OffsetMode, ds *omnigibson.Dataset) ([]*omnigibson.Job, error) {
+// each definition read (and its warnings printed) once. defs[i] is the
+// definition of jobs[i], copied beside its episode.
+func (o *fromOGOptions) ogJobs(paths []string, base *kb.Base, mode omnigibson.OffsetMode, ds *omnigibson.Dataset) ([]*omnigibson.Job, []ogDefinition, error) {
 	var tasks []*omnigibson.Task
 	for _, p := range paths {
 		ts, err := omnigibson.FindTasks(p, o.template)
 		if err != nil {
-			return nil, misuse("%v", err)
+			return nil, nil, misuse("%v", err)
 		}
 		for _, t := range ts {
 			if len(t.Instances) == 0 {
 				if info, _ := os.Stat(p); info != nil && info.IsDir() {
-					return nil, misuse("%s: a task folder without instance files (*-tro_state.json)", p)
+					return nil, nil, misuse("%s: a task folder without instance files (*-tro_state.json)", p)
 				}
 			}
 		}
 		tasks = append(tasks, ts...)
 	}
-	defs := map[string]*bddl.Problem{}
+	type readDef struct {
+		problem *bddl.Problem
+		def     ogDefinition
+	}
+	read := map[string]readDef{}
 	convs := map[[3]string]*omnigibson.Converter{}
 	var jobs []*omnigibson.Job
+	var defs []ogDefinition
 	for _, task := range tasks {
 		defPath, err := o.definitionPath(task)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		problem, ok := defs[defPath]
+		rd, ok := read[defPath]
 		if !ok {
-			if problem, err = o.readDefinition(defPath); err != nil {
-				return nil, err
+			problem, src, err := o.readDefinition(defPath)
+			if err != nil {
+				return nil, nil, err
 			}
-			defs[defPath] = problem
+			rd = readDef{problem, ogDefinition{activities.CanonicalName(defPath, problem), src}}
+			read[defPath] = rd
 		}
 		key := [3]string{task.Template, task.Partial, defPath}
 		conv := convs[key]
@@ -220,27 +261,29 @@ func (o *fromOGOptions) ogJobs(paths []string, base *kb.Base, mode omnigibson.Of
 			tmpl, err := omnigibson.ReadTask(task)
 			if err != nil {
 				fmt.Fprintln(o.err, "bddl:", err)
-				return nil, findings()
+				return nil, nil, findings()
 			}
 			if o.robot != "" && len(tmpl.Robots) > 0 && !tmpl.HasRobot(o.robot) {
-				return nil, misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, tmpl.RobotNames())
+				return nil, nil, misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, tmpl.RobotNames())
 			}
-			conv, err = omnigibson.NewConverter(tmpl, problem, defPath, base, omnigibson.Options{
-				Robot: o.robot, Offsets: mode, Dataset: ds, Activity: defPath})
+			conv, err = omnigibson.NewConverter(tmpl, rd.problem, defPath, base, omnigibson.Options{
+				Robot: o.robot, Offsets: mode, Dataset: ds, Activity: rd.def.name})
 			if err != nil {
 				fmt.Fprintln(o.err, "bddl:", err)
-				return nil, findings()
+				return nil, nil, findings()
 			}
 			convs[key] = conv
 		}
 		if len(task.Instances) == 0 {
 			jobs = append(jobs, &omnigibson.Job{Conv: conv, Template: task.Template})
+			defs = append(defs, rd.def)
 		}
 		for _, in := range task.Instances {
 			jobs = append(jobs, &omnigibson.Job{Conv: conv, Instance: in, Template: task.Template})
+			defs = append(defs, rd.def)
 		}
 	}
-	return jobs, nil
+	return jobs, defs, nil
 }
 
 // definitionPath resolves the definition a task is checked against.
@@ -262,21 +305,22 @@ func (o *fromOGOptions) definitionPath(task *omnigibson.Task) (string, error) {
 }
 
 // readDefinition parses a definition as the reference reads it, printing
-// its warnings (once: callers read each definition once).
-func (o *fromOGOptions) readDefinition(path string) (*bddl.Problem, error) {
+// its warnings (once: callers read each definition once), and returns it
+// with the copy written beside its episodes.
+func (o *fromOGOptions) readDefinition(path string) (*bddl.Problem, []byte, error) {
 	src, err := fsutil.ReadFile(path, maxDefinitionBytes)
 	if err != nil {
-		return nil, misuse("definition: %v", err)
+		return nil, nil, misuse("definition: %v", err)
 	}
 	p, diags := bddl.Options{Mode: bddl.Reference}.ParseProblem(path, src)
 	if diags.HasErrors() {
 		for _, d := range diags {
 			fmt.Fprintln(o.err, d)
 		}
-		return nil, misuse("definition %s has errors", path)
+		return nil, nil, misuse("definition %s has errors", path)
 	}
 	diags.WriteText(o.err)
-	return p, nil
+	return p, definitionCopy(path, src), nil
 }
 
 func fileExists(p string) bool {

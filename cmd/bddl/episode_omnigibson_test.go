@@ -32,15 +32,24 @@ func TestEpisodeFromOmniGibson(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	var rec struct {
-		Output     string `json:"output"`
+		Record     string `json:"record"`
+		File       string `json:"file"`
+		Episode    string `json:"episode"`
 		BoxesExact int    `json:"boxes_exact"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimSpace(stdout)), &rec); err != nil {
 		t.Fatalf("not one JSON record: %q: %v", stdout, err)
 	}
 	want := filepath.Join(dir, "tiny_task_put_apple_0_1_template-tro_state.jsonl")
-	if rec.Output != want || rec.BoxesExact != 6 {
-		t.Errorf("record %+v, want output %s with 6 exact boxes", rec, want)
+	if rec.Record != "converted" || rec.File != want || rec.Episode == "" || rec.BoxesExact != 6 {
+		t.Errorf("record %+v, want a converted record of file %s with 6 exact boxes", rec, want)
+	}
+	if s := compileSchema(t, "converted"); s != nil {
+		var v any
+		_ = json.Unmarshal([]byte(strings.TrimSpace(stdout)), &v)
+		if err := s.Validate(v); err != nil {
+			t.Errorf("record does not match the converted schema: %v", err)
+		}
 	}
 	// The converted :init holds for bddl check.
 	code, stdout, stderr = runCLI("check", "--activity", filepath.Join(task, "problem0.bddl"), "--episode", want, "--format", "json")

@@ -14,27 +14,31 @@ func init() { subcommands = append(subcommands, newExplainCmd) }
 type explainOptions struct {
 	*globalOptions
 	readFlags
-	format string
-	path   string
+	format  string
+	path    string
+	library string
 }
 
 func newExplainCmd(g *globalOptions) *cobra.Command {
 	opts := &explainOptions{globalOptions: g}
 	cmd := &cobra.Command{
-		Use:   "explain [--format text|json] FILE",
+		Use:   "explain [--format text|json] FILE|NAME",
 		Short: "Describe a problem's :init and :goal in plain words",
 		Long: `Render a problem's initial literals and its goal as English sentences,
 one :init literal and one top-level goal conjunct per line. FILE may be "-"
-for standard input.`,
+for standard input; NAME is an activity of the --activities library (or of
+the BEHAVIOR-1K tree bddl.toml names) or an embedded example.`,
 		Example: `  bddl explain baking_sugar_cookies/problem0.bddl
+  bddl explain baking_a_tray_of_cookies          # an embedded example
   bddl explain --format json problem0.bddl`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1, "a definition file or an activity name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.path = args[0]
 			return runExplain(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find NAME in")
 	opts.readFlags.add(cmd.Flags())
 	return cmd
 }
@@ -57,7 +61,21 @@ func runExplain(opts *explainOptions) error {
 	if parse.Dialect, err = opts.dialectOption(); err != nil {
 		return err
 	}
-	r := parseOneWith(batch.Input{Path: opts.path, Arg: opts.path}, opts.in, parse)
+	var r parsed
+	if isPathLike(opts.path) {
+		r = parseOneWith(batch.Input{Path: opts.path, Arg: opts.path}, opts.in, parse)
+	} else {
+		n, err := resolveName(opts.path, opts.library)
+		switch {
+		case err != nil:
+			return misuse("%v", err)
+		case n.path != "":
+			r = parseOneWith(batch.Input{Path: n.path, Arg: n.path}, opts.in, parse)
+		default:
+			f, diags := parse.ParseFile(n.example.Path, n.example.Source)
+			r = parsed{path: n.example.Path, file: f, diags: diags}
+		}
+	}
 	if r.err != nil {
 		return misuse("%v", r.err)
 	}

@@ -44,7 +44,7 @@ The exit status is 0 when nothing is wrong, 1 when a file has syntax errors
   bddl fmt -d activities/           # show what would change
   bddl fmt --check activities/      # in CI: fail if a file is not formatted
   bddl fmt -l -w activities/        # rewrite in place, listing what changed`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1, "definition files or directories (- for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
 			return runFmt(opts)

@@ -109,7 +109,7 @@ func TestValidateFilters(t *testing.T) {
 		{[]string{"--select", "unplaced"}, []string{"[unplaced]"}, []string{"[problem-name]", "[placed-twice]"}, exitFindings},
 		{[]string{"--select", "placed*"}, []string{"[placed-twice]"}, []string{"[unplaced]"}, exitFindings},
 		{[]string{"--ignore", "unplaced,problem-name"}, []string{"[placed-twice]"}, []string{"[unplaced]", "[problem-name]"}, exitFindings},
-		{[]string{"--select", "no-such-code"}, nil, []string{"error:"}, exitOK},
+		{[]string{"--select", "no-such-code"}, []string{"no such code"}, []string{"error:"}, exitMisuse},
 	}
 	for _, tc := range tests {
 		args := append(append(append([]string(nil), base...), tc.flags...), validateDir)
@@ -155,7 +155,7 @@ func TestValidateKBRulesBlameNoFile(t *testing.T) {
 func TestValidateShards(t *testing.T) {
 	dir := corpus.ActivitiesDir(t)
 	count := func(args ...string) int {
-		args = append([]string{"validate", "--select", "none"}, append(args, dir)...)
+		args = append([]string{"validate", "--select", "read-error"}, append(args, dir)...)
 		r := runBDDL(t, args...)
 		r.wantCode(t, args, exitOK)
 		var n int
@@ -174,19 +174,15 @@ func TestValidateShards(t *testing.T) {
 	}
 }
 
-// TestEmbeddedKBNote: validating BEHAVIOR-1K data against the embedded
-// example knowledge base says so and suggests --kb.
+// TestEmbeddedKBNote: a definition outside any BEHAVIOR-1K tree, with no
+// --kb, is validated against the embedded example knowledge base, which
+// one note says, suggesting --kb.
 func TestEmbeddedKBNote(t *testing.T) {
-	dir := corpus.ActivitiesDir(t)
 	t.Setenv("BDDL_KB", "")
-	args := []string{"validate", "--quiet", "--select", "unknown-synset", filepath.Join(dir, "baking_cookies")}
-	if _, err := os.Stat(args[len(args)-1]); err != nil {
-		entries, _ := os.ReadDir(dir)
-		args[len(args)-1] = filepath.Join(dir, entries[0].Name())
-	}
-	r := runBDDL(t, args...)
-	if !strings.Contains(r.stderr, "embedded example knowledge base") || !strings.Contains(r.stderr, "--kb") {
-		t.Errorf("no note about the knowledge base:\n%s", r.stderr)
+	t.Setenv(configEnvVar, "")
+	r := runBDDLIn(t, t.TempDir(), "validate", "--quiet", filepath.Join("testdata", "cookies.bddl"))
+	if strings.Count(r.stderr, "embedded example knowledge base") != 1 || !strings.Contains(r.stderr, "--kb") {
+		t.Errorf("want one note about the knowledge base:\n%s", r.stderr)
 	}
 }
 
@@ -214,18 +210,20 @@ func TestKBSpecialFile(t *testing.T) {
 	}
 }
 
-// TestEmbeddedKBNoteCheck: check with a BEHAVIOR-1K activity library and
-// the embedded knowledge base says which knowledge base is in use.
+// TestEmbeddedKBNoteCheck: check with a BEHAVIOR-1K activity library
+// and no --kb uses the tree's knowledge base and says so once; without
+// one, the note names the embedded default.
 func TestEmbeddedKBNoteCheck(t *testing.T) {
 	dir := corpus.ActivitiesDir(t)
 	t.Setenv("BDDL_KB", "")
-	r := runBDDL(t, "check", "--activities", dir, "--episode", examplePath("tidying_the_living_room", "poses.jsonl"))
-	if !strings.Contains(r.stderr, "embedded example knowledge base") {
-		t.Errorf("no note:\n%s", r.stderr)
+	t.Setenv(configEnvVar, "")
+	r := runBDDLIn(t, t.TempDir(), "check", "--activities", dir, "--episode", examplePath("tidying_the_living_room", "poses.jsonl"))
+	if strings.Count(r.stderr, "bddl: note: using the knowledge base") != 1 || !strings.Contains(r.stderr, "knowledge_base (from the BEHAVIOR-1K tree") {
+		t.Errorf("want one note naming the tree's knowledge base:\n%s", r.stderr)
 	}
-	r = runBDDL(t, "check", "--episode", examplePath("tidying_the_living_room", "poses.jsonl"))
-	if strings.Contains(r.stderr, "embedded example knowledge base") {
-		t.Errorf("a note without BEHAVIOR-1K data:\n%s", r.stderr)
+	r = runBDDLIn(t, t.TempDir(), "check", "--episode", examplePath("tidying_the_living_room", "poses.jsonl"))
+	if strings.Count(r.stderr, "embedded example knowledge base") != 1 {
+		t.Errorf("want one note naming the embedded default:\n%s", r.stderr)
 	}
 }
 

@@ -157,7 +157,7 @@ with their file and line or key, and a summary on stdout, as validate does;
 --format json prints one flat record per finding on stdout (file, line, key,
 severity, code, rule, message).
 
-Exit status: 0 when there is no error finding (warnings and notes allowed),
+Exit status: 0 when there is no error finding (warnings and info allowed),
 1 when there is one, 2 when the knowledge base cannot be read at all.`,
 		Example: `  bddl kb check
   bddl --kb ../shared/behavior1k/knowledge_base kb check --severity warning
@@ -166,7 +166,7 @@ Exit status: 0 when there is no error finding (warnings and notes allowed),
 		RunE: func(_ *cobra.Command, _ []string) error { return runKBCheck(opts) },
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
-	cmd.Flags().StringVar(&opts.severity, "severity", "info", "least severity to print: error, warning or info")
+	cmd.Flags().StringVar(&opts.severity, "severity", "info", "least severity to print: "+severityNames)
 	return cmd
 }
 
@@ -174,13 +174,14 @@ func runKBCheck(opts *kbCheckOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	least, ok := map[string]kb.Severity{"error": kb.SeverityError, "warning": kb.SeverityWarning, "info": kb.SeverityInfo}[opts.severity]
-	if !ok {
-		return misuse("--severity must be error, warning or info, not %q", opts.severity)
+	sev, err := parseSeverity(opts.severity)
+	if err != nil {
+		return err
 	}
+	least := kb.Severity(sev + 1) // kb's severities count from 1, bddl's from 0
 	// Data errors are what this command reports, so a base that loaded
 	// with them is checked rather than refused.
-	b, err := kb.FromEnv(opts.kbPath)
+	b, err := opts.loadKBData()
 	if b == nil {
 		return misuse("%v", err)
 	}
@@ -206,10 +207,10 @@ func runKBCheck(opts *kbCheckOptions) error {
 			fmt.Fprintln(opts.err, f)
 		}
 	}
-	fmt.Fprintf(summary, "%s: %d synsets; %d error%s, %d warning%s, %d note%s\n", opts.kbSource(), b.NumSynsets(),
+	fmt.Fprintf(summary, "%s: %d synsets; %d error%s, %d warning%s, %d info\n", opts.kbSource(), b.NumSynsets(),
 		counts[kb.SeverityError], kbPlural(counts[kb.SeverityError]),
 		counts[kb.SeverityWarning], kbPlural(counts[kb.SeverityWarning]),
-		counts[kb.SeverityInfo], kbPlural(counts[kb.SeverityInfo]))
+		counts[kb.SeverityInfo])
 	var des kb.DataErrors
 	if counts[kb.SeverityError] > 0 || errors.As(err, &des) {
 		return findings()

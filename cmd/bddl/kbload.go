@@ -4,30 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
 )
 
-// loadKB loads the knowledge base the command line selects: --kb, else
-// $BDDL_KB, else the embedded default. Data errors are printed on stderr,
-// each with its file and line; the returned error is for the caller to
-// wrap as misuse (exit 2).
+// loadKB loads the knowledge base the run resolves to (resolveKB: --kb,
+// $BDDL_KB, bddl.toml, the BEHAVIOR-1K tree around an input, the
+// embedded default) and, unless --kb named it, prints one note saying
+// which it is. Data errors are printed on stderr, each with its file and
+// line; the returned error is for the caller to wrap as misuse (exit 2).
 func (g *globalOptions) loadKB() (*kb.Base, error) {
-	// Only a directory or a regular file is read: a FIFO or a device
-	// would block or never end.
-	path := g.kbPath
-	if path == "" {
-		path = os.Getenv(kb.EnvVar)
-	}
-	if path != "" {
-		if info, err := os.Stat(path); err == nil && !info.IsDir() && !info.Mode().IsRegular() {
-			return nil, fmt.Errorf("knowledge base %v", fsutil.NotRegular(path, info.Mode()))
-		}
-	}
-	b, err := kb.FromEnv(g.kbPath)
+	b, err := g.loadKBData()
 	if err == nil {
 		return b, nil
 	}
@@ -41,37 +29,55 @@ func (g *globalOptions) loadKB() (*kb.Base, error) {
 	return nil, err
 }
 
-// kbSource names the knowledge base the flags and environment select,
-// for messages.
-func (g *globalOptions) kbSource() string {
-	switch {
-	case g.kbPath != "":
-		return g.kbPath
-	case os.Getenv(kb.EnvVar) != "":
-		return os.Getenv(kb.EnvVar) + " ($" + kb.EnvVar + ")"
+// loadKBData is loadKB returning data errors with the base, for kb check,
+// which reports them rather than refusing the base.
+func (g *globalOptions) loadKBData() (*kb.Base, error) {
+	s := g.resolveKB()
+	g.noteKB(s)
+	if s.value == "" {
+		return kb.Default(), nil
 	}
-	return embeddedKB
+	// Only a directory or a regular file is read: a FIFO or a device
+	// would block or never end.
+	if info, err := os.Stat(s.value); err == nil && !info.IsDir() && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("knowledge base %v", fsutil.NotRegular(s.value, info.Mode()))
+	}
+	b, err := kb.Load(s.value)
+	if err != nil && s.source != "--kb" {
+		err = fmt.Errorf("%s (from %s): %w", s.value, s.source, err)
+	}
+	return b, err
+}
+
+// noteKB prints, once a run, which knowledge base is in use when the
+// command line did not name it.
+func (g *globalOptions) noteKB(s setting) {
+	if g.kbNoted || !g.started || s.source == "--kb" {
+		return
+	}
+	g.kbNoted = true
+	if s.value == "" {
+		fmt.Fprintf(g.err, "bddl: note: using the embedded example knowledge base (no --kb, $%s, %s or BEHAVIOR-1K tree around the inputs); "+
+			"for BEHAVIOR-1K data give --kb <knowledge_base dir>\n", kb.EnvVar, projectFileName)
+		return
+	}
+	fmt.Fprintf(g.err, "bddl: note: using the knowledge base %s (from %s); --kb chooses another\n", s.value, s.source)
+}
+
+// kbSource names the knowledge base in use, for messages.
+func (g *globalOptions) kbSource() string {
+	switch s := g.resolveKB(); {
+	case s.value == "":
+		return embeddedKB
+	case s.source == "--kb":
+		return s.value
+	default:
+		return s.value + " (" + s.source + ")"
+	}
 }
 
 // embeddedKB is kbSource's name for the embedded example knowledge base.
 const embeddedKB = "(embedded default)"
-
-// noteEmbeddedKBFor says, on stderr, that the embedded example knowledge
-// base is in use when the activity library given looks like BEHAVIOR-1K
-// data (an activity_definitions tree), whose synsets it mostly lacks.
-func (g *globalOptions) noteEmbeddedKBFor(library string) {
-	if library == "" || g.kbSource() != embeddedKB {
-		return
-	}
-	abs, _ := filepath.Abs(library)
-	for _, part := range strings.Split(filepath.ToSlash(abs), "/") {
-		if part == "activity_definitions" {
-			fmt.Fprintf(g.err, "bddl: note: checking %s against the embedded example knowledge base; "+
-				"for BEHAVIOR-1K data give --kb <knowledge_base dir> or set %s\n", library, kb.EnvVar)
-			return
-		}
-	}
-}
 
 func kbPlural(n int) string {
 	if n == 1 {

@@ -30,7 +30,7 @@ per synset (name, type, leaf, parent, depth) in the same order.`,
 		Example: `  bddl kb tree food.n.02
   bddl kb tree --depth 1 entity.n.01
   bddl kb tree container.n.01 --format json`,
-		Args:              cobra.ExactArgs(1),
+		Args:              exactArgs(1, "a synset name, e.g. food.n.01"),
 		ValidArgsFunction: completeSynsets(g),
 		RunE:              func(_ *cobra.Command, args []string) error { return runKBTree(opts, args[0]) },
 	}

@@ -37,7 +37,7 @@ printed on stdout, one JSON object per line.`,
 		Example: `  bddl parse problem0.bddl
   bddl parse ../shared/behavior1k/activity_definitions
   bddl parse --format json problem0.bddl | jq .problem.goal`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1, "definition files or directories (- for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
 			return runParse(opts)

@@ -15,7 +15,7 @@ func newResultsCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "results",
 		Short:   "Work with results files of bddl check",
-		Long:    `Commands on the JSON Lines results files that 'bddl check --out' writes.`,
+		Long:    `Commands on the JSON Lines results files that 'bddl check -o' writes.`,
 		Example: `  bddl results merge results-*.jsonl -o results.jsonl`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -38,7 +38,7 @@ func newResultsMergeCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge FILE... [-o ALL]",
 		Short: "Merge results files, dropping duplicates, and print the summary",
-		Long: `Merge the results files of a sharded or repeated 'bddl check --out' run
+		Long: `Merge the results files of a sharded or repeated 'bddl check -o' run
 into one line per episode, and print the summary table (success rate and
 mean scores per activity; errors apart).
 

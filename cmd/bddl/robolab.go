@@ -53,9 +53,9 @@ func init() {
 func roboLabCheckExtension(cmd *cobra.Command, o *checkOptions) {
 	rl := &roboLabCheck{}
 	rl.addFlags(cmd.Flags())
-	cmd.Long = insertParagraph(cmd.Long, "--out FILE", `RoboLab run files (*.hdf5, *.h5) are read directly: every data/demo_<k> is
+	cmd.Long = insertParagraph(cmd.Long, "-o/--output FILE", `RoboLab run files (*.hdf5, *.h5) are read directly: every data/demo_<k> is
 an episode named run_0.hdf5#demo_3. --map FILE names the BDDL instance of
-each RoboLab object and gives the static objects (see the README); the
+each RoboLab object and gives the static objects (see docs/robolab.md); the
 activity is --activity or the map's activity:. Result lines add RoboLab's
 env_name, env_id, run and dt, and with its episode_results.jsonl (beside the
 run file or its directory, or --robolab-results FILE) its verdict and how
@@ -106,7 +106,7 @@ type roboLabCheck struct {
 }
 
 func (rl *roboLabCheck) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&rl.mapPath, "map", "", "a YAML map: for RoboLab run files, object names and static objects (see the README); for Oopsie/Dora recordings, the agent, track names, rooms and static objects (docs/recordings.md)")
+	f.StringVar(&rl.mapPath, "map", "", "a YAML map: for RoboLab run files, object names and static objects (see docs/robolab.md); for Oopsie/Dora recordings, the agent, track names, rooms and static objects (docs/recordings.md)")
 	f.StringVar(&rl.resultsPath, "robolab-results", "", "RoboLab run files: RoboLab's episode_results.jsonl to compare verdicts with (default: beside the run file or in its parent directory)")
 }
 

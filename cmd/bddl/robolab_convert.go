@@ -1,13 +1,17 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/robolab"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 type episodeConvertOptions struct {
@@ -27,7 +31,7 @@ func newEpisodeConvertCmd(g *globalOptions) *cobra.Command {
 JSON Lines episode, DIR/run_<i>_demo_<k>.jsonl (.jsonl.gz with --gzip), for
 users who want to keep or edit them: what 'bddl check --episode run_0.hdf5'
 reads directly. --map names the BDDL instance of each RoboLab object and the
-static objects RoboLab does not record (see the README's RoboLab section);
+static objects RoboLab does not record (see docs/robolab.md);
 the activity is --activity, else the map's activity:. The header declares
 the number of steps.
 
@@ -40,7 +44,7 @@ The exit status is 0 when every demo was written, 1 when one was not, 2 on
 misuse.`,
 		Example: `  bddl episode convert output/AppleInBowlTask/run_0.hdf5 --map names.yaml -o episodes/
   bddl check --activity my_task.bddl --episode 'episodes/*.jsonl'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs(1, "RoboLab run files (*.hdf5) or directories of them"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runEpisodeConvert(opts, args)
 		},
@@ -81,8 +85,10 @@ func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
 	if err != nil {
 		return err
 	}
-	// The header names the activity, not the path it was read from here.
-	ref := prog.Problem().Name.Name
+	// The header names the activity by its canonical name, not the path
+	// it was read from here; a copy of the definition beside the episodes
+	// lets 'bddl check --episode DIR' find it (batch.Resolver).
+	ref := activities.CanonicalName(pathOf(opts.activity), prog.Problem())
 	if err := os.MkdirAll(opts.dir, 0o755); err != nil {
 		return misuse("-o %v", err)
 	}
@@ -91,11 +97,11 @@ func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
 	failed, written := 0, 0
 	report := func(name, path string, steps int, err error) {
 		if opts.format == "json" {
-			rec := map[string]any{"episode": name, "file": path, "steps": steps}
+			rec := map[string]any{"steps": steps}
 			if err != nil {
 				rec["error"] = err.Error()
 			}
-			line, _ := json.Marshal(rec)
+			line, _ := convertedRecord(path, name, ref, rec)
 			fmt.Fprintf(w, "%s\n", line)
 		} else if err == nil {
 			fmt.Fprintf(w, "%s: wrote %s (%d steps)\n", name, path, steps)
@@ -108,6 +114,13 @@ func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
 		}
 	}
 	robolab.ConvertRuns(runs, ropts, opts.dir, opts.gzip, report)
+	if written > 0 {
+		def := filepath.Join(opts.dir, batch.DefinitionFile(ref))
+		if err := fsutil.WriteFileAtomic(def, definitionCopy(pathOf(opts.activity), bddl.FormatProblem(prog.Problem()))); err != nil {
+			fmt.Fprintf(opts.err, "bddl: writing the definition beside the episodes: %v\n", err)
+			failed++
+		}
+	}
 	if opts.format == "text" {
 		fmt.Fprintf(opts.err, "converted %d %s, %d failed\n", written, plural(written, "demo", "demos"), failed)
 	}

@@ -97,7 +97,7 @@ func TestCheckRoboLabErrors(t *testing.T) {
 		want string // in stdout, else stderr
 	}{
 		{"no map", []string{"check", "--activity", act, "--episode", run}, 1,
-			"data/demo_0/states: apple, bowl, cabinet, mug, robot are not instances of putting_the_apple_in_the_bowl-0: give a --map file"},
+			"data/demo_0/states: apple, bowl, cabinet, mug, robot are not instances of putting_the_apple_in_the_bowl: give a --map file"},
 		{"no activity", []string{"check", "--episode", run}, 2, "RoboLab run files name no BDDL activity"},
 		{"map without run files", []string{"check", "--map", roboLabPath("names.yaml"), "--episode", examplePath("tidying_the_living_room", "poses.jsonl")}, 2,
 			"--map and --robolab-results are for RoboLab run files"},
@@ -138,6 +138,15 @@ func TestEpisodeConvert(t *testing.T) {
 	lines := jsonResults(t, r.stdout)
 	if len(lines) != 4 || lines[0]["first_success_step"] != float64(22) || lines[1]["success"] != false || lines[3]["success"] != true {
 		t.Errorf("converted episodes: %v", lines)
+	}
+	// Without --activity: the definition written beside them is found,
+	// and the activity carries its canonical name.
+	args = []string{"check", "--format", "json", "--episode", dir}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	lines = jsonResults(t, r.stdout)
+	if len(lines) != 4 || lines[0]["first_success_step"] != float64(22) || lines[0]["activity"] != "putting_the_apple_in_the_bowl" {
+		t.Errorf("converted episodes checked without --activity: %v\n%s", lines, r.stderr)
 	}
 	args = []string{"episode", "convert", roboLabPath("bad.hdf5"), "--map", roboLabPath("names.yaml"), "-o", dir}
 	r = runBDDL(t, args...)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/openbddl/bddl/internal/termsafe"
 )
@@ -46,13 +47,21 @@ func misuse(format string, args ...any) error {
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
+	dir      string // where to look for bddl.toml; "" is the working directory
 }
 
 // globalOptions are the flags every command shares.
 type globalOptions struct {
 	streams
-	kbPath  string // --kb, else $BDDL_KB, else the embedded default
+	kbPath  string // --kb, else $BDDL_KB, bddl.toml, the inputs' BEHAVIOR-1K tree, the embedded default
 	dialect string // --dialect: auto, behavior1k or libero
+
+	project     *project // bddl.toml, when one is found
+	fromProject []string // the flags bddl.toml set
+	hints       []string // input paths the knowledge base may be inferred from
+	started     bool     // the command's hooks ran: notes may be printed
+	kbNoted     bool     // the knowledge-base note was printed
+	inferred    setting  // the activity library inferred from the inputs
 }
 
 func newRootCmd(s streams) *cobra.Command {
@@ -73,9 +82,11 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
   bddl kb show apple.n.01          # what the knowledge base knows of a synset
   bddl check --activity baking_a_tray_of_cookies --episode episodes/   # goal success on recordings
   bddl sample cleaning_shoes -o samples/ --svg     # a verified initial scene, as an episode`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Version:       version(),
+		SilenceUsage: true,
+		// "bddl chek" suggests check, as an unknown flag suggests a flag.
+		SuggestionsMinimumDistance: 2,
+		SilenceErrors:              true,
+		Version:                    version(),
 	}
 	root.SetVersionTemplate("bddl {{.Version}}\n")
 	root.SetIn(s.in)
@@ -83,9 +94,32 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	root.SetErr(s.err)
 	root.PersistentFlags().StringVar(&opts.dialect, "dialect", "auto", "BDDL dialect: auto (from :domain; robosuite is LIBERO), behavior1k or libero")
 	root.PersistentFlags().StringVar(&opts.kbPath, "kb", "",
-		"knowledge base: a BEHAVIOR-1K knowledge_base directory or a YAML file (default $BDDL_KB, else the embedded default)")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitError{code: exitMisuse, err: err}
+		"knowledge base: a BEHAVIOR-1K knowledge_base directory or a YAML file (default $BDDL_KB, else bddl.toml's kb, else the knowledge_base beside the inputs' activity_definitions, else the embedded default)")
+	// A subcommand's own PersistentPreRunE must not replace the root's,
+	// which reads bddl.toml and records the inputs.
+	cobra.EnableTraverseRunHooks = true
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		deprecationNotes(cmd, s.err)
+		p, err := findProject(s.dir)
+		if err != nil {
+			return misuse("%v", err)
+		}
+		opts.project = p
+		if err := opts.applyProject(cmd); err != nil {
+			return err
+		}
+		opts.hintInputs(cmd, args)
+		if f := cmd.Flags().Lookup("activities"); f != nil && f.Value.String() == "" {
+			if a := opts.resolveActivities(""); a.value != "" {
+				_ = f.Value.Set(a.value)
+				opts.inferred = a
+			}
+		}
+		opts.started = true
+		return nil
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{code: exitMisuse, err: flagError(c, err)}
 	})
 	for _, sub := range subcommands {
 		root.AddCommand(sub(opts))
@@ -100,16 +134,44 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	return root
 }
 
+// flagError adds to pflag's "unknown flag: --formt" the closest flags
+// of the command, as cobra does for commands.
+func flagError(c *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var names []string
+	for _, n := range flagNames(c) {
+		names = append(names, "--"+n)
+	}
+	c.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, "--"+f.Name)
+		}
+	})
+	if hint := didYouMean("--"+name, names); hint != "" {
+		return fmt.Errorf("%w%s", err, hint)
+	}
+	return fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())
+}
+
 // subcommands lists the constructors of the top-level commands; each
 // command's file adds itself in an init function so files stay independent.
 var subcommands []func(*globalOptions) *cobra.Command
 
 func run(args []string, in io.Reader, out, errw io.Writer) int {
+	return runIn("", args, in, out, errw)
+}
+
+// runIn is run with bddl.toml looked for from dir ("": the working
+// directory).
+func runIn(dir string, args []string, in io.Reader, out, errw io.Writer) int {
 	// Whatever a command prints passes an escaping writer: no control
 	// byte from data reaches the terminal (see internal/termsafe).
 	out = termsafe.NewWriter(out, paletteFor(out).on)
 	errw = termsafe.NewWriter(errw, paletteFor(errw).on)
-	root := newRootCmd(streams{in: in, out: out, err: errw})
+	root := newRootCmd(streams{in: in, out: out, err: errw, dir: dir})
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {

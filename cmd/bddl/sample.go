@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +12,7 @@ import (
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/sampler"
 )
@@ -28,15 +29,16 @@ type sampleOptions struct {
 	*globalOptions
 	readFlags
 	batchFlags
-	scene  string
-	files  []string
-	after  string
-	seed   uint64
-	count  int
-	goal   bool
-	out    string
-	svg    bool
-	format string
+	scene   string
+	files   []string
+	after   string
+	seed    uint64
+	count   int
+	goal    bool
+	out     string
+	svg     bool
+	format  string
+	library string
 	// noShrink refuses configurations in which an object fits only shrunk.
 	noShrink bool
 }
@@ -99,12 +101,13 @@ misuse.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.scene, "scene", "", "sample in this scene only")
+	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find NAME in")
 	f.StringVar(&opts.after, "after", "", "sample the states before and after a transition rule fires (RULE as 'bddl transition list' names it; no PATH)")
 	f.StringArrayVar(&opts.files, "scene-file", nil, "an OmniGibson *_template-partial_rooms.json scene file to sample in (repeatable)")
 	f.Uint64Var(&opts.seed, "seed", 0, "random seed")
 	f.IntVarP(&opts.count, "count", "n", 1, "configurations per activity")
 	f.BoolVar(&opts.goal, "goal", false, "sample a state in which the goal holds instead of :init")
-	f.StringVarP(&opts.out, "out", "o", "", "output directory (required)")
+	addOutputFlag(f, &opts.out, "", "output directory (required)", "out")
 	f.BoolVar(&opts.svg, "svg", false, "also draw each configuration from above as SVG")
 	f.BoolVar(&opts.noShrink, "no-shrink", false, "never shrink an object to fit: fail with a no-space reason instead")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per configuration)")
@@ -118,7 +121,8 @@ misuse.`,
 // relative to its argument, an example's name or the rule.
 type sampleJob struct {
 	sampler.Job
-	key string
+	key    string
+	source []byte // the definition's text, copied beside its episodes
 }
 
 func runSample(opts *sampleOptions, args []string) error {
@@ -156,7 +160,11 @@ func runSample(opts *sampleOptions, args []string) error {
 	}
 	if opts.scene != "" {
 		if _, ok := smp.Scene(opts.scene); !ok {
-			return misuse("no scene %q in the knowledge base", opts.scene)
+			hint := didYouMean(opts.scene, smp.SceneNames())
+			if len(smp.SceneNames()) == 0 {
+				hint = " (it has no scenes: give the BEHAVIOR-1K knowledge base with --kb, or --scene-file)"
+			}
+			return misuse("--scene %s: no such scene in %s%s", opts.scene, opts.kbSource(), hint)
 		}
 	}
 	parse, err := opts.readFlags.options()
@@ -215,6 +223,7 @@ func runSample(opts *sampleOptions, args []string) error {
 			tasks = append(tasks, task{j, k})
 		}
 	}
+	wrote := make([]bool, len(jobs)) // jobs with a configuration written
 	wo := sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg, NoShrink: opts.noShrink}
 	failed, done := 0, 0
 	enc := json.NewEncoder(opts.globalOptions.out)
@@ -223,10 +232,12 @@ func runSample(opts *sampleOptions, args []string) error {
 	pool := opts.pool(opts.progress(opts.err, len(tasks), 20, "sampling"))
 	err = batch.Run(ctx, pool, tasks, func(_ context.Context, t task) (sampler.Record, bool) {
 		return smp.SampleAndWrite(&jobs[t.job].Job, t.k, wo), true
-	}, batch.Handlers[sampler.Record]{Ordered: func(_ int, r sampler.Record) error {
+	}, batch.Handlers[sampler.Record]{Ordered: func(i int, r sampler.Record) error {
 		done++
 		if r.Status != "ok" {
 			failed++
+		} else {
+			wrote[tasks[i].job] = true
 		}
 		if opts.format == "json" {
 			return enc.Encode(r)
@@ -249,6 +260,10 @@ func runSample(opts *sampleOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := writeDefinitionCopies(opts.out, jobs, wrote); err != nil {
+		fmt.Fprintf(opts.err, "bddl: %v\n", err)
+		failed++
+	}
 	if ctx.Err() != nil {
 		return &exitError{code: exitInterrupted, err: ctx.Err()}
 	}
@@ -267,12 +282,17 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 	var jobs []sampleJob
 	var paths []string
 	for _, a := range args {
-		if _, err := os.Stat(a); err != nil && !strings.ContainsAny(a, "*?[{") {
-			act, ok := activities.Examples().Find(a)
-			if !ok || act.Problem == nil {
-				return nil, misuse("%s: not a file or directory, nor an embedded example", a)
+		if !isPathLike(a) {
+			n, err := resolveName(a, opts.library)
+			if err != nil {
+				return nil, misuse("%v", err)
 			}
-			jobs = append(jobs, sampleJob{Job: sampler.Job{Name: act.Name, Problem: act.Problem}, key: act.Name})
+			if n.path != "" {
+				paths = append(paths, n.path)
+				continue
+			}
+			act := n.example
+			jobs = append(jobs, sampleJob{Job: sampler.Job{Name: act.Name, Problem: act.Problem}, key: act.Name, source: act.Source})
 			continue
 		}
 		paths = append(paths, a)
@@ -292,14 +312,14 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 			if p.file == nil || p.file.Problem == nil {
 				continue // domain files
 			}
-			name := p.file.Problem.Name.Name
-			if act, n, ok := activities.ActivityPath(p.path); ok {
-				name = act
-				if n > 0 {
-					name = fmt.Sprintf("%s-%d", act, n)
-				}
+			// The canonical name; a second instance of an activity keeps
+			// its number so that its files do not overwrite the first's.
+			name := activities.CanonicalName(p.path, p.file.Problem)
+			if act, n, ok := activities.ActivityPath(p.path); ok && n > 0 {
+				name = fmt.Sprintf("%s-%d", act, n)
 			}
-			job := sampleJob{Job: sampler.Job{Name: name, Problem: p.file.Problem}, key: ins[i].Rel}
+			job := sampleJob{Job: sampler.Job{Name: name, Problem: p.file.Problem}, key: ins[i].Rel,
+				source: definitionCopy(p.path, bddl.Format(p.file))}
 			if p.diags.HasErrors() {
 				job.Failure = &sampler.Failure{Kind: sampler.Unsupported, Message: p.path + " does not parse: " + firstDiag(p.diags)}
 			}
@@ -310,4 +330,21 @@ func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampl
 		return nil, misuse("no activity definition found in %v", args)
 	}
 	return jobs, nil
+}
+
+// writeDefinitionCopies writes, beside the episodes of each job that
+// wrote any, a copy of its definition, OUT/<name>/<name>.bddl, so that
+// 'bddl check --episode OUT/' finds it without --activity or
+// --activities (batch.Resolver looks there for the name a header gives).
+func writeDefinitionCopies(out string, jobs []sampleJob, wrote []bool) error {
+	for i, j := range jobs {
+		if !wrote[i] || len(j.source) == 0 || j.After != nil {
+			continue
+		}
+		path := filepath.Join(out, j.Name, batch.DefinitionFile(j.Name))
+		if err := fsutil.WriteFileAtomic(path, j.source); err != nil {
+			return fmt.Errorf("writing the definition beside the episodes: %w", err)
+		}
+	}
+	return nil
 }

@@ -13,7 +13,7 @@ import (
 func afterJob(opts *sampleOptions, base *kb.Base, name string) (sampler.Job, error) {
 	r, ok := transitions.FindRule(base, name)
 	if !ok {
-		return sampler.Job{}, misuse("--after: no transition rule %q in %s; 'bddl transition list' shows them", name, opts.kbSource())
+		return sampler.Job{}, misuse("--after: no transition rule %q in %s%s", name, opts.kbSource(), ruleHint(base, name))
 	}
 	a, err := sampler.PrepareAfter(base, r, opts.seed)
 	if err != nil {

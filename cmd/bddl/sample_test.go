@@ -81,7 +81,7 @@ func TestSampleJobsDeterminism(t *testing.T) {
 		}
 	}
 	ta, tb := readTree(t, a), readTree(t, b)
-	if len(ta) != 20 || len(ta) != len(tb) {
+	if len(ta) != 22 || len(ta) != len(tb) { // 10 episodes, 10 drawings, 2 definitions
 		t.Fatalf("%d and %d files", len(ta), len(tb))
 	}
 	for k, v := range ta {
@@ -212,8 +212,8 @@ func TestSampleShards(t *testing.T) {
 	whole := t.TempDir()
 	sample(whole)
 	all := readTree(t, whole)
-	if len(all) != 2*len(examples) {
-		t.Fatalf("single run wrote %d files, want %d", len(all), 2*len(examples))
+	if len(all) != 3*len(examples) { // 2 episodes and a definition each
+		t.Fatalf("single run wrote %d files, want %d", len(all), 3*len(examples))
 	}
 	union := map[string]string{}
 	owner := map[string]int{} // activity directory -> shard

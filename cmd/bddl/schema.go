@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -23,9 +24,10 @@ var schemas embed.FS
 
 // schemaNames lists the record types, and which commands print each.
 var schemaNames = map[string]string{
-	"result":         "check --format json, check --out, results merge",
+	"result":         "check --format json, check -o, results merge",
 	"finding":        "validate --format json, kb check --format json",
-	"scenes":         "validate --scenes --format json",
+	"scenes":         "validate --scenes --format json (lines with \"record\": \"scenes\")",
+	"converted":      "episode convert --format json, episode from-omnigibson --format json",
 	"parse":          "parse --format json",
 	"explain":        "explain --format json",
 	"synset":         "kb show, kb search, kb tree with --format json",
@@ -53,9 +55,11 @@ func newSchemaCmd(g *globalOptions) *cobra.Command {
 	}
 	sort.Strings(names)
 	var list strings.Builder
+	tw := tabwriter.NewWriter(&list, 0, 4, 2, ' ', 0)
 	for _, n := range names {
-		fmt.Fprintf(&list, "  %-8s %s\n", n, schemaNames[n])
+		fmt.Fprintf(tw, "  %s\t%s\n", n, schemaNames[n])
 	}
+	tw.Flush()
 	return &cobra.Command{
 		Use:   "schema [RECORD]",
 		Short: "Print the JSON Schema of a record type of --format json",

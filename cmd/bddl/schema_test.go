@@ -59,6 +59,8 @@ func TestJSONLinesMatchSchemas(t *testing.T) {
 		{"result", []string{"check", "--transitions", "--format", "json", "--episode", examplePath("making_a_smoothie", "rules-off.jsonl")}},
 		{"sample", []string{"sample", "--format", "json", "-n", "2", "-o", t.TempDir(), "tidying_the_living_room"}},
 		{"sample", []string{"sample", "--format", "json", "--scene", "Studio_0", "-o", t.TempDir(), "doing_the_laundry"}},
+		{"finding", []string{"validate", "--format", "json", "--scenes", "tidying_the_living_room", "cleaning_shoes"}},
+		{"converted", []string{"episode", "convert", "--format", "json", roboLabPath("run_0.hdf5"), "--map", roboLabPath("names.yaml"), "-o", t.TempDir()}},
 	}
 	for _, tc := range tests {
 		s := compileSchema(t, tc.schema)
@@ -78,13 +80,52 @@ func TestJSONLinesMatchSchemas(t *testing.T) {
 				t.Errorf("%v line %d is not one JSON value: %v\n%.200s", tc.args, i+1, err, line)
 				continue
 			}
-			if _, isScenes := v.(map[string]any)["scenes"]; isScenes {
-				continue
+			// A line that says its record type follows that schema.
+			s := s
+			if rec, ok := v.(map[string]any)["record"].(string); ok && rec != tc.schema {
+				s = compileSchema(t, rec)
 			}
 			if err := s.Validate(v); err != nil {
 				t.Errorf("%v line %d does not match %s: %v\n%.300s", tc.args, i+1, tc.schema, err, line)
 			}
 		}
+	}
+}
+
+// TestValidateRecordsSayTheirType: validate --scenes --format json mixes
+// findings and scene records; each line says which it is.
+func TestValidateRecordsSayTheirType(t *testing.T) {
+	t.Parallel()
+	r := runBDDL(t, "validate", "--format", "json", "--scenes", "tidying_the_living_room")
+	kinds := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		kind, _ := rec["record"].(string)
+		kinds[kind]++
+	}
+	if kinds["scenes"] != 1 || kinds[""] != 0 {
+		t.Errorf("record kinds %v, want one scenes record and every line typed", kinds)
+	}
+}
+
+// TestSchemaListAligned: the record types' descriptions start in one
+// column.
+func TestSchemaListAligned(t *testing.T) {
+	t.Parallel()
+	r := runBDDL(t, "schema")
+	col := -1
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		line = strings.TrimLeft(line, " ")
+		i := strings.Index(line, " ")
+		j := i + len(line[i:]) - len(strings.TrimLeft(line[i:], " "))
+		if col >= 0 && j != col {
+			t.Errorf("misaligned list:\n%s", r.stdout)
+			break
+		}
+		col = j
 	}
 }
 

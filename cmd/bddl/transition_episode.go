@@ -12,6 +12,7 @@ import (
 
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/transitions"
 )
@@ -83,7 +84,7 @@ The activity is --activity, else the one the header names. The exit status
 is 1 when no rule fired (OUT is written all the same).`,
 		Example: `  bddl episode apply-rules run.jsonl -o run-rules.jsonl
   bddl --kb ../shared/behavior1k/knowledge_base episode apply-rules run.jsonl.gz -o out.jsonl.gz --activities ../shared/behavior1k/activity_definitions`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1, "an episode file"),
 		RunE: func(_ *cobra.Command, args []string) error { return runApplyRules(opts, args[0]) },
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "", "the episode to write (required; .gz: compressed)")
@@ -155,9 +156,9 @@ func runApplyRules(opts *applyRulesOptions, path string) error {
 	if err != nil {
 		return bad(err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(opts.out), "."+filepath.Base(opts.out)+".*")
+	tmp, err := fsutil.CreateTempBeside(opts.out)
 	if err != nil {
-		return misuse("-o %s: %v", opts.out, err)
+		return misuse("-o: %v", err)
 	}
 	defer os.Remove(tmp.Name())
 	fired, err := ap.WriteTo(tmp, strings.HasSuffix(opts.out, ".gz"), func(r episode.RuleFiring) {

@@ -28,7 +28,7 @@ need it: those that declare a future instance of one of its outputs (in the
 --activities library, else the embedded examples).`,
 		Example: `  bddl transition explain sugar_cookies
   bddl --kb ../shared/behavior1k/knowledge_base transition explain apple.n.01-slicing --activities ../shared/behavior1k/activity_definitions`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1, "a transition rule name (bddl transition list shows them)"),
 		RunE: func(_ *cobra.Command, args []string) error { return runTransitionExplain(opts, args[0]) },
 	}
 	cmd.Flags().StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory whose activities to search")
@@ -41,11 +41,29 @@ func findRule(opts *transitionOptions, base *kb.Base, name string) (transitions.
 	if ok {
 		return r, nil
 	}
-	hint := "; 'bddl transition list' shows them"
-	if close := transitions.SimilarRules(base, name); len(close) > 0 {
-		hint = "; did you mean " + strings.Join(close, ", ") + "?"
+	return r, misuse("no transition rule %q in %s%s", name, opts.kbSource(), ruleHint(base, name))
+}
+
+// ruleHint is the did-you-mean of an unknown rule name: the rules whose
+// names are closest by edit distance, else those containing the name,
+// else where to find the list.
+func ruleHint(base *kb.Base, name string) string {
+	var names []string
+	for _, x := range transitions.Rules(base) {
+		names = append(names, x.Name, string(x.Family)+"/"+x.Name)
 	}
-	return r, misuse("no transition rule %q in %s%s", name, opts.kbSource(), hint)
+	if strings.Contains(name, "/") {
+		if h := didYouMean(name, names); h != "" {
+			return h
+		}
+	}
+	if h := didYouMean(name, names); h != "" {
+		return h
+	}
+	if close := transitions.SimilarRules(base, name); len(close) > 0 {
+		return "; did you mean " + strings.Join(close, ", ") + "?"
+	}
+	return "; 'bddl transition list' shows them"
 }
 
 func runTransitionExplain(opts *transitionOptions, name string) error {

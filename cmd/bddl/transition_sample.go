@@ -37,7 +37,7 @@ for 'bddl check --episode DIR/sample.jsonl'. --variant builds one of the
 negative cases instead (the rule must not fire): ` + transitions.VariantNames() + `.`,
 		Example: `  bddl transition sample sugar_cookies -o cookies/ && bddl check --episode cookies/sample.jsonl
   bddl transition sample apple.n.01-slicing --rules-off -o slicing/ && bddl check --transitions --episode slicing/sample.jsonl`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1, "a transition rule name (bddl transition list shows them)"),
 		RunE: func(_ *cobra.Command, args []string) error { return runTransitionSample(opts, args[0]) },
 	}
 	cmd.Flags().Uint64Var(&opts.seed, "seed", 1, "random seed for the positions")

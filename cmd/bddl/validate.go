@@ -29,6 +29,7 @@ type validateOptions struct {
 	ignoreC    []string
 	severity   string
 	quiet      bool
+	library    string // --activities: where names are looked up
 	paths      []string
 
 	rules   []activities.Option // derived from the flags
@@ -48,7 +49,8 @@ transition rules; with --scenes also scene feasibility. Every finding is
 reported, each with file:line:col, a stable code, the reason and a fix.
 
 PATH is a file ("-" for standard input), an activity directory in the
-BEHAVIOR-1K layout (<activity>/problem<N>.bddl), a tree of them or a glob;
+BEHAVIOR-1K layout (<activity>/problem<N>.bddl), a tree of them, a glob, or
+the name of an activity in --activities or the embedded examples;
 directories are walked for *.bddl files (symbolic links followed, special
 files skipped with a note; domain files are only parsed). With no PATH, the
 embedded example activities are validated. A PATH holding no definition is
@@ -84,8 +86,9 @@ status is 1 when any error is reported.`,
 	f.StringVar(&opts.domainPath, "domain", "", "check predicates against this domain file instead of the embedded domain the problem names")
 	f.StringSliceVar(&opts.selectC, "select", nil, "report only these codes (comma-separated; prefix* matches a prefix)")
 	f.StringSliceVar(&opts.ignoreC, "ignore", nil, "do not report these codes (comma-separated; prefix* matches a prefix)")
-	f.StringVar(&opts.severity, "severity", "note", "lowest severity reported: error, warning or note")
+	f.StringVar(&opts.severity, "severity", "info", "lowest severity reported: "+severityNames)
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print the findings only, no summary")
+	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find NAME arguments in")
 	opts.batchFlags.add(f, "files")
 	return cmd
 }
@@ -112,6 +115,25 @@ func runValidate(opts *validateOptions) (retErr error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(validateMemoryLimit))
 	}
+	var results []validated
+	var named activities.Library // embedded examples given by name
+	paths := opts.paths[:0:0]
+	for _, p := range opts.paths {
+		if isPathLike(p) {
+			paths = append(paths, p)
+			continue
+		}
+		n, err := resolveName(p, opts.library)
+		if err != nil {
+			return misuse("%v", err)
+		}
+		if n.path != "" {
+			paths = append(paths, n.path)
+			opts.hints = append(opts.hints, n.path)
+		} else {
+			named.Activities = append(named.Activities, n.example)
+		}
+	}
 	base, err := opts.loadKB()
 	if err != nil {
 		return misuse("%v", err)
@@ -127,11 +149,13 @@ func runValidate(opts *validateOptions) (retErr error) {
 		// Scene feasibility reads the scene data; it runs when asked for.
 		opts.rules = append(opts.rules, activities.SkipRules("no-scene"))
 	}
-	var results []validated
+	if len(named.Activities) > 0 {
+		results = validateLibrary(opts, &named, base)
+	}
 	if len(opts.paths) == 0 {
 		results = validateLibrary(opts, activities.Examples(), base)
-	} else {
-		ins, err := opts.expandDefinitions(opts.paths)
+	} else if len(paths) > 0 {
+		ins, err := opts.expandDefinitions(paths)
 		if err != nil {
 			return err
 		}
@@ -141,10 +165,7 @@ func runValidate(opts *validateOptions) (retErr error) {
 			return nil
 		}
 		var liberoFailed bool
-		if ins, liberoFailed, err = validateLibero(opts, ins); err != nil || len(ins) == 0 {
-			if err == nil && liberoFailed {
-				err = findings()
-			}
+		if ins, liberoFailed, err = validateLibero(opts, ins); err != nil {
 			return err
 		}
 		defer func() {
@@ -152,7 +173,10 @@ func runValidate(opts *validateOptions) (retErr error) {
 				retErr = findings()
 			}
 		}()
-		results = validateFiles(opts, ins, base)
+		if len(ins) == 0 && len(results) == 0 {
+			return nil
+		}
+		results = append(results, validateFiles(opts, ins, base)...)
 	}
 	for i := range results {
 		results[i].report.Findings = opts.keep(results[i].report.Findings)
@@ -161,7 +185,6 @@ func runValidate(opts *validateOptions) (retErr error) {
 	if opts.kbRules {
 		kbFindings = opts.keepKB(activities.CheckKB(base))
 	}
-	opts.noteEmbeddedKB(results)
 	var failed bool
 	if opts.format == "json" {
 		failed, err = writeValidateJSON(opts, results, kbFindings)
@@ -184,15 +207,17 @@ func (o *validateOptions) validateFlags() error {
 	if err := o.batchFlags.parse(); err != nil {
 		return err
 	}
-	switch o.severity {
-	case "error":
-		o.minimum = bddl.Error
-	case "warning":
-		o.minimum = bddl.Warning
-	case "note", "info":
-		o.minimum = bddl.Info
-	default:
-		return misuse("--severity %q: use error, warning or note", o.severity)
+	var err error
+	if o.minimum, err = parseSeverity(o.severity); err != nil {
+		return err
+	}
+	for _, flag := range []struct {
+		name     string
+		patterns []string
+	}{{"select", o.selectC}, {"ignore", o.ignoreC}} {
+		if err := checkCodePatterns(flag.name, flag.patterns); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -233,28 +258,6 @@ func (o *validateOptions) keepKB(fs []kb.Finding) []kb.Finding {
 		}
 	}
 	return out
-}
-
-// noteEmbeddedKB says which knowledge base is in use when it is the
-// embedded example one and the definitions name synsets it lacks, as
-// BEHAVIOR-1K data do.
-func (o *validateOptions) noteEmbeddedKB(results []validated) {
-	if o.kbSource() != embeddedKB {
-		return
-	}
-	files := 0
-	for _, r := range results {
-		for _, f := range r.report.Findings {
-			if f.Code == "unknown-synset" {
-				files++
-				break
-			}
-		}
-	}
-	if files > 0 {
-		fmt.Fprintf(o.err, "bddl: note: %d %s name synsets the embedded example knowledge base lacks; "+
-			"for BEHAVIOR-1K data give --kb <knowledge_base dir> or set %s\n", files, plural(files, "file", "files"), kb.EnvVar)
-	}
 }
 
 // validateFiles reads and validates files on a pool of workers, with a

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -161,19 +162,33 @@ func writeSummary(w io.Writer, t *tally, pal palette) {
 		return a.code < b.code
 	})
 	if len(stats) > 0 {
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		// Aligned on the plain text, coloured after: escape codes
+		// counted as width would shift the columns of coloured rows.
+		var buf bytes.Buffer
+		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "CODE\tRULE\tSEVERITY\tFINDINGS\tFILES")
 		for _, s := range stats {
-			sev := s.severity
-			switch sev {
-			case "error":
-				sev = pal.red(sev)
-			case "warning":
-				sev = pal.yellow(sev)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", s.code, s.rule, sev, s.findings, len(s.files))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\n", s.code, s.rule, s.severity, s.findings, len(s.files))
 		}
 		tw.Flush()
+		lines := strings.SplitAfter(buf.String(), "\n")
+		col := strings.Index(lines[0], "SEVERITY")
+		for i, line := range lines {
+			if i > 0 && i-1 < len(stats) && col >= 0 && len(line) > col {
+				sev := stats[i-1].severity
+				if strings.HasPrefix(line[col:], sev) {
+					colored := sev
+					switch sev {
+					case "error":
+						colored = pal.red(sev)
+					case "warning":
+						colored = pal.yellow(sev)
+					}
+					line = line[:col] + colored + line[col+len(sev):]
+				}
+			}
+			io.WriteString(w, line)
+		}
 	}
 	what := fmt.Sprintf("%d %s", t.problems, plural(t.problems, "problem", "problems"))
 	if t.errors+t.warnings+t.others == 0 {
@@ -183,7 +198,7 @@ func writeSummary(w io.Writer, t *tally, pal palette) {
 	fmt.Fprintf(w, "validated %s: %d %s, %d %s", what,
 		t.errors, plural(t.errors, "error", "errors"), t.warnings, plural(t.warnings, "warning", "warnings"))
 	if t.others > 0 {
-		fmt.Fprintf(w, ", %d %s", t.others, plural(t.others, "note", "notes"))
+		fmt.Fprintf(w, ", %d info", t.others)
 	}
 	if n := len(t.failed); n > 0 {
 		fmt.Fprintf(w, "; %d %s with errors", n, plural(n, "file", "files"))
@@ -226,30 +241,55 @@ type errorRecord struct {
 	Message  string        `json:"message"`
 }
 
+// recordEncoder writes validate's JSON lines, each with "record" first
+// saying which schema it follows ("finding" or "scenes"), since findings
+// and scene records share the stream.
+type recordEncoder struct {
+	w   io.Writer
+	buf bytes.Buffer
+}
+
+func (e *recordEncoder) encode(record string, v any) error {
+	e.buf.Reset()
+	if err := jsonLines(&e.buf).Encode(v); err != nil {
+		return err
+	}
+	b := e.buf.Bytes()
+	if len(b) < 2 || b[0] != '{' {
+		return fmt.Errorf("validate: a %s record is not a JSON object", record)
+	}
+	sep := ","
+	if b[1] == '}' {
+		sep = ""
+	}
+	_, err := fmt.Fprintf(e.w, "{\"record\":%q%s%s", record, sep, b[1:])
+	return err
+}
+
 func writeValidateJSON(opts *validateOptions, results []validated, kbFindings []kb.Finding) (bool, error) {
 	t := newTally()
 	t.addResults(results, kbFindings)
-	enc := jsonLines(opts.out)
+	enc := &recordEncoder{w: opts.out}
 	for _, r := range results {
 		if r.err != nil {
-			if err := enc.Encode(errorRecord{File: r.path, Severity: bddl.Error, Code: "read-error", Message: r.err.Error()}); err != nil {
+			if err := enc.encode("finding", errorRecord{File: r.path, Severity: bddl.Error, Code: "read-error", Message: r.err.Error()}); err != nil {
 				return false, err
 			}
 			continue
 		}
 		for _, f := range r.report.Findings {
-			if err := enc.Encode(f); err != nil {
+			if err := enc.encode("finding", f); err != nil {
 				return false, err
 			}
 		}
 		if opts.scenes && r.problem && r.report.Scenes != nil {
-			if err := enc.Encode(scenesRecord{File: r.path, Scenes: r.report.Scenes}); err != nil {
+			if err := enc.encode("scenes", scenesRecord{File: r.path, Scenes: r.report.Scenes}); err != nil {
 				return false, err
 			}
 		}
 	}
 	for _, f := range kbFindings {
-		if err := enc.Encode(kbRecordOf(f)); err != nil {
+		if err := enc.encode("finding", kbRecordOf(f)); err != nil {
 			return false, err
 		}
 	}

@@ -99,7 +99,7 @@ func WriteEpisode(path string, h *episode.Header) error {
 	if _, err := os.Lstat(path); err == nil {
 		return fsutil.WriteFileAtomic(path, buf.Bytes())
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := fsutil.CreateTempBeside(path)
 	if err != nil {
 		return err
 	}

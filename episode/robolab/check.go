@@ -140,6 +140,9 @@ func (res *Result) Judge(v *Verdict) {
 		res.RoboLabSuccessStep = v.EpisodeStep
 	}
 	a := Agree(res.Success, *v.Success)
+	if res.Result != nil && res.Result.Error != "" {
+		a = NotCompared
+	}
 	res.Agreement = &a
 }
 
@@ -176,8 +179,13 @@ func WriteAgreement(w io.Writer, results []*Result) error {
 		_, err := fmt.Fprintln(w, "RoboLab: no verdict found for these episodes (no episode_results.jsonl beside the run files or in their parent directory; give --robolab-results FILE)")
 		return err
 	}
-	fmt.Fprintf(w, "RoboLab agreement over %d %s: %d both succeed, %d both fail, %d only RoboLab, %d only BDDL\n",
-		judged, plural(judged, "episode", "episodes"), counts[BothSucceed], counts[BothFail], counts[OnlyRoboLab], counts[OnlyBDDL])
+	compared := judged - counts[NotCompared]
+	fmt.Fprintf(w, "RoboLab agreement over %d %s: %d both succeed, %d both fail, %d only RoboLab, %d only BDDL",
+		compared, plural(compared, "episode", "episodes"), counts[BothSucceed], counts[BothFail], counts[OnlyRoboLab], counts[OnlyBDDL])
+	if n := counts[NotCompared]; n > 0 {
+		fmt.Fprintf(w, "; %d not compared (BDDL error)", n)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "EPISODE\tBDDL\tROBOLAB\tAGREEMENT")
 	for _, r := range results {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/openbddl/bddl/internal/fsutil"
 )
 
 // ConvertedName is the file a demo is converted to: run_0_demo_3.jsonl
@@ -64,7 +66,7 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 		}
 		mode = old.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := fsutil.CreateTempBeside(path)
 	if err != nil {
 		return err
 	}

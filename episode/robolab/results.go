@@ -173,6 +173,9 @@ const (
 	BothFail    Agreement = "both_fail"
 	OnlyRoboLab Agreement = "only_robolab"
 	OnlyBDDL    Agreement = "only_bddl"
+	// NotCompared is a demo whose recording we could not read in full:
+	// our "failure" is an error, not a verdict to compare with RoboLab's.
+	NotCompared Agreement = "not_compared"
 )
 
 // Agree classifies two verdicts.
@@ -199,6 +202,8 @@ func (a Agreement) Text() string {
 		return "only RoboLab"
 	case OnlyBDDL:
 		return "only BDDL"
+	case NotCompared:
+		return "not compared (BDDL error)"
 	}
 	return string(a)
 }

@@ -215,3 +215,28 @@ func TestConvert(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeError: a demo we could not read is not compared with
+// RoboLab's verdict, nor counted as a failure.
+func TestJudgeError(t *testing.T) {
+	ok, no := true, false
+	var results []*Result
+	for _, theirs := range []*bool{&ok, &no} {
+		res := &Result{Result: &episode.Result{Episode: "run.hdf5#demo_0", Error: "load children failed", Reason: "x"}}
+		res.Judge(&Verdict{Success: theirs})
+		if res.Agreement == nil || *res.Agreement != NotCompared {
+			t.Errorf("RoboLab %v, ours an error: agreement %v, want %s", *theirs, res.Agreement, NotCompared)
+		}
+		if got := res.Extra()["agreement"]; got == nil || *got.(*Agreement) != NotCompared {
+			t.Errorf("JSON agreement = %v", got)
+		}
+		results = append(results, res)
+	}
+	var b bytes.Buffer
+	if err := WriteAgreement(&b, results); err != nil {
+		t.Fatal(err)
+	}
+	if want := "RoboLab agreement over 0 episodes: 0 both succeed, 0 both fail, 0 only RoboLab, 0 only BDDL; 2 not compared (BDDL error)"; !strings.Contains(b.String(), want) {
+		t.Errorf("summary:\n%s\nwant %q", b.String(), want)
+	}
+}

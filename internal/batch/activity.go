@@ -36,8 +36,9 @@ type Activity struct {
 // Lookup order for a reference (the --activity value, else the
 // episode header's "activity"): the fixed definition SetActivity read;
 // else a path, relative to the episode's directory, that lies inside the
-// episode's tree or a library (never any other file); else a name in
-// the libraries added, then the embedded examples.
+// episode's tree or a library (never any other file); else the copy of
+// the definition bddl wrote beside the episode (DefinitionFile); else a
+// name in the libraries added, then the embedded examples.
 type Resolver struct {
 	base *kb.Base
 	opts predicates.Options
@@ -159,12 +160,9 @@ func (r *Resolver) parseActivity(path string, src []byte) (*Activity, error) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	name := prob.Name.Name
 	abs, _ := filepath.Abs(path)
 	r.warnOnce("file:"+abs, diags)
-	if act, _, ok := activities.ActivityPath(abs); ok {
-		name = act
-	}
+	name := activities.CanonicalName(abs, prob)
 	return &Activity{Name: name, Key: "file:" + abs, Problem: prob, Warnings: diags}, nil
 }
 
@@ -252,7 +250,51 @@ func (r *Resolver) byPath(ref string, ep Episode, root string) (*Activity, error
 			}
 		}
 	}
+	if a, ok := r.beside(ref, ep); ok {
+		return a, nil
+	}
 	return r.byName(ref)
+}
+
+// DefinitionFile is the name of the copy of a definition that bddl
+// writes beside the episodes it makes (sample, episode convert,
+// from-omnigibson), so that they can be checked without naming it.
+func DefinitionFile(name string) string { return name + ".bddl" }
+
+// beside finds the definition written beside the episode for the name
+// ref: <episode dir>/<ref>.bddl, else <episode dir>/problem0.bddl whose
+// canonical name is ref.
+func (r *Resolver) beside(ref string, ep Episode) (*Activity, bool) {
+	if ep.Path == Stdin || ep.Path == "" || strings.ContainsAny(ref, "/\\") {
+		return nil, false
+	}
+	dir := filepath.Dir(ep.Path)
+	ref = strings.TrimSuffix(ref, ".bddl")
+	name := activities.StripInstance(ref)
+	for i, cand := range []string{filepath.Join(dir, DefinitionFile(ref)), filepath.Join(dir, DefinitionFile(name)), filepath.Join(dir, "problem0.bddl")} {
+		info, err := os.Stat(cand)
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		src, err := fsutil.ReadFile(cand, fsutil.DefinitionLimit)
+		if err != nil {
+			continue
+		}
+		a, err := r.parseActivity(cand, src)
+		switch {
+		case err != nil:
+			continue
+		case i < 2:
+			// <name>.bddl was written for this name: it is the
+			// activity's, whatever its problem is called.
+			named := *a
+			named.Name = name
+			return &named, true
+		case a.Name == name:
+			return a, true
+		}
+	}
+	return nil, false
 }
 
 // inFixed finds ref in the --activity directory.
@@ -291,6 +333,9 @@ func (r *Resolver) byName(ref string) (*Activity, error) {
 		if hint = suggest(ref, lib); hint != "" {
 			break
 		}
+	}
+	if len(r.libs) == 0 {
+		hint += " (give --activities DIR to look names up in a BEHAVIOR-1K activity_definitions tree, or --activity FILE)"
 	}
 	return nil, fmt.Errorf("activity %q not found: not a problem file, and not in %s%s", ref, where, hint)
 }

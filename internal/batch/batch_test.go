@@ -309,6 +309,16 @@ func TestPlotPathsDoNotCollide(t *testing.T) {
 	if len(seen) != 4 || got[eps[0].Key()] != "out/t-a_success.svg" {
 		t.Errorf("paths %v", got)
 	}
+	// Files given themselves, by absolute or relative path: named after
+	// the file, not the flattened path.
+	files := []Episode{
+		{Input: Input{Path: "/data/runs/x/ep1.jsonl", Arg: "/data/runs/x/ep1.jsonl", Rel: "/data/runs/x/ep1.jsonl"}},
+		{Input: Input{Path: "runs/y/ep2.jsonl.gz", Arg: "runs/y/ep2.jsonl.gz", Rel: "runs/y/ep2.jsonl.gz"}},
+	}
+	got = PlotPaths("t.svg", files)
+	if got[files[0].Key()] != "t-ep1.svg" || got[files[1].Key()] != "t-ep2.svg" {
+		t.Errorf("files given themselves plot to %v", got)
+	}
 }
 
 // TestSecondSignalExits: the first SIGINT cancels the context, the

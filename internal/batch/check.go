@@ -152,6 +152,11 @@ func PlotPaths(plot string, eps []Episode) map[string]string {
 	used := map[string]bool{}
 	for _, ep := range eps {
 		name := ep.Rel
+		if ep.Path == ep.Arg || filepath.IsAbs(name) {
+			// A file given itself: its path relative to its argument
+			// is its name, not the flattened path it was given by.
+			name = filepath.Base(ep.Path)
+		}
 		for _, suf := range []string{".gz", ".jsonl", ".hdf5", ".h5"} {
 			name = strings.TrimSuffix(name, suf)
 		}

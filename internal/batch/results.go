@@ -90,7 +90,7 @@ func OpenResults(path string, note func(string)) (*ResultsFile, error) {
 	} else if err != nil {
 		f.Close()
 		if errors.Is(err, fsutil.ErrLocked) {
-			return nil, fmt.Errorf("%s: another run is writing to this file; wait for it to finish or choose another --out", path)
+			return nil, fmt.Errorf("%s: another run is writing to this file; wait for it to finish or choose another -o/--output", path)
 		}
 		return nil, fmt.Errorf("%s: locking: %w", path, err)
 	}

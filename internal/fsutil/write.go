@@ -46,7 +46,7 @@ func WriteFileAtomic(path string, data []byte) error {
 	if links(info) > 1 {
 		return writeInPlace(real, data)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".*.tmp")
+	tmp, err := CreateTempBeside(real)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func writeInPlace(path string, data []byte) error {
 
 // createAtomic writes a new file through a temporary file and a rename.
 func createAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := CreateTempBeside(path)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/openbddl/bddl/activities"
+)
+
+// checkerCodes are the codes of the parser, the language checker and the
+// knowledge-base checks, which validate reports besides the activity
+// rules'; TestKnownCodesComplete keeps the list in step with the sources.
+var checkerCodes = []string{
+	// parser
+	"bad-declaration", "bare-dash", "duplicate-section", "empty-file", "empty-formula", "extra-paren",
+	"forn-count", "goal-formulas", "invalid-character", "misplaced-section", "missing-declaration",
+	"missing-section", "missing-type", "operand-count", "outside-define", "too-deep", "too-many-errors",
+	"unclosed-paren", "unexpected-token", "unknown-section",
+	// language checker
+	"unknown-domain", "unknown-predicate", "arity", "unknown-synset", "bad-instance-name",
+	"instance-type-mismatch", "duplicate-instance", "duplicate-type-line", "variable-type-mismatch",
+	"shadowed-variable", "undeclared-instance", "unbound-variable", "init-not-ground", "init-not-literal",
+	"quantifier-type-undeclared", "unknown-room",
+	// knowledge base
+	"canonical-mismatch", "cooking-mismatch", "cooking-param-missing", "cooking-rule-missing",
+	"derived-rule-extra", "derived-rule-mismatch", "many-roots", "missing-file", "missing-param",
+	"name-format", "no-object-type", "nonleaf-derivative", "nonleaf-params", "object-types",
+	"params-without-property", "substance-and-not", "unknown-model", "unknown-room-type",
+	"unmapped-category", "propagation-extra", "propagation-missing", "rule-clash",
+	"bad-name", "category-mismatch", "csv-header", "csv-type", "cycle", "duplicate-category",
+	"duplicate-synset", "ignored-file", "inventory-type", "missing-input", "no-solvent", "non-finite",
+	"param-type", "pruned-synset", "rule-name", "rule-no-output", "rule-type", "scenes-type", "syntax",
+	"too-few-steps", "unknown-field", "unknown-parent", "unknown-rule-kind", "unknown-type",
+	"wrong-container", "yaml-type",
+	// validate itself
+	"read-error",
+}
+
+// knownCodes are every code validate can report.
+func knownCodes() []string {
+	codes := append([]string(nil), checkerCodes...)
+	for _, r := range activities.Rules() {
+		codes = append(codes, r.Code)
+	}
+	return codes
+}
+
+// checkCodePatterns refuses a --select or --ignore pattern that matches
+// no code validate reports, with the closest codes: a typo would
+// otherwise select nothing and read as "no findings".
+func checkCodePatterns(flag string, patterns []string) error {
+	if len(patterns) == 0 {
+		return nil
+	}
+	codes := knownCodes()
+	for _, p := range patterns {
+		p = strings.TrimSpace(p)
+		if p == "" || codeMatchesAny(p, codes) {
+			continue
+		}
+		return misuse("--%s %s: no such code%s (docs/validate.md lists the codes)", flag, p,
+			didYouMean(strings.TrimSuffix(p, "*"), codes))
+	}
+	return nil
+}
+
+func codeMatchesAny(pattern string, codes []string) bool {
+	for _, c := range codes {
+		if codeMatches(c, []string{pattern}) {
+			return true
+		}
+	}
+	return false
+}
