@@ -78,6 +78,17 @@ type compiled struct {
 	melts      []unaryRule
 	garbageOut output
 	anonDice   []anonDice // dicing of the anonymous parts slicing can make
+	// made are the synsets (and their ancestors) that rules make from the
+	// activity's objects and that no declared instance is of.
+	made map[kb.SynsetID]bool
+}
+
+func isRecipeFamily(f Family) bool {
+	switch f {
+	case HeatCook, ToggleableMachine, MixingStick, SubstanceCooking, SubstanceWaterCooking:
+		return true
+	}
+	return false
 }
 
 // heatSource is an instance with the heatSource ability.
@@ -145,6 +156,7 @@ type output struct {
 	name   string
 	count  int
 	subst  bool
+	anon   bool       // made anonymous when no instance is free (anonymous.go)
 	cands  []ObjectID // instances it may bind to, :objects order
 	states []outState
 }
@@ -217,32 +229,54 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool, opts 
 			}
 		}
 	}
-	for i := range c.rules {
-		r := &c.rules[i]
-		if keep != nil && !keep(i) {
-			continue
-		}
-		if !inputsReachable(r, reach) {
-			continue
-		}
-		ok := false
-		switch r.Family {
-		case HeatCook, ToggleableMachine, MixingStick, SubstanceCooking, SubstanceWaterCooking:
-			ok = c.addRecipe(i, r)
-		case Washer:
-			ok = c.addWasher(i, r)
-		case Slicing, Melting:
-			ok = c.addUnary(i, r)
-		case Dicing:
-			ok = c.addDice(i, r)
-		case Dryer:
-			if len(c.dryers) > 0 {
-				c.dryerRule, ok = i, true
+	// A fixed point: a recipe whose outputs no declared instance stands
+	// for still makes them (as anonymous objects, anonymous.go), so the
+	// rules that take them as inputs can apply too (SEMANTICS.md §3.4:
+	// the reference creates any category a rule outputs).
+	added := make([]bool, len(c.rules))
+	c.made = map[kb.SynsetID]bool{}
+	for changed := true; changed; {
+		changed = false
+		for i := range c.rules {
+			r := &c.rules[i]
+			if added[i] || (keep != nil && !keep(i)) || !inputsReachable(r, reach) {
+				continue
+			}
+			ok := false
+			switch r.Family {
+			case HeatCook, ToggleableMachine, MixingStick, SubstanceCooking, SubstanceWaterCooking:
+				ok = c.addRecipe(i, r)
+			case Washer:
+				ok = c.addWasher(i, r)
+			case Slicing, Melting:
+				ok = c.addUnary(i, r)
+			case Dicing:
+				ok = c.addDice(i, r)
+			case Dryer:
+				if len(c.dryers) > 0 {
+					c.dryerRule, ok = i, true
+				}
+			}
+			if !ok {
+				continue
+			}
+			added[i], changed = true, true
+			c.active = append(c.active, i)
+			if !isRecipeFamily(r.Family) && r.Family != Slicing {
+				continue
+			}
+			for _, o := range r.Outputs {
+				for _, a := range append([]kb.SynsetID{o.Synset}, base.Ancestors(o.Synset)...) {
+					if !reach[a] {
+						reach[a], c.made[a] = true, true
+					}
+				}
 			}
 		}
-		if ok {
-			c.active = append(c.active, i)
-		}
+	}
+	slices.Sort(c.active)
+	for _, l := range [][]*recipe{c.cook, c.machine, c.mix, c.substCook} {
+		slices.SortStableFunc(l, func(a, b *recipe) int { return a.index - b.index })
 	}
 	if len(c.slices) == 0 && len(c.dices) == 0 {
 		c.slicers = nil
@@ -485,14 +519,14 @@ func (c *compiled) addRecipe(index int, r *Rule) bool {
 	for _, in := range r.Inputs {
 		if c.base.IsSubstance(in.Synset) {
 			insts := c.substancesOf(in.Synset)
-			if len(insts) == 0 {
+			if len(insts) == 0 && !c.made[in.Synset] {
 				return false
 			}
 			rc.sysIn = append(rc.sysIn, sysInput{syn: in.Synset, insts: insts})
 			continue
 		}
 		cands := c.objectsOf(in.Synset)
-		if len(cands) < in.Count {
+		if len(cands) < in.Count && !c.made[in.Synset] {
 			return false
 		}
 		inputOf[in.Synset] = len(rc.objIn)

@@ -32,6 +32,10 @@ type scriptedMeta struct {
 	Success    *bool           `json:"success"`
 	GoalAtEnd  string          `json:"goal_at_end"`
 	Options    scriptedOptions `json:"options"`
+	// Consumed lists, by firing line, what the firing consumed.
+	Consumed map[string][]string `json:"consumed"`
+	// AnonymousDropped is Engine.AnonymousDropped at the end.
+	AnonymousDropped int `json:"anonymous_dropped"`
 }
 
 type scriptedAtom struct {
@@ -114,7 +118,7 @@ func runScripted(t *testing.T, dir, path string) {
 	}
 	eng.SetDT(rd.Header().DT)
 	var got []string
-	checked := 0
+	checked, consumedSeen := 0, 0
 	var prev *episode.StepInfo
 	opts := episode.CheckOptions{AfterStep: func(s *predicates.State, info episode.StepInfo) error {
 		// As EpisodeChecker.Check: skipped simulator steps count.
@@ -125,7 +129,14 @@ func runScripted(t *testing.T, dir, path string) {
 		}
 		*prev = info
 		for _, f := range eng.Step(s).Firings {
-			got = append(got, firingLine(prog, info.Step, f))
+			line := firingLine(prog, info.Step, f)
+			got = append(got, line)
+			if want, ok := m.Consumed[line]; ok {
+				consumedSeen++
+				if r := FiringRecord(prog, info.Step, f); !slices.Equal(r.Consumed, want) {
+					t.Errorf("%s consumed %q, want %q (%s)", line, r.Consumed, want, m.Expect)
+				}
+			}
 		}
 		for _, a := range m.Atoms {
 			if a.Step != info.Step {
@@ -151,6 +162,12 @@ func runScripted(t *testing.T, dir, path string) {
 	res := episode.Check(context.Background(), prog, rd, opts)
 	if res.Error != "" {
 		t.Fatalf("check: %s", res.Error)
+	}
+	if consumedSeen != len(m.Consumed) {
+		t.Errorf("%d of %d consumed checks ran (a firing is missing)", consumedSeen, len(m.Consumed))
+	}
+	if n := eng.AnonymousDropped(); n != m.AnonymousDropped {
+		t.Errorf("%d outputs dropped for the anonymous bound, want %d (%s)", n, m.AnonymousDropped, m.Expect)
 	}
 	if checked != len(m.Atoms) {
 		t.Errorf("%d of %d atom checks ran (a step is missing)", checked, len(m.Atoms))
