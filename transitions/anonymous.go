@@ -124,6 +124,17 @@ func (c *compiled) prepareAnonymous() {
 	for k := range c.slices {
 		mark(c.slices[k].out)
 	}
+	for k := range c.dices {
+		mark(c.dices[k].rawOut)
+		mark(c.dices[k].cookOut)
+	}
+	for k := range c.anonDice {
+		mark(c.anonDice[k].rawOut)
+		mark(c.anonDice[k].cookOut)
+	}
+	for k := range c.melts {
+		mark(c.melts[k].out)
+	}
 }
 
 // takes reports whether a compiled rule can take an anonymous object (or
@@ -266,12 +277,13 @@ func (e *Engine) addAnonObject(s *predicates.State, p *plan, out *output, k, tot
 }
 
 // addAnonSubstance puts a substance a recipe makes in its container at
-// once (generate_particles_from_link); the container's anonymous
-// substance of that synset, when it has one, takes it.
-func (e *Engine) addAnonSubstance(p *plan, out *output) {
+// once (generate_particles_from_link), or the substance a diced or melted
+// object becomes in the container the object was inside; the container's
+// anonymous substance of that synset, when it has one, takes it.
+func (e *Engine) addAnonSubstance(p *plan, out *output, cont ObjectID) {
 	for i := range e.anon {
 		a := &e.anon[i]
-		if a.exists && a.subst && a.syn == out.syn && a.in == p.container {
+		if a.exists && a.subst && a.syn == out.syn && a.in == cont {
 			if p.filled == predicates.True {
 				a.filled = predicates.True
 			}
@@ -279,7 +291,7 @@ func (e *Engine) addAnonSubstance(p *plan, out *output) {
 			return
 		}
 	}
-	e.keepAnon(anonObj{syn: out.syn, subst: true, dice: -1, on: NoObject, in: p.container, placeAt: e.stepNo,
+	e.keepAnon(anonObj{syn: out.syn, subst: true, dice: -1, on: NoObject, in: cont, placeAt: e.stepNo,
 		landAt: e.stepNo, cooked: predicates.Unknown, filled: p.filled}, out.name)
 }
 

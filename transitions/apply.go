@@ -91,8 +91,17 @@ func (e *Engine) apply(s *predicates.State) {
 			out := &p.sysOut[oi]
 			sub := e.bind(s, out)
 			if sub == NoObject {
-				if out.anon && p.placement == placeOnContainer && p.container != NoObject {
-					e.addAnonSubstance(p, out)
+				switch {
+				case !out.anon:
+				case p.placement == placeOnContainer && p.container != NoObject:
+					e.addAnonSubstance(p, out, p.container)
+				case p.placement == placeParticles:
+					for _, r := range e.relBuf[p.rels[0]:p.rels[1]] {
+						if r.pred == pInside && !r.remove {
+							e.addAnonSubstance(p, out, r.b)
+							break
+						}
+					}
 				}
 				continue
 			}

@@ -83,6 +83,18 @@ type compiled struct {
 	made map[kb.SynsetID]bool
 }
 
+// madeBy marks the outputs of rule r (and their ancestors) that no
+// instance stands for as made.
+func (c *compiled) madeBy(r *Rule, reach map[kb.SynsetID]bool) {
+	for _, o := range r.Outputs {
+		for _, a := range append([]kb.SynsetID{o.Synset}, c.base.Ancestors(o.Synset)...) {
+			if !reach[a] {
+				reach[a], c.made[a] = true, true
+			}
+		}
+	}
+}
+
 func isRecipeFamily(f Family) bool {
 	switch f {
 	case HeatCook, ToggleableMachine, MixingStick, SubstanceCooking, SubstanceWaterCooking:
@@ -233,7 +245,7 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool, opts 
 	// for still makes them (as anonymous objects, anonymous.go), so the
 	// rules that take them as inputs can apply too (SEMANTICS.md §3.4:
 	// the reference creates any category a rule outputs).
-	added := make([]bool, len(c.rules))
+	added, diced := make([]bool, len(c.rules)), make([]bool, len(c.rules))
 	c.made = map[kb.SynsetID]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -257,20 +269,23 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool, opts 
 					c.dryerRule, ok = i, true
 				}
 			}
+			if !ok && r.Family == Dicing && len(c.slicers) > 0 && len(r.Inputs) == 1 && c.made[r.Inputs[0].Synset] {
+				// Dicing an anonymous part (prepareAnonymous adds the rule).
+				ok = !diced[i]
+				diced[i] = true
+				if ok {
+					changed = true
+					c.madeBy(r, reach)
+				}
+				continue
+			}
 			if !ok {
 				continue
 			}
 			added[i], changed = true, true
 			c.active = append(c.active, i)
-			if !isRecipeFamily(r.Family) && r.Family != Slicing {
-				continue
-			}
-			for _, o := range r.Outputs {
-				for _, a := range append([]kb.SynsetID{o.Synset}, base.Ancestors(o.Synset)...) {
-					if !reach[a] {
-						reach[a], c.made[a] = true, true
-					}
-				}
+			if isRecipeFamily(r.Family) || r.Family == Slicing || r.Family == Dicing || r.Family == Melting {
+				c.madeBy(r, reach)
 			}
 		}
 	}
