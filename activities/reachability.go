@@ -294,7 +294,12 @@ func toolFor(rule *kb.Rule) (kb.Property, string) {
 
 // missing lists what rule i lacks, for messages: inputs (noting those
 // that some rule makes, but not from what the activity has) and equipment.
-func (r *reach) missing(i int) []string {
+func (r *reach) missing(i int) []string { return r.missingDepth(i, 1) }
+
+// missingDepth is missing, saying for up to depth levels why an input
+// that rules make cannot be made either (the first of its rules that lacks
+// the least).
+func (r *reach) missingDepth(i, depth int) []string {
 	rule := &r.g.rules[i]
 	var out []string
 	for _, in := range rule.Inputs {
@@ -308,7 +313,7 @@ func (r *reach) missing(i int) []string {
 			case r.strict && r.interAvailable(in.Synset):
 				name += " (made here only as an undeclared intermediate, which " + rule.Kind.String() + " rules do not take)"
 			case len(r.g.rulesFor(r.c.Base, in.Synset)) > 0:
-				name += " (which cannot be made here either)"
+				name += " (which cannot be made here either" + r.why(in.Synset, depth) + ")"
 			}
 			out = append(out, name)
 		}
@@ -330,6 +335,25 @@ func (r *reach) missing(i int) []string {
 		out = append(out, what)
 	}
 	return append(out, r.engineLimits(rule)...)
+}
+
+// why is ": RULE lacks ..." for the rule making s that lacks the least,
+// when depth allows; "" otherwise.
+func (r *reach) why(s kb.SynsetID, depth int) string {
+	if depth <= 0 {
+		return ""
+	}
+	best, bestMissing := -1, []string(nil)
+	for _, j := range r.g.rulesFor(r.c.Base, s) {
+		m := r.missingDepth(j, depth-1)
+		if best < 0 || len(m) < len(bestMissing) {
+			best, bestMissing = j, m
+		}
+	}
+	if best < 0 || len(bestMissing) == 0 {
+		return ""
+	}
+	return ": " + r.g.rules[best].Name + " lacks " + list(bestMissing, 3)
 }
 
 // hasTool reports whether an object present or made, or a scene object of
