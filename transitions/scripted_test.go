@@ -111,8 +111,9 @@ func runScripted(t *testing.T, dir, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := CompileWith(prog, base, Options{SameStep: m.Options.SameStep, GPUDynamics: m.Options.GPUDynamics,
-		FixedBase: m.Options.FixedBase, MaxAnonymous: m.Options.MaxAnon})
+	engOpts := Options{SameStep: m.Options.SameStep, GPUDynamics: m.Options.GPUDynamics,
+		FixedBase: m.Options.FixedBase, MaxAnonymous: m.Options.MaxAnon}
+	eng, err := CompileWith(prog, base, engOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,6 +178,21 @@ func runScripted(t *testing.T, dir, path string) {
 	}
 	if m.GoalAtEnd != "" && res.GoalAtEnd.String() != m.GoalAtEnd {
 		t.Errorf("goal at the end %s, want %s (%s): %s", res.GoalAtEnd, m.GoalAtEnd, m.Expect, res.Reason)
+	}
+	// The checker `check --transitions` runs: the same firings, and a
+	// warning when outputs were dropped for the anonymous bound.
+	rd2, err := episode.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd2.Close()
+	res2 := NewEpisodeCheckerWith(base, engOpts).Check(context.Background(), prog, rd2, episode.CheckOptions{})
+	if len(res2.Firings) != len(got) {
+		t.Errorf("EpisodeChecker: %d firings, Step: %d", len(res2.Firings), len(got))
+	}
+	warned := slices.ContainsFunc(res2.Warnings, func(w string) bool { return strings.Contains(w, "max-anonymous") })
+	if warned != (m.AnonymousDropped > 0) {
+		t.Errorf("EpisodeChecker warnings %q: want a max-anonymous warning %v", res2.Warnings, m.AnonymousDropped > 0)
 	}
 	if m.Success != nil && res.Success != *m.Success {
 		t.Errorf("success %v, want %v (%s): %s", res.Success, *m.Success, m.Expect, res.Reason)
