@@ -143,12 +143,12 @@ func (r *reach) available(s kb.SynsetID) bool {
 }
 
 // takesInter reports whether the engine lets rules of kind k consume
-// anonymous objects: the recipe families, and dicing (of the anonymous
-// parts of a sliced object); not slicing, melting or the washer.
+// anonymous objects: the recipe families, slicing and dicing; not melting
+// (an anonymous object has no recorded temperature) or the washer.
 func takesInter(k kb.RuleKind) bool {
 	switch k {
 	case kb.RuleHeatCook, kb.RuleToggleableMachine, kb.RuleMixingStick, kb.RuleSubstanceCooking,
-		kb.RuleSubstanceWaterCooking, kb.RuleDicing:
+		kb.RuleSubstanceWaterCooking, kb.RuleSlicing, kb.RuleDicing:
 		return true
 	}
 	return false
@@ -671,7 +671,7 @@ var ruleUnmadeFuture = &Rule{
 	Code: "unmade-future", Name: "reachability", Severity: bddl.Warning,
 	Doc: "every future object can be made from the declared objects alone, as `check --transitions` applies the " +
 		"rules: by rules whose inputs are declared or made by such rules (an undeclared intermediate, such as dough, " +
-		"is made as an anonymous object that recipes and dicing take) and whose equipment and tools are declared",
+		"is made as an anonymous object that recipes, slicing and dicing take) and whose equipment and tools are declared",
 	Fix: "declare the equipment (the oven, the knife) as objects, or the missing inputs",
 	Check: func(c *Context) {
 		r, s := c.reach(), c.strictReach()

@@ -45,6 +45,7 @@ type anonObj struct {
 	syn             kb.SynsetID
 	subst           bool
 	dice            int // index into compiled.anonDice, -1: no dicing rule
+	slice           int // index into compiled.anonSlices, -1: no slicing rule
 	exists          bool
 	box             predicates.Box
 	hasBox          bool
@@ -81,7 +82,7 @@ func (c *compiled) prepareAnonymous() {
 	if c.maxAnon() == 0 {
 		return
 	}
-	for _, u := range c.slices {
+	for _, u := range slices.Concat(c.slices, c.anonSlices) {
 		syn := u.out[0].syn
 		if c.anonDiceOf(syn) >= 0 || len(c.slicers) == 0 {
 			continue
@@ -124,6 +125,9 @@ func (c *compiled) prepareAnonymous() {
 	for k := range c.slices {
 		mark(c.slices[k].out)
 	}
+	for k := range c.anonSlices {
+		mark(c.anonSlices[k].out)
+	}
 	for k := range c.dices {
 		mark(c.dices[k].rawOut)
 		mark(c.dices[k].cookOut)
@@ -141,7 +145,7 @@ func (c *compiled) prepareAnonymous() {
 // substance) of synset syn: a recipe input of it or an ancestor, or a
 // dicing rule for it.
 func (c *compiled) takes(syn kb.SynsetID, subst bool) bool {
-	if !subst && c.anonDiceOf(syn) >= 0 {
+	if !subst && (c.anonDiceOf(syn) >= 0 || c.anonSliceOf(syn) >= 0) {
 		return true
 	}
 	for _, l := range [][]*recipe{c.cook, c.machine, c.mix, c.substCook} {
@@ -184,6 +188,17 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
+// anonSliceOf is the slicing rule of anonymous objects of synset syn, -1
+// for none.
+func (c *compiled) anonSliceOf(syn kb.SynsetID) int {
+	for i := range c.anonSlices {
+		if c.anonSlices[i].syn == syn {
+			return i
+		}
+	}
+	return -1
+}
+
 func (c *compiled) anonDiceOf(syn kb.SynsetID) int {
 	for i := range c.anonDice {
 		if c.anonDice[i].syn == syn {
@@ -209,6 +224,10 @@ func (e *Engine) keepAnon(a anonObj, base string) bool {
 	}
 	e.anonCount++
 	a.name = fmt.Sprintf("%s_anon%d", base, e.anonCount)
+	a.slice = -1
+	if !a.subst {
+		a.slice = e.c.anonSliceOf(a.syn)
+	}
 	a.exists = true
 	if a.cookTemp == 0 {
 		a.cookTemp = kb.DefaultCookTemperature
@@ -368,7 +387,7 @@ func (e *Engine) dicingAnon() {
 	}
 	for i := range e.anon {
 		a := &e.anon[i]
-		if !a.exists || a.dice < 0 || !a.hasBox || e.stepNo < a.placeAt {
+		if !a.exists || a.dice < 0 || !a.hasBox || e.stepNo < a.placeAt || e.taken[e.anonID(i)] {
 			continue
 		}
 		tool := NoObject
@@ -398,6 +417,75 @@ func (e *Engine) dicingAnon() {
 		}
 		if a.on != NoObject {
 			e.addRel(p, pOntop, NoObject, a.on, predicates.True, false)
+		}
+	}
+}
+
+// anonTouch reports whether slicer t's recorded box comes within the
+// touch tolerance of anonymous object a's box.
+func (e *Engine) anonTouch(a *anonObj, t ObjectID) bool {
+	if !a.exists || !a.hasBox || e.stepNo < a.placeAt || !e.exists(t) {
+		return false
+	}
+	b, ok := e.s.Box(t)
+	return ok && boxGap(a.box, b) <= e.touchTol()
+}
+
+func (e *Engine) touchTol() float64 {
+	if tol := e.c.prog.Options().Geometry.TouchTolerance; tol > 0 {
+		return tol
+	}
+	return predicates.DefaultTouchTolerance
+}
+
+// touchingAnonSliceable reports whether slicer t touches an anonymous
+// object with the sliceable ability (SlicerActive counts every sliceable
+// object, declared or not).
+func (e *Engine) touchingAnonSliceable(t ObjectID) bool {
+	for i := range e.anon {
+		if a := &e.anon[i]; a.slice >= 0 && e.anonTouch(a, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// slicingAnon slices the anonymous objects a slicer's recorded box touches
+// (SlicingRule.transition, when some slicer is active): the parts are made
+// from the object's box, on or in what it was on or in, and a step later
+// get its cooked state and temperatures.
+func (e *Engine) slicingAnon() {
+	for i := range e.anon {
+		a := &e.anon[i]
+		if a.slice < 0 || !a.exists || e.taken[e.anonID(i)] {
+			continue
+		}
+		tool := NoObject
+		for _, t := range e.c.slicers {
+			if e.anonTouch(a, t) {
+				tool = t
+				break
+			}
+		}
+		if tool == NoObject {
+			continue
+		}
+		u := &e.c.anonSlices[a.slice]
+		p := e.newPlan(Slicing, u.index, NoObject)
+		p.tool, p.anon, p.anonName = tool, i+1, a.name
+		p.objOut = u.out
+		p.placement = placeSplit
+		p.box, p.hasBox = a.box, true
+		p.temp, p.maxTemp, p.hasTemp, p.hasMax = a.temp, a.maxTemp, a.hasTemp, a.hasMax
+		if a.in != NoObject {
+			e.addRel(p, pInside, NoObject, a.in, predicates.True, false)
+		}
+		if a.on != NoObject {
+			e.addRel(p, pOntop, NoObject, a.on, predicates.True, false)
+		}
+		if e.stepNo >= a.landAt {
+			e.addRel(p, pCooked, NoObject, NoObject, predicates.TruthOf(e.anonCooked(a)), false)
+			e.relBuf[len(e.relBuf)-1].inherit = true
 		}
 	}
 }

@@ -77,7 +77,8 @@ type compiled struct {
 	dices      []diceRule
 	melts      []unaryRule
 	garbageOut output
-	anonDice   []anonDice // dicing of the anonymous parts slicing can make
+	anonDice   []anonDice  // dicing of the anonymous parts slicing can make
+	anonSlices []unaryRule // slicing of anonymous objects recipes make
 	// made are the synsets (and their ancestors) that rules make from the
 	// activity's objects and that no declared instance is of.
 	made map[kb.SynsetID]bool
@@ -182,7 +183,8 @@ type outState struct {
 type unaryRule struct {
 	obj   ObjectID
 	index int
-	out   []output // one output
+	out   []output    // one output
+	syn   kb.SynsetID // anonSlices: the input synset
 }
 
 type diceRule struct {
@@ -269,6 +271,12 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool, opts 
 					c.dryerRule, ok = i, true
 				}
 			}
+			if r.Family == Slicing && len(c.slicers) > 0 && len(r.Inputs) == 1 && len(r.Outputs) == 1 && c.made[r.Inputs[0].Synset] {
+				// Slicing an anonymous object (anonymous.go slicingAnon).
+				c.anonSlices = append(c.anonSlices, unaryRule{obj: NoObject, index: i,
+					out: []output{c.output(r.Outputs[0], r.OutputStates)}, syn: r.Inputs[0].Synset})
+				ok = true
+			}
 			if !ok && r.Family == Dicing && len(c.slicers) > 0 && len(r.Inputs) == 1 && c.made[r.Inputs[0].Synset] {
 				// Dicing an anonymous part (prepareAnonymous adds the rule).
 				ok = !diced[i]
@@ -293,7 +301,7 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool, opts 
 	for _, l := range [][]*recipe{c.cook, c.machine, c.mix, c.substCook} {
 		slices.SortStableFunc(l, func(a, b *recipe) int { return a.index - b.index })
 	}
-	if len(c.slices) == 0 && len(c.dices) == 0 {
+	if len(c.slices) == 0 && len(c.dices) == 0 && len(c.anonSlices) == 0 {
 		c.slicers = nil
 	}
 	if keep == nil {
