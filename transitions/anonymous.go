@@ -21,7 +21,10 @@ package transitions
 //   - the parts of a sliced object have the part's box (or the sliced
 //     object's support when there is no box) at once and, one step later,
 //     the sliced object's temperatures and cooked state; a slicer whose
-//     recorded box touches them dices them.
+//     recorded box touches them dices them;
+//   - an anonymous object of a sliceable synset is cut by a slicer whose
+//     recorded box touches its box (slicingAnon), and counts as a
+//     sliceable for SlicerActive.
 //
 // States no rule set are false, as on a freshly loaded object. At most
 // Options.MaxAnonymous live at once (64 by default); outputs beyond that
