@@ -75,16 +75,19 @@ type reach struct {
 	memo     map[kb.SynsetID]bool // initially() answers
 	scene    *[]kb.SynsetID       // sceneSynsets, once computed
 	// strict searches as the transitions engine applies rules: only the
-	// declared objects take part (no scene equipment), and a rule's
-	// output counts only when a declared instance can stand for it (the
-	// engine binds outputs to declared instances; an undeclared
-	// intermediate, such as dough made on the way, is not made; the parts
-	// of a sliced object are, as anonymous objects).
+	// declared objects take part (no scene equipment); a rule's output
+	// that a declared instance can stand for is made like any other, and
+	// one that none can (dough made on the way, the halves of a sliced
+	// apple) is made as an anonymous object (inter), which only the rules
+	// that consume anonymous objects can take (takesInter): it cannot be
+	// equipment or a tool.
 	strict bool
+	inter  map[kb.SynsetID]bool // strict: undeclared intermediates made so far
 }
 
 func newReach(c *Context) *reach {
-	r := &reach{c: c, g: c.info.ruleGraph(), produced: map[kb.SynsetID]bool{}, memo: map[kb.SynsetID]bool{}}
+	r := &reach{c: c, g: c.info.ruleGraph(), produced: map[kb.SynsetID]bool{}, memo: map[kb.SynsetID]bool{},
+		inter: map[kb.SynsetID]bool{}}
 	for i := range c.Instances {
 		in := &c.Instances[i]
 		if in.Future || in.Synset == kb.NoSynset || slices.Contains(r.present, in.Synset) {
@@ -139,6 +142,94 @@ func (r *reach) available(s kb.SynsetID) bool {
 	return false
 }
 
+// takesInter reports whether the engine lets rules of kind k consume
+// anonymous objects: the recipe families, slicing and dicing; not melting
+// (an anonymous object has no recorded temperature) or the washer.
+func takesInter(k kb.RuleKind) bool {
+	switch k {
+	case kb.RuleHeatCook, kb.RuleToggleableMachine, kb.RuleMixingStick, kb.RuleSubstanceCooking,
+		kb.RuleSubstanceWaterCooking, kb.RuleSlicing, kb.RuleDicing:
+		return true
+	}
+	return false
+}
+
+// interAvailable reports whether an undeclared intermediate made so far
+// may be of synset s.
+func (r *reach) interAvailable(s kb.SynsetID) bool {
+	if r.inter[s] {
+		return true
+	}
+	for p := range r.inter {
+		if r.c.Base.IsA(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// inputAvailable reports whether input synset s of a rule of kind k is at
+// hand: present, made, emitted by a source, or (strict) an intermediate
+// the rule may take.
+func (r *reach) inputAvailable(k kb.RuleKind, s kb.SynsetID) bool {
+	return r.available(s) || r.sourced(s) || (r.strict && takesInter(k) && r.interAvailable(s))
+}
+
+// engineLimits lists, in the strict search, what keeps the engine from
+// compiling a rule beyond its inputs and equipment: a slicing, dicing or
+// melting rule whose input is a substance (those rules take objects:
+// compile.go addUnary, addDice), and an input state that needs a
+// substance no instance of the activity is of (an anonymous substance
+// cannot cover an object: compile.go addRecipe).
+func (r *reach) engineLimits(rule *kb.Rule) []string {
+	if !r.strict {
+		return nil
+	}
+	b := r.c.Base
+	var out []string
+	switch rule.Kind {
+	case kb.RuleSlicing, kb.RuleDicing, kb.RuleMelting:
+		for _, in := range rule.Inputs {
+			if b.IsSubstance(in.Synset) {
+				out = append(out, in.Name+" as an object (it is a substance)")
+			}
+		}
+	}
+	for _, st := range rule.InputStates {
+		if len(st.Args) != 2 || !st.Value || b.IsSubstance(st.Args[0]) || !b.IsSubstance(st.Args[1]) {
+			continue
+		}
+		declared := false
+		for i := range r.c.Instances {
+			if s := r.c.Instances[i].Synset; s != kb.NoSynset && b.IsA(s, st.Args[1]) {
+				declared = true
+				break
+			}
+		}
+		if !declared {
+			out = append(out, fmt.Sprintf("a declared %s for (%s %s %s)", b.Name(st.Args[1]), st.Predicate, b.Name(st.Args[0]), b.Name(st.Args[1])))
+		}
+	}
+	return out
+}
+
+// tooFew reports, in the strict search, whether the activity declares
+// fewer objects of an object input's synset than the rule takes, and no
+// undeclared intermediate can make up the count (the engine compiles a
+// recipe only when enough instances can be there, compile.go addRecipe).
+func (r *reach) tooFew(k kb.RuleKind, in kb.SynsetCount) bool {
+	if !r.strict || in.Count <= 1 || r.c.Base.IsSubstance(in.Synset) || (takesInter(k) && r.interAvailable(in.Synset)) {
+		return false
+	}
+	n := 0
+	for i := range r.c.Instances {
+		if s := r.c.Instances[i].Synset; s != kb.NoSynset && r.c.Base.IsA(s, in.Synset) {
+			n++
+		}
+	}
+	return n < in.Count
+}
+
 // sourced reports whether a present particle source or applier emits
 // substance s.
 func (r *reach) sourced(s kb.SynsetID) bool {
@@ -160,9 +251,12 @@ func (r *reach) sourced(s kb.SynsetID) bool {
 func (r *reach) ready(i int) bool {
 	rule := &r.g.rules[i]
 	for _, in := range rule.Inputs {
-		if !r.available(in.Synset) && !r.sourced(in.Synset) {
+		if !r.inputAvailable(rule.Kind, in.Synset) || r.tooFew(rule.Kind, in) {
 			return false
 		}
+	}
+	if len(r.engineLimits(rule)) > 0 {
+		return false
 	}
 	for _, alts := range [][]kb.SynsetCount{rule.Containers, rule.HeatSources, rule.Machines} {
 		if len(alts) > 0 && !slices.ContainsFunc(alts, func(a kb.SynsetCount) bool { return r.equipment(a.Synset) }) {
@@ -200,17 +294,26 @@ func toolFor(rule *kb.Rule) (kb.Property, string) {
 
 // missing lists what rule i lacks, for messages: inputs (noting those
 // that some rule makes, but not from what the activity has) and equipment.
-func (r *reach) missing(i int) []string {
+func (r *reach) missing(i int) []string { return r.missingDepth(i, 1) }
+
+// missingDepth is missing, saying for up to depth levels why an input
+// that rules make cannot be made either (the first of its rules that lacks
+// the least).
+func (r *reach) missingDepth(i, depth int) []string {
 	rule := &r.g.rules[i]
 	var out []string
 	for _, in := range rule.Inputs {
-		if !r.available(in.Synset) && !r.sourced(in.Synset) {
+		if r.tooFew(rule.Kind, in) {
+			out = append(out, fmt.Sprintf("%d %s (fewer are declared)", in.Count, in.Name))
+			continue
+		}
+		if !r.inputAvailable(rule.Kind, in.Synset) {
 			name := in.Name
 			switch {
-			case r.strict && !r.bindable(in.Synset) && len(r.g.rulesFor(r.c.Base, in.Synset)) > 0:
-				name += " (made by a rule, but no declared instance can stand for it)"
+			case r.strict && r.interAvailable(in.Synset):
+				name += " (made here only as an undeclared intermediate, which " + rule.Kind.String() + " rules do not take)"
 			case len(r.g.rulesFor(r.c.Base, in.Synset)) > 0:
-				name += " (which cannot be made here either)"
+				name += " (which cannot be made here either" + r.why(in.Synset, depth) + ")"
 			}
 			out = append(out, name)
 		}
@@ -231,7 +334,26 @@ func (r *reach) missing(i int) []string {
 	if tool, what := toolFor(rule); tool != kb.NoProperty && !r.hasTool(tool) {
 		out = append(out, what)
 	}
-	return out
+	return append(out, r.engineLimits(rule)...)
+}
+
+// why is ": RULE lacks ..." for the rule making s that lacks the least,
+// when depth allows; "" otherwise.
+func (r *reach) why(s kb.SynsetID, depth int) string {
+	if depth <= 0 {
+		return ""
+	}
+	best, bestMissing := -1, []string(nil)
+	for _, j := range r.g.rulesFor(r.c.Base, s) {
+		m := r.missingDepth(j, depth-1)
+		if best < 0 || len(m) < len(bestMissing) {
+			best, bestMissing = j, m
+		}
+	}
+	if best < 0 || len(bestMissing) == 0 {
+		return ""
+	}
+	return ": " + r.g.rules[best].Name + " lacks " + list(bestMissing, 3)
 }
 
 // hasTool reports whether an object present or made, or a scene object of
@@ -426,10 +548,13 @@ func (r *reach) search(targets []kb.SynsetID) {
 			}
 			fired[i], changed = true, true
 			for _, o := range r.g.rules[i].Outputs {
-				// The engine keeps the parts of a sliced object that no
-				// declared instance stands for as anonymous objects.
-				if !r.strict || r.bindable(o.Synset) || r.g.rules[i].Kind == kb.RuleSlicing {
+				// The engine makes an output that no declared instance
+				// stands for as an anonymous object, for the rules that
+				// take those (a fixed point: they may make more).
+				if !r.strict || r.bindable(o.Synset) {
 					r.produced[o.Synset] = true
+				} else {
+					r.inter[o.Synset] = true
 				}
 			}
 		}
@@ -544,10 +669,10 @@ var ruleUnreachableGoal = &Rule{
 
 var ruleUnmadeFuture = &Rule{
 	Code: "unmade-future", Name: "reachability", Severity: bddl.Warning,
-	Doc: "every future object can be made from the declared objects alone: by rules whose inputs and equipment are " +
-		"declared and whose intermediate outputs have declared instances (rule outputs bind only to declared instances, " +
-		"so `check --transitions` cannot make the object otherwise)",
-	Fix: "declare the intermediates (the dough, the halves) as future objects and the equipment as objects",
+	Doc: "every future object can be made from the declared objects alone, as `check --transitions` applies the " +
+		"rules: by rules whose inputs are declared or made by such rules (an undeclared intermediate, such as dough, " +
+		"is made as an anonymous object that recipes, slicing and dicing take) and whose equipment and tools are declared",
+	Fix: "declare the equipment (the oven, the knife) as objects, or the missing inputs",
 	Check: func(c *Context) {
 		r, s := c.reach(), c.strictReach()
 		if r == nil || s == nil {
@@ -561,7 +686,7 @@ var ruleUnmadeFuture = &Rule{
 				l := &c.Init[k]
 				if l.Pred == "future" && !l.Negated && len(l.Args) == 1 && l.Args[0].Kind == ArgInstance && c.Instances[l.Args[0].Inst].Synset == t {
 					c.Report(l.Formula.Info().Range,
-						fmt.Sprintf("no rule makes %s from the declared objects: the simulator needs an undeclared intermediate or scene equipment", c.name(t)),
+						fmt.Sprintf("no rule makes %s from the declared objects: the engine needs scene equipment, more objects, or inputs that no rule makes here", c.name(t)),
 						s.explain(t))
 					break
 				}

@@ -36,13 +36,27 @@ func (e *Engine) setBox(s *predicates.State, o ObjectID, box predicates.Box) {
 func (e *Engine) apply(s *predicates.State) {
 	for i := range e.plans {
 		p := &e.plans[i]
+		// Anonymous inputs go to the end of the spans, named in
+		// Firing.ConsumedAnonymous; the declared ones stay in order.
+		p.names[0] = len(e.anonNames)
+		p.cons[2] = e.partitionAnon(p.cons[0], p.cons[1])
+		p.sys[2] = e.partitionAnon(p.sys[0], p.sys[1])
+		p.names[1] = len(e.anonNames)
 		for _, o := range e.objBuf[p.cons[0]:p.cons[1]] {
+			if int(o) >= e.c.n {
+				e.anon[int(o)-e.c.n].exists = false
+				continue
+			}
 			e.setExists(s, o, false)
 		}
 		if p.anon > 0 {
 			e.anon[p.anon-1].exists = false
 		}
 		for _, sub := range e.objBuf[p.sys[0]:p.sys[1]] {
+			if int(sub) >= e.c.n {
+				e.anon[int(sub)-e.c.n].exists = false
+				continue
+			}
 			e.setFact(s, pContains, p.container, sub, predicates.False)
 			e.setFact(s, pFilled, p.container, sub, predicates.False)
 		}
@@ -60,10 +74,14 @@ func (e *Engine) apply(s *predicates.State) {
 			total := out.count * p.instances
 			for k := 0; k < total; k++ {
 				obj := e.bind(s, out)
-				if obj != NoObject {
+				switch {
+				case obj != NoObject:
 					e.addObject(s, p, out, obj, k, total)
-				} else if p.placement == placeSplit && e.c.opts.MaxAnonymous >= 0 && e.c.anonDiceOf(out.syn) >= 0 {
+				case !out.anon:
+				case p.placement == placeSplit:
 					e.addAnon(p, out, k, total)
+				case p.placement == placeOnContainer && p.container != NoObject:
+					e.addAnonObject(s, p, out, k, total)
 				}
 			}
 		}
@@ -73,6 +91,18 @@ func (e *Engine) apply(s *predicates.State) {
 			out := &p.sysOut[oi]
 			sub := e.bind(s, out)
 			if sub == NoObject {
+				switch {
+				case !out.anon:
+				case p.placement == placeOnContainer && p.container != NoObject:
+					e.addAnonSubstance(p, out, p.container)
+				case p.placement == placeParticles:
+					for _, r := range e.relBuf[p.rels[0]:p.rels[1]] {
+						if r.pred == pInside && !r.remove {
+							e.addAnonSubstance(p, out, r.b)
+							break
+						}
+					}
+				}
 				continue
 			}
 			switch p.placement {
@@ -110,8 +140,9 @@ func (e *Engine) apply(s *predicates.State) {
 		e.firings = append(e.firings, Firing{
 			Rule: p.rule, Family: p.family, RuleIndex: p.index,
 			Container: p.container, Tool: p.tool, HeatSource: p.heat,
-			Consumed:           e.objBuf[p.cons[0]:p.cons[1]:p.cons[1]],
-			ConsumedSubstances: e.objBuf[p.sys[0]:p.sys[1]:p.sys[1]],
+			Consumed:           e.objBuf[p.cons[0]:p.cons[2]:p.cons[2]],
+			ConsumedSubstances: e.objBuf[p.sys[0]:p.sys[2]:p.sys[2]],
+			ConsumedAnonymous:  e.anonNames[p.names[0]:p.names[1]:p.names[1]],
 			Produced:           e.prodBuf[start:len(e.prodBuf):len(e.prodBuf)],
 			Instances:          p.instances,
 		})
@@ -119,6 +150,27 @@ func (e *Engine) apply(s *predicates.State) {
 			e.firings[len(e.firings)-1].Anonymous = p.anonName
 		}
 	}
+}
+
+// partitionAnon moves the anonymous ids of objBuf[from:to] to its end,
+// keeping the order of the others, appends their names to e.anonNames and
+// returns where they start.
+func (e *Engine) partitionAnon(from, to int) int {
+	n := ObjectID(e.c.n)
+	e.scratch = e.scratch[:0]
+	k := from
+	for i := from; i < to; i++ {
+		o := e.objBuf[i]
+		if o >= n {
+			e.scratch = append(e.scratch, o)
+			e.anonNames = append(e.anonNames, e.anon[o-n].name)
+			continue
+		}
+		e.objBuf[k] = o
+		k++
+	}
+	copy(e.objBuf[k:to], e.scratch)
+	return k
 }
 
 // bind finds the instance an output binds to (SEMANTICS.md §3.4): for an

@@ -77,7 +77,31 @@ type compiled struct {
 	dices      []diceRule
 	melts      []unaryRule
 	garbageOut output
-	anonDice   []anonDice // dicing of the anonymous parts slicing can make
+	anonDice   []anonDice  // dicing of the anonymous parts slicing can make
+	anonSlices []unaryRule // slicing of anonymous objects recipes make
+	// made are the synsets (and their ancestors) that rules make from the
+	// activity's objects and that no declared instance is of.
+	made map[kb.SynsetID]bool
+}
+
+// madeBy marks the outputs of rule r (and their ancestors) that no
+// instance stands for as made.
+func (c *compiled) madeBy(r *Rule, reach map[kb.SynsetID]bool) {
+	for _, o := range r.Outputs {
+		for _, a := range append([]kb.SynsetID{o.Synset}, c.base.Ancestors(o.Synset)...) {
+			if !reach[a] {
+				reach[a], c.made[a] = true, true
+			}
+		}
+	}
+}
+
+func isRecipeFamily(f Family) bool {
+	switch f {
+	case HeatCook, ToggleableMachine, MixingStick, SubstanceCooking, SubstanceWaterCooking:
+		return true
+	}
+	return false
 }
 
 // heatSource is an instance with the heatSource ability.
@@ -145,6 +169,7 @@ type output struct {
 	name   string
 	count  int
 	subst  bool
+	anon   bool       // made anonymous when no instance is free (anonymous.go)
 	cands  []ObjectID // instances it may bind to, :objects order
 	states []outState
 }
@@ -158,7 +183,8 @@ type outState struct {
 type unaryRule struct {
 	obj   ObjectID
 	index int
-	out   []output // one output
+	out   []output    // one output
+	syn   kb.SynsetID // anonSlices: the input synset
 }
 
 type diceRule struct {
@@ -217,34 +243,65 @@ func compile(prog *predicates.Program, base *kb.Base, keep func(int) bool, opts 
 			}
 		}
 	}
-	for i := range c.rules {
-		r := &c.rules[i]
-		if keep != nil && !keep(i) {
-			continue
-		}
-		if !inputsReachable(r, reach) {
-			continue
-		}
-		ok := false
-		switch r.Family {
-		case HeatCook, ToggleableMachine, MixingStick, SubstanceCooking, SubstanceWaterCooking:
-			ok = c.addRecipe(i, r)
-		case Washer:
-			ok = c.addWasher(i, r)
-		case Slicing, Melting:
-			ok = c.addUnary(i, r)
-		case Dicing:
-			ok = c.addDice(i, r)
-		case Dryer:
-			if len(c.dryers) > 0 {
-				c.dryerRule, ok = i, true
+	// A fixed point: a recipe whose outputs no declared instance stands
+	// for still makes them (as anonymous objects, anonymous.go), so the
+	// rules that take them as inputs can apply too (SEMANTICS.md §3.4:
+	// the reference creates any category a rule outputs).
+	added, diced := make([]bool, len(c.rules)), make([]bool, len(c.rules))
+	c.made = map[kb.SynsetID]bool{}
+	for changed := true; changed; {
+		changed = false
+		for i := range c.rules {
+			r := &c.rules[i]
+			if added[i] || (keep != nil && !keep(i)) || !inputsReachable(r, reach) {
+				continue
+			}
+			ok := false
+			switch r.Family {
+			case HeatCook, ToggleableMachine, MixingStick, SubstanceCooking, SubstanceWaterCooking:
+				ok = c.addRecipe(i, r)
+			case Washer:
+				ok = c.addWasher(i, r)
+			case Slicing, Melting:
+				ok = c.addUnary(i, r)
+			case Dicing:
+				ok = c.addDice(i, r)
+			case Dryer:
+				if len(c.dryers) > 0 {
+					c.dryerRule, ok = i, true
+				}
+			}
+			if r.Family == Slicing && len(c.slicers) > 0 && len(r.Inputs) == 1 && len(r.Outputs) == 1 && c.made[r.Inputs[0].Synset] {
+				// Slicing an anonymous object (anonymous.go slicingAnon).
+				c.anonSlices = append(c.anonSlices, unaryRule{obj: NoObject, index: i,
+					out: []output{c.output(r.Outputs[0], r.OutputStates)}, syn: r.Inputs[0].Synset})
+				ok = true
+			}
+			if !ok && r.Family == Dicing && len(c.slicers) > 0 && len(r.Inputs) == 1 && c.made[r.Inputs[0].Synset] {
+				// Dicing an anonymous part (prepareAnonymous adds the rule).
+				ok = !diced[i]
+				diced[i] = true
+				if ok {
+					changed = true
+					c.madeBy(r, reach)
+				}
+				continue
+			}
+			if !ok {
+				continue
+			}
+			added[i], changed = true, true
+			c.active = append(c.active, i)
+			if isRecipeFamily(r.Family) || r.Family == Slicing || r.Family == Dicing || r.Family == Melting {
+				c.madeBy(r, reach)
 			}
 		}
-		if ok {
-			c.active = append(c.active, i)
-		}
 	}
-	if len(c.slices) == 0 && len(c.dices) == 0 {
+	slices.Sort(c.active)
+	for _, l := range [][]*recipe{c.cook, c.machine, c.mix, c.substCook} {
+		slices.SortStableFunc(l, func(a, b *recipe) int { return a.index - b.index })
+	}
+	if len(c.slices) == 0 && len(c.dices) == 0 && len(c.anonSlices) == 0 {
 		c.slicers = nil
 	}
 	if keep == nil {
@@ -485,14 +542,14 @@ func (c *compiled) addRecipe(index int, r *Rule) bool {
 	for _, in := range r.Inputs {
 		if c.base.IsSubstance(in.Synset) {
 			insts := c.substancesOf(in.Synset)
-			if len(insts) == 0 {
+			if len(insts) == 0 && !c.made[in.Synset] {
 				return false
 			}
 			rc.sysIn = append(rc.sysIn, sysInput{syn: in.Synset, insts: insts})
 			continue
 		}
 		cands := c.objectsOf(in.Synset)
-		if len(cands) < in.Count {
+		if len(cands) < in.Count && !c.made[in.Synset] {
 			return false
 		}
 		inputOf[in.Synset] = len(rc.objIn)

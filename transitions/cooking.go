@@ -162,13 +162,7 @@ func (e *Engine) substanceCooking() {
 		if !e.exists(cont) || e.busy[cont] || e.at(pHot, cont, NoObject) != predicates.True {
 			continue
 		}
-		e.contents = e.contents[:0]
-		e.systems = e.systems[:0]
-		for _, sub := range c.substList {
-			if e.exists(sub) && e.holds(cont, sub) {
-				e.systems = append(e.systems, sub)
-			}
-		}
+		e.gatherSystems(cont)
 		if len(e.systems) == 0 {
 			continue
 		}

@@ -25,7 +25,7 @@ func (e *Engine) slicerActive() {
 		for range skipped {
 			e.slicerUpdate(k, e.mem.slicerAfter[k])
 		}
-		e.slicerUpdate(k, e.exists(t) && e.touchingSliceable(t))
+		e.slicerUpdate(k, e.exists(t) && (e.touchingSliceable(t) || (len(e.anon) > 0 && e.touchingAnonSliceable(t))))
 	}
 }
 
@@ -65,7 +65,7 @@ func (e *Engine) touchingSliceable(t ObjectID) bool {
 // steps a recording skips before its next line.
 func (e *Engine) slicersAfter() {
 	for k, t := range e.c.slicers {
-		e.mem.slicerAfter[k] = e.exists(t) && e.touchingSliceable(t)
+		e.mem.slicerAfter[k] = e.exists(t) && (e.touchingSliceable(t) || (len(e.anon) > 0 && e.touchingAnonSliceable(t)))
 	}
 }
 
@@ -126,6 +126,9 @@ func (e *Engine) slicing() {
 		e.placeFrom(p, d.obj)
 	}
 	if len(e.anon) > 0 {
+		if len(c.anonSlices) > 0 {
+			e.slicingAnon()
+		}
 		e.dicingAnon()
 	}
 }

@@ -18,8 +18,9 @@
 // source's toggled_on and open) is one ground atom evaluated by
 // predicates.Program.Atom on the same state, and only True counts (an
 // Unknown condition does not fire a rule). Only the activity's instances
-// are in a state, so only rules whose inputs and equipment the activity
-// declares can fire; Compile keeps those.
+// (and the engine's anonymous objects) are in a state, so only rules whose
+// equipment the activity declares, and whose inputs it declares or its
+// rules make, can fire; Compile keeps those (a fixed point).
 //
 // "In the container" is SEMANTICS.md A9: (inside x c) or (ontop x c).
 // A heat source affects a container when (inside c h) for sources that
@@ -58,10 +59,11 @@
 // Removed objects stop existing. Created objects bind to the first
 // instance of the activity, in :objects order, that does not exist now and
 // whose synset is the output's synset or an ancestor of it (SEMANTICS.md
-// §3.4); outputs with no such instance get stable generated names
-// (half__apple.n.01_gen1) and are reported as unbound, except the parts
-// of a sliced object that a dicing rule can take, which become bounded
-// anonymous objects (anonymous.go). A bound object exists at once and, a
+// §3.4). An output with no such instance that some compiled rule can take
+// becomes a bounded anonymous object (anonymous.go) that later rules
+// consume, so chains through undeclared intermediates (dough, halves)
+// complete; any other gets a stable generated name (half__apple.n.01_gen1)
+// and is reported as unbound. A bound object exists at once and, a
 // step later, gets its output states as recorded facts ((cooked x) true)
 // and a box on top of the container (or, for slices, at once the halves of
 // the sliced object's box, and a step later its temperatures and cooked

@@ -44,8 +44,10 @@ type Firing struct {
 	// Produced are the outputs, in output order.
 	Produced []Product
 	// Anonymous names the anonymous part a dicing firing consumed (then
-	// Container is NoObject).
-	Anonymous string
+	// Container is NoObject); ConsumedAnonymous the anonymous objects and
+	// substances a recipe consumed.
+	Anonymous         string
+	ConsumedAnonymous []string
 	// Instances is how many times an object recipe's inputs were found
 	// (heat_cook recipes with object outputs are multi-instance).
 	Instances int
@@ -135,6 +137,8 @@ type Engine struct {
 	stepNo                 int
 	anon                   []anonObj
 	anonCount, anonDropped int
+	anonNames              []string   // Firing.ConsumedAnonymous of this step
+	scratch                []ObjectID // partitionAnon's
 }
 
 // Options are the deliberate deviations from the reference an Engine can
@@ -155,8 +159,8 @@ type Options struct {
 	// GPUDynamics mirrors the reference's gm.USE_GPU_DYNAMICS (off by
 	// default there): with it, a washer wets its load.
 	GPUDynamics bool
-	// MaxAnonymous bounds the anonymous parts (sliced-object parts no
-	// declared instance stands for) kept at once; 0 is
+	// MaxAnonymous bounds the anonymous objects (outputs no declared
+	// instance stands for that a later rule can take) kept at once; 0 is
 	// DefaultMaxAnonymous, a negative value keeps none.
 	MaxAnonymous int
 }
@@ -207,7 +211,7 @@ func CompileOnly(prog *predicates.Program, base *kb.Base, keep func(rule int) bo
 
 func (c *compiled) newEngine() *Engine {
 	e := &Engine{c: c, genCount: map[string]int{}}
-	e.taken = make([]bool, c.n)
+	e.taken = make([]bool, c.n+c.maxAnon())
 	e.busy = make([]bool, c.n)
 	e.heatAct = make([]bool, len(c.heatSources))
 	e.garbage[0] = c.garbageOut

@@ -65,7 +65,7 @@ func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd
 	res := episode.Check(ctx, prog, rd, opts)
 	res.Firings = firings
 	if n := eng.AnonymousDropped(); n > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("--transitions: %d parts of sliced objects were not kept: too many anonymous objects at once (max-anonymous)", n))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("--transitions: %d rule outputs that no declared object stands for were not kept: too many anonymous objects at once (max-anonymous)", n))
 	}
 	if eng.NumRules() == 0 {
 		res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
@@ -87,6 +87,9 @@ func FiringRecord(p *predicates.Program, step int64, f Firing) episode.RuleFirin
 	}
 	for _, o := range f.ConsumedSubstances {
 		r.Consumed = append(r.Consumed, p.Name(o))
+	}
+	for _, name := range f.ConsumedAnonymous {
+		r.Consumed = append(r.Consumed, name+" (anonymous)")
 	}
 	for _, pr := range f.Produced {
 		name := pr.Name

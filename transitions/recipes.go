@@ -5,12 +5,45 @@ package transitions
 import (
 	"math"
 
+	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
 
 // matches reports whether object o is of input in's synset.
 func (e *Engine) matches(o ObjectID, in *input) bool {
-	return e.c.syn[o] >= 0 && e.c.base.IsA(e.c.syn[o], in.syn)
+	syn := e.synOf(o)
+	return syn >= 0 && e.c.base.IsA(syn, in.syn)
+}
+
+// synOf is the synset of an object or substance, declared or anonymous.
+func (e *Engine) synOf(o ObjectID) kb.SynsetID {
+	if int(o) >= e.c.n {
+		return e.anon[int(o)-e.c.n].syn
+	}
+	return e.c.syn[o]
+}
+
+// sysFound reports whether the container holds a substance of input in:
+// a declared instance or an anonymous substance of its synset or below.
+func (e *Engine) sysFound(in *sysInput) bool {
+	for _, sub := range e.systems {
+		if e.isSys(sub, in) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) isSys(sub ObjectID, in *sysInput) bool {
+	if int(sub) >= e.c.n {
+		return e.c.base.IsA(e.anon[int(sub)-e.c.n].syn, in.syn)
+	}
+	for _, s := range in.insts {
+		if s == sub {
+			return true
+		}
+	}
+	return false
 }
 
 // stateValid reports whether o has the input's unary states and binary
@@ -54,18 +87,14 @@ func (e *Engine) systemIn(sub ObjectID) bool {
 func (e *Engine) tryRecipe(rc *recipe, p *plan) bool {
 	if !rc.relaxSys {
 		for k := range rc.sysIn {
-			found := false
-			for _, sub := range rc.sysIn[k].insts {
-				found = found || e.systemIn(sub)
-			}
-			if !found {
+			if !e.sysFound(&rc.sysIn[k]) {
 				return false
 			}
 		}
 	}
 	if !rc.ignoreSys {
 		for _, sub := range e.systems {
-			if !rc.isInputSystem(sub) {
+			if !rc.isInputSystem(e, sub) {
 				return false
 			}
 		}
@@ -90,9 +119,11 @@ func (e *Engine) tryRecipe(rc *recipe, p *plan) bool {
 		// substances cannot be relaxed, they are what is cooked.
 		for k := range rc.sysIn {
 			found := false
-			for _, sub := range rc.sysIn[k].insts {
-				if e.systemIn(sub) {
-					e.consumeSys(p, sub)
+			for _, sub := range e.systems {
+				if e.isSys(sub, &rc.sysIn[k]) {
+					if !e.consumedSys(p, sub) {
+						e.consumeSys(p, sub)
+					}
 					found = true
 				}
 			}
@@ -124,7 +155,7 @@ func (e *Engine) tryRecipe(rc *recipe, p *plan) bool {
 			e.consume(p, o)
 		}
 		for _, sub := range e.systems {
-			if rc.ignoreSys && !rc.isInputSystem(sub) {
+			if rc.ignoreSys && !rc.isInputSystem(e, sub) {
 				continue
 			}
 			e.consumeSys(p, sub)
@@ -135,12 +166,20 @@ func (e *Engine) tryRecipe(rc *recipe, p *plan) bool {
 	return true
 }
 
-func (rc *recipe) isInputSystem(sub ObjectID) bool {
+func (rc *recipe) isInputSystem(e *Engine, sub ObjectID) bool {
 	for k := range rc.sysIn {
-		for _, s := range rc.sysIn[k].insts {
-			if s == sub {
-				return true
-			}
+		if e.isSys(sub, &rc.sysIn[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// consumedSys reports whether plan p already takes substance sub.
+func (e *Engine) consumedSys(p *plan, sub ObjectID) bool {
+	for _, s := range e.objBuf[p.sys[0]:p.sys[1]] {
+		if s == sub {
+			return true
 		}
 	}
 	return false
@@ -239,7 +278,7 @@ func (e *Engine) multiInstances(rc *recipe, p *plan) bool {
 			e.taken[x] = false
 		}
 		e.objBuf = e.objBuf[:mark]
-		p.cons[1], p.sys = mark, [2]int{mark, mark}
+		p.cons[1], p.sys = mark, [3]int{mark, mark}
 	}
 	if n == 0 {
 		return false

@@ -188,6 +188,7 @@ func (o Outcome) Clone() Outcome {
 	for _, f := range o.Firings {
 		f.Consumed = slices.Clone(f.Consumed)
 		f.ConsumedSubstances = slices.Clone(f.ConsumedSubstances)
+		f.ConsumedAnonymous = slices.Clone(f.ConsumedAnonymous)
 		f.Produced = slices.Clone(f.Produced)
 		c.Firings = append(c.Firings, f)
 	}

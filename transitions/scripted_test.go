@@ -32,6 +32,10 @@ type scriptedMeta struct {
 	Success    *bool           `json:"success"`
 	GoalAtEnd  string          `json:"goal_at_end"`
 	Options    scriptedOptions `json:"options"`
+	// Consumed lists, by firing line, what the firing consumed.
+	Consumed map[string][]string `json:"consumed"`
+	// AnonymousDropped is Engine.AnonymousDropped at the end.
+	AnonymousDropped int `json:"anonymous_dropped"`
 }
 
 type scriptedAtom struct {
@@ -107,14 +111,15 @@ func runScripted(t *testing.T, dir, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := CompileWith(prog, base, Options{SameStep: m.Options.SameStep, GPUDynamics: m.Options.GPUDynamics,
-		FixedBase: m.Options.FixedBase, MaxAnonymous: m.Options.MaxAnon})
+	engOpts := Options{SameStep: m.Options.SameStep, GPUDynamics: m.Options.GPUDynamics,
+		FixedBase: m.Options.FixedBase, MaxAnonymous: m.Options.MaxAnon}
+	eng, err := CompileWith(prog, base, engOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	eng.SetDT(rd.Header().DT)
 	var got []string
-	checked := 0
+	checked, consumedSeen := 0, 0
 	var prev *episode.StepInfo
 	opts := episode.CheckOptions{AfterStep: func(s *predicates.State, info episode.StepInfo) error {
 		// As EpisodeChecker.Check: skipped simulator steps count.
@@ -125,7 +130,14 @@ func runScripted(t *testing.T, dir, path string) {
 		}
 		*prev = info
 		for _, f := range eng.Step(s).Firings {
-			got = append(got, firingLine(prog, info.Step, f))
+			line := firingLine(prog, info.Step, f)
+			got = append(got, line)
+			if want, ok := m.Consumed[line]; ok {
+				consumedSeen++
+				if r := FiringRecord(prog, info.Step, f); !slices.Equal(r.Consumed, want) {
+					t.Errorf("%s consumed %q, want %q (%s)", line, r.Consumed, want, m.Expect)
+				}
+			}
 		}
 		for _, a := range m.Atoms {
 			if a.Step != info.Step {
@@ -152,6 +164,12 @@ func runScripted(t *testing.T, dir, path string) {
 	if res.Error != "" {
 		t.Fatalf("check: %s", res.Error)
 	}
+	if consumedSeen != len(m.Consumed) {
+		t.Errorf("%d of %d consumed checks ran (a firing is missing)", consumedSeen, len(m.Consumed))
+	}
+	if n := eng.AnonymousDropped(); n != m.AnonymousDropped {
+		t.Errorf("%d outputs dropped for the anonymous bound, want %d (%s)", n, m.AnonymousDropped, m.Expect)
+	}
 	if checked != len(m.Atoms) {
 		t.Errorf("%d of %d atom checks ran (a step is missing)", checked, len(m.Atoms))
 	}
@@ -160,6 +178,21 @@ func runScripted(t *testing.T, dir, path string) {
 	}
 	if m.GoalAtEnd != "" && res.GoalAtEnd.String() != m.GoalAtEnd {
 		t.Errorf("goal at the end %s, want %s (%s): %s", res.GoalAtEnd, m.GoalAtEnd, m.Expect, res.Reason)
+	}
+	// The checker `check --transitions` runs: the same firings, and a
+	// warning when outputs were dropped for the anonymous bound.
+	rd2, err := episode.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd2.Close()
+	res2 := NewEpisodeCheckerWith(base, engOpts).Check(context.Background(), prog, rd2, episode.CheckOptions{})
+	if len(res2.Firings) != len(got) {
+		t.Errorf("EpisodeChecker: %d firings, Step: %d", len(res2.Firings), len(got))
+	}
+	warned := slices.ContainsFunc(res2.Warnings, func(w string) bool { return strings.Contains(w, "max-anonymous") })
+	if warned != (m.AnonymousDropped > 0) {
+		t.Errorf("EpisodeChecker warnings %q: want a max-anonymous warning %v", res2.Warnings, m.AnonymousDropped > 0)
 	}
 	if m.Success != nil && res.Success != *m.Success {
 		t.Errorf("success %v, want %v (%s): %s", res.Success, *m.Success, m.Expect, res.Reason)

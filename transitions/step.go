@@ -12,8 +12,9 @@ type plan struct {
 	index      int
 	container  ObjectID
 	tool, heat ObjectID
-	cons       [2]int // consumed objects in objBuf
-	sys        [2]int // consumed substances in objBuf
+	cons       [3]int // consumed objects in objBuf; [2]: where the anonymous ones start (apply)
+	sys        [3]int // consumed substances in objBuf, as cons
+	names      [2]int // the names of the anonymous ones in anonNames (apply)
 	rels       [2]int // relations in relBuf
 	objOut     []output
 	sysOut     []output
@@ -58,6 +59,7 @@ type rel struct {
 func (e *Engine) Step(s *predicates.State) Outcome {
 	e.plans, e.objBuf, e.relBuf = e.plans[:0], e.objBuf[:0], e.relBuf[:0]
 	e.firings, e.changes, e.prodBuf = e.firings[:0], e.changes[:0], e.prodBuf[:0]
+	e.anonNames = e.anonNames[:0]
 	if s == nil || s.Program() != e.c.prog || e.c.base == nil {
 		return Outcome{}
 	}
@@ -126,10 +128,18 @@ func (e *Engine) markBusy(c ObjectID) {
 }
 
 func (e *Engine) at(pred predicates.PredID, a, b ObjectID) predicates.Truth {
+	if int(a) >= e.c.n || int(b) >= e.c.n {
+		return e.anonAt(pred, a, b)
+	}
 	return e.c.prog.Atom(e.s, pred, a, b)
 }
 
-func (e *Engine) exists(o ObjectID) bool { return e.s.Exists(o) == predicates.True }
+func (e *Engine) exists(o ObjectID) bool {
+	if int(o) >= e.c.n {
+		return e.anon[int(o)-e.c.n].exists
+	}
+	return e.s.Exists(o) == predicates.True
+}
 
 // touching is (touching a b) or (touching b a): contact is symmetric in
 // the reference (RigidContactAPI impulses between the two bodies), so a
@@ -181,6 +191,36 @@ func (e *Engine) gather(c ObjectID, insideOnly bool) {
 			e.systems = append(e.systems, sub)
 		}
 	}
+	if insideOnly {
+		return // the washer and dryer leave anonymous objects alone
+	}
+	for i := range e.anon {
+		a := &e.anon[i]
+		if !a.exists {
+			continue
+		}
+		switch {
+		case a.subst && a.in == c:
+			e.systems = append(e.systems, e.anonID(i))
+		case !a.subst && (a.in == c || a.on == c) && e.stepNo >= a.placeAt:
+			e.contents = append(e.contents, e.anonID(i))
+		}
+	}
+}
+
+// gatherSystems is gather for the substances alone.
+func (e *Engine) gatherSystems(c ObjectID) {
+	e.contents, e.systems = e.contents[:0], e.systems[:0]
+	for _, sub := range e.c.substList {
+		if e.exists(sub) && e.holds(c, sub) {
+			e.systems = append(e.systems, sub)
+		}
+	}
+	for i := range e.anon {
+		if a := &e.anon[i]; a.exists && a.subst && a.in == c {
+			e.systems = append(e.systems, e.anonID(i))
+		}
+	}
 }
 
 func (e *Engine) newPlan(f Family, index int, container ObjectID) *plan {
@@ -190,7 +230,7 @@ func (e *Engine) newPlan(f Family, index int, container ObjectID) *plan {
 	}
 	e.plans = append(e.plans, plan{family: f, rule: name, index: index, container: container, tool: NoObject,
 		heat: NoObject, src: NoObject, instances: 1, filled: predicates.Unknown,
-		cons: [2]int{len(e.objBuf), len(e.objBuf)}, sys: [2]int{len(e.objBuf), len(e.objBuf)},
+		cons: [3]int{len(e.objBuf), len(e.objBuf)}, sys: [3]int{len(e.objBuf), len(e.objBuf)},
 		rels: [2]int{len(e.relBuf), len(e.relBuf)}})
 	return &e.plans[len(e.plans)-1]
 }
@@ -200,7 +240,7 @@ func (e *Engine) newPlan(f Family, index int, container ObjectID) *plan {
 func (e *Engine) consume(p *plan, o ObjectID) {
 	e.objBuf = append(e.objBuf, o)
 	p.cons[1] = len(e.objBuf)
-	p.sys = [2]int{len(e.objBuf), len(e.objBuf)}
+	p.sys = [3]int{len(e.objBuf), len(e.objBuf)}
 	e.taken[o] = true
 }
 

@@ -54,7 +54,7 @@ func init() {
 // transitionOptionsHelp documents --transition-options, the engine's
 // deliberate deviations from the reference (docs/transitions.md).
 const transitionOptionsHelp = "comma-separated deviations from the reference's rules: same-step (outputs get their states and place on the step the rule fires), " +
-	"gpu-dynamics (the washer wets its load), max-anonymous=N (anonymous parts kept at once, default 64), fixed=NAME / movable=NAME (whether an instance is fixed-base)"
+	"gpu-dynamics (the washer wets its load), max-anonymous=N (anonymous objects, the undeclared intermediates later rules take, kept at once; default 64, -1 none), fixed=NAME / movable=NAME (whether an instance is fixed-base)"
 
 // ---------------------------------------------------------------------
 // bddl episode apply-rules
