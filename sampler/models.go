@@ -161,7 +161,7 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 		// have a plausible one.
 		plaus := ok[:0:0]
 		for _, m := range ok {
-			if !m.HasSize || pl.plausible(in.syn, m.Size) {
+			if !m.HasSize || pl.recorded(m) || pl.plausible(in.syn, m.Size) {
 				plaus = append(plaus, m)
 			}
 		}
@@ -218,11 +218,35 @@ func attachable(child, parent kb.Model) bool {
 func (pl *plan) setModel(i int, m kb.Model) {
 	in := &pl.inst[i]
 	in.category, in.model = m.Category, m.Name
-	if m.HasSize && m.Size[0] > 0 && m.Size[1] > 0 && m.Size[2] > 0 {
-		in.size = m.Size
-	} else {
-		in.size = [3]float64{movableDefaultSize, movableDefaultSize, movableDefaultSize}
+	in.size, in.modelScale = pl.modelSize(m)
+}
+
+// modelSize is the size of a model as it is loaded: the inventory's
+// box times the scale a scene file records the reference loading it at
+// (Scene.ModelScales; its sampling whitelist gives some models a
+// bounding box, and _import_sampleable_objects in
+// omnigibson/utils/bddl_utils.py loads them scaled to it), and that
+// scale (zero when none is recorded).
+func (pl *plan) modelSize(m kb.Model) (size, scale [3]float64) {
+	if !m.HasSize || m.Size[0] <= 0 || m.Size[1] <= 0 || m.Size[2] <= 0 {
+		return [3]float64{movableDefaultSize, movableDefaultSize, movableDefaultSize}, scale
 	}
+	size = m.Size
+	if sc, ok := pl.scales[m.Name]; ok {
+		scale = sc
+		for k := range size {
+			size[k] *= sc[k]
+		}
+	}
+	return size, scale
+}
+
+// recorded reports whether a scene file records the reference loading
+// the model rescaled: its size is then the reference's own choice, and
+// plausible by definition.
+func (pl *plan) recorded(m kb.Model) bool {
+	_, ok := pl.scales[m.Name]
+	return ok
 }
 
 // Plausible sizes: a model is plausible for a synset when its largest

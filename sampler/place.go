@@ -295,10 +295,11 @@ func (pl *plan) otherModel(i, p int) bool {
 			if checkLinks && nd.toggle && !m.HasMetaLink("togglebutton") {
 				continue
 			}
-			if ms := sorted3(m.Size); ms[0] > cur[0] || ms[1] > cur[1] || ms[2] > cur[2] || !pl.plausible(in.syn, m.Size) {
+			size, _ := pl.modelSize(m)
+			if ms := sorted3(size); ms[0] > cur[0] || ms[1] > cur[1] || ms[2] > cur[2] || !(pl.recorded(m) || pl.plausible(in.syn, m.Size)) {
 				continue
 			}
-			cands = append(cands, cand{m, m.Size[0] * m.Size[1] * m.Size[2]})
+			cands = append(cands, cand{m, size[0] * size[1] * size[2]})
 		}
 	}
 	sort.Slice(cands, func(x, y int) bool {
@@ -312,12 +313,13 @@ func (pl *plan) otherModel(i, p int) bool {
 		if k == maxOtherModels {
 			break
 		}
-		in.category, in.model, in.size = c.m.Category, c.m.Name, c.m.Size
+		in.category, in.model = c.m.Category, c.m.Name
+		in.size, in.modelScale = pl.modelSize(c.m)
 		if pl.attempt(i, p) {
 			return true
 		}
 	}
-	in.category, in.model, in.size = saved.category, saved.model, saved.size
+	in.category, in.model, in.size, in.modelScale = saved.category, saved.model, saved.size, saved.modelScale
 	return false
 }
 

@@ -35,7 +35,9 @@ type inst struct {
 	rel       string
 	flatCloth float64 // thickness of an overlaid cloth on top of this object
 	scale     float64 // the size factor it was shrunk by to fit, 0 when not
-	st        objectStates
+	// modelScale is the recorded scale its model is loaded at (zero: 1).
+	modelScale [3]float64
+	st         objectStates
 }
 
 // wildDecl is a wildcard of :objects (cabinet.n.01_*).
@@ -69,6 +71,8 @@ type plan struct {
 	// bound scene object in or on which an object found no space.
 	exclude map[*SceneObject]bool
 	full    *SceneObject
+	// scales are the recorded model scales (Sampler.modelScales).
+	scales map[string][3]float64
 }
 
 // body is something that takes space in a room: a scene object (inst
@@ -113,7 +117,7 @@ func (s *Sampler) sampleIn(req Request, sc *Scene) (*Result, *Failure) {
 // for what goes in or on it, when that is why it failed.
 func (s *Sampler) sampleOnce(req Request, sc *Scene, exclude map[*SceneObject]bool) (*Result, *Failure, *SceneObject) {
 	pl := &plan{s: s, req: req, scene: sc, rng: newRand(req.Seed, req.Activity, sc.Name, req.Index),
-		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo, exclude: exclude}
+		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo, exclude: exclude, scales: s.modelScales()}
 	res, fail := pl.run()
 	return res, fail, pl.full
 }

@@ -21,6 +21,12 @@ type Scene struct {
 	// simulator scene file).
 	Source string
 	Rooms  []*Room
+	// ModelScales are the scales at which the scene file loads the models
+	// of the task's objects (its inst_to_name bindings), per axis of the
+	// model's own frame, where not 1: the reference's sampler loads some
+	// models rescaled (its sampling whitelist's bounding boxes, a 0.27 m
+	// broom model at ×3), and the file records the result.
+	ModelScales map[string][3]float64
 }
 
 // Room is one room instance (kitchen_0) with its floor rectangle.

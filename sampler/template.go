@@ -39,6 +39,19 @@ func ReadTemplate(base *kb.Base, path string) (*Scene, error) {
 	task := map[string]bool{}
 	for _, b := range t.Bindings {
 		task[b.Name] = true
+		o, ok := t.Object(b.Name)
+		if !ok || o.Scale == ([3]float64{1, 1, 1}) || !finiteAll(o.Scale[0], o.Scale[1], o.Scale[2]) || min(o.Scale[0], o.Scale[1], o.Scale[2]) <= 0 {
+			continue
+		}
+		if sc.ModelScales == nil {
+			sc.ModelScales = map[string][3]float64{}
+		}
+		// One model bound twice at different scales keeps the larger
+		// (by volume), whatever the bindings' order.
+		name := o.Category + "-" + o.Model
+		if prev, ok := sc.ModelScales[name]; !ok || scaleLess(prev, o.Scale) {
+			sc.ModelScales[name] = o.Scale
+		}
 	}
 	for _, r := range sc.Rooms {
 		for _, o := range r.Objects {
@@ -110,4 +123,19 @@ func finiteAll(v ...float64) bool {
 		}
 	}
 	return true
+}
+
+// scaleLess orders scales by volume, then per axis, so a choice among
+// several does not depend on the order they were read in.
+func scaleLess(a, b [3]float64) bool {
+	va, vb := a[0]*a[1]*a[2], b[0]*b[1]*b[2]
+	if va != vb {
+		return va < vb
+	}
+	for k := range a {
+		if a[k] != b[k] {
+			return a[k] < b[k]
+		}
+	}
+	return false
 }

@@ -1,0 +1,120 @@
+package sampler
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+)
+
+// scaledKitchen is a kitchen with a countertop whose scene file records
+// the given models loaded at scale.
+func scaledKitchen(base *kb.Base, name string, scale [3]float64, models ...string) *Scene {
+	fl, _ := base.SynsetOfCategory("floors")
+	ct, _ := base.SynsetOfCategory("countertop")
+	sc := &Scene{Name: name, Source: "test", Rooms: []*Room{{Name: "kitchen_0", Type: "kitchen",
+		Floor: mkBox(0, 0, -0.05, 5, 5, 0), Height: 2.7,
+		Objects: []*SceneObject{
+			{Name: "floors_0", Category: "floors", Model: "floors-tmlxvd", Synset: fl, Box: mkBox(0, 0, -0.05, 5, 5, 0), Room: "kitchen_0", Kind: FloorPart},
+			{Name: "countertop_0", Category: "countertop", Model: "countertop-kzpbrq", Synset: ct, Box: mkBox(0, 0, 0, 3, 1.2, 0.92), Room: "kitchen_0"},
+		}}}}
+	if len(models) > 0 {
+		sc.ModelScales = map[string][3]float64{}
+		for _, m := range models {
+			sc.ModelScales[m] = scale
+		}
+	}
+	return sc
+}
+
+// TestRecordedModelScale: a model a scene file records the reference
+// loading rescaled is loaded at that scale wherever the sampler picks it
+// (its box, Object.ModelScale, meta.sampler.model_scales), and without a
+// record at its inventory size.
+func TestRecordedModelScale(t *testing.T) {
+	base := kb.Default()
+	syn, ok := base.Lookup("bowl.n.01")
+	if !ok {
+		t.Fatal("no bowl.n.01 in the default knowledge base")
+	}
+	var models []string
+	for _, c := range base.CategoriesOf(syn) {
+		for _, m := range base.Models(c) {
+			models = append(models, m.Name)
+		}
+	}
+	if len(models) == 0 {
+		t.Fatal("no bowl models in the default knowledge base")
+	}
+	p := problem(t, "bowl.n.01_1 - bowl.n.01", "(ontop bowl.n.01_1 countertop.n.01_1)")
+	scale := [3]float64{1.5, 1.5, 2}
+	for _, tc := range []struct {
+		name   string
+		scales []string
+		want   [3]float64
+	}{
+		{"recorded", models, scale},
+		{"not recorded", nil, [3]float64{1, 1, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(base, predicates.Options{})
+			s.AddScene(scaledKitchen(base, "k", scale, tc.scales...))
+			for seed := uint64(0); seed < 4; seed++ {
+				res, err := s.Sample(Request{Problem: p, Scenes: []string{"k"}, Seed: seed})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v := res.Program.EvalInit(readBack(t, res, "")); v != predicates.True {
+					t.Fatalf(":init is %s", v)
+				}
+				var bowl *Object
+				for k := range res.Objects {
+					if res.Objects[k].Name == "bowl.n.01_1" {
+						bowl = &res.Objects[k]
+					}
+				}
+				if bowl.ModelScale != tc.want {
+					t.Fatalf("seed %d: model scale %v, want %v", seed, bowl.ModelScale, tc.want)
+				}
+				m, _ := base.ModelByName(bowl.Model)
+				h := (bowl.Box.Max[2] - bowl.Box.Min[2]) / bowl.Scale
+				if want := m.Size[2] * tc.want[2]; math.Abs(h-want) > 1e-6 {
+					t.Fatalf("seed %d: %s is %.3f m tall, want %.3f (inventory × recorded scale)", seed, bowl.Model, h, want)
+				}
+				hd, err := res.Header("")
+				if err != nil {
+					t.Fatal(err)
+				}
+				var meta struct {
+					Sampler Meta `json:"sampler"`
+				}
+				if err := json.Unmarshal(hd.Meta, &meta); err != nil {
+					t.Fatal(err)
+				}
+				got, ok := meta.Sampler.ModelScales["bowl.n.01_1"]
+				if tc.scales == nil && ok || tc.scales != nil && got != tc.want {
+					t.Fatalf("seed %d: meta.sampler.model_scales %v", seed, meta.Sampler.ModelScales)
+				}
+			}
+		})
+	}
+}
+
+// TestModelScalesMerge: scenes recording one model at different scales
+// give the same table whatever order they are added in.
+func TestModelScalesMerge(t *testing.T) {
+	base := kb.Default()
+	a := scaledKitchen(base, "a", [3]float64{2, 2, 2}, "bowl-x")
+	b := scaledKitchen(base, "b", [3]float64{3, 1, 1}, "bowl-x", "cup-y")
+	s1, s2 := New(base, predicates.Options{}), New(base, predicates.Options{})
+	s1.AddScene(a)
+	s1.AddScene(b)
+	s2.AddScene(b)
+	s2.AddScene(a)
+	m1, m2 := s1.modelScales(), s2.modelScales()
+	if len(m1) != 2 || m1["bowl-x"] != m2["bowl-x"] || m1["bowl-x"] != ([3]float64{2, 2, 2}) || m1["cup-y"] != m2["cup-y"] {
+		t.Fatalf("merged scales depend on the order: %v vs %v", m1, m2)
+	}
+}
