@@ -135,20 +135,19 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 	var fallback []kb.Model
 	var lacking string
 	var lackLit *literal
+	// The models the reference chose for the synset, as the scene files
+	// read record them (Scene.TaskModels): its sampling whitelist narrows
+	// the choice to them (_import_sampleable_objects, bddl_utils.py).
+	if ref := pl.chosenModels(in.syn, in.synset, nd, checkLinks, parent); len(ref) > 0 {
+		pl.setModel(i, pickModel(pl, ref, nd, checkLinks))
+		return nil
+	}
 	for _, c := range cats {
 		var ok []kb.Model
 		for _, m := range b.Models(c) {
 			anyModel = true
-			if checkLinks && nd.fillable && !m.HasMetaLink("fillable") && !m.HasMetaLink("openfillable") {
-				lacking, lackLit = "a container volume (fillable meta link)", nd.why["fillable"]
-				continue
-			}
-			if checkLinks && nd.toggle && !m.HasMetaLink("togglebutton") {
-				lacking, lackLit = "a toggle button", nd.why["togglebutton"]
-				continue
-			}
-			if parent != nil && len(parent.FemaleAttachments) > 0 && !attachable(m, *parent) {
-				lacking = "an attachment link fitting " + parent.Name
+			if why, lit := usable(m, nd, checkLinks, parent); why != "" {
+				lacking, lackLit = why, lit
 				continue
 			}
 			ok = append(ok, m)
@@ -171,19 +170,7 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 			}
 			continue
 		}
-		ok = plaus
-		if nd.heat && checkLinks {
-			var heating []kb.Model
-			for _, m := range ok {
-				if m.HasMetaLink("heatsource") {
-					heating = append(heating, m)
-				}
-			}
-			if len(heating) > 0 {
-				ok = heating
-			}
-		}
-		pl.setModel(i, ok[pl.rng.IntN(len(ok))])
+		pl.setModel(i, pickModel(pl, plaus, nd, checkLinks))
 		return nil
 	}
 	if fallback != nil {
@@ -202,6 +189,60 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 		f.Literal = lackLit.String()
 	}
 	return f
+}
+
+// usable says what a model lacks for an instance with these needs (""
+// when nothing) and the literal that needs it.
+func usable(m kb.Model, nd needs, checkLinks bool, parent *kb.Model) (string, *literal) {
+	if checkLinks && nd.fillable && !m.HasMetaLink("fillable") && !m.HasMetaLink("openfillable") {
+		return "a container volume (fillable meta link)", nd.why["fillable"]
+	}
+	if checkLinks && nd.toggle && !m.HasMetaLink("togglebutton") {
+		return "a toggle button", nd.why["togglebutton"]
+	}
+	if parent != nil && len(parent.FemaleAttachments) > 0 && !attachable(m, *parent) {
+		return "an attachment link fitting " + parent.Name, nil
+	}
+	return "", nil
+}
+
+// pickModel draws one of the usable models, those with a heating
+// element first for heat and cold sources.
+func pickModel(pl *plan, ok []kb.Model, nd needs, checkLinks bool) kb.Model {
+	if nd.heat && checkLinks {
+		var heating []kb.Model
+		for _, m := range ok {
+			if m.HasMetaLink("heatsource") {
+				heating = append(heating, m)
+			}
+		}
+		if len(heating) > 0 {
+			ok = heating
+		}
+	}
+	return ok[pl.rng.IntN(len(ok))]
+}
+
+// chosenModels are the usable models among those the reference chose
+// for the synset (Sampler.taskModels), of categories of its subtree.
+func (pl *plan) chosenModels(syn kb.SynsetID, name string, nd needs, checkLinks bool, parent *kb.Model) []kb.Model {
+	names := pl.chosen[name]
+	if len(names) == 0 || syn == kb.NoSynset {
+		return nil
+	}
+	b := pl.s.base
+	cats := b.CategoriesOf(syn)
+	var out []kb.Model
+	for _, n := range names {
+		m, ok := b.ModelByName(n)
+		if !ok || !slices.Contains(cats, m.Category) {
+			continue
+		}
+		if why, _ := usable(m, nd, checkLinks, parent); why == "" {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // attachable reports whether child has a male attachment link matching a

@@ -3,6 +3,8 @@ package sampler
 import (
 	"encoding/json"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/openbddl/bddl/kb"
@@ -116,5 +118,81 @@ func TestModelScalesMerge(t *testing.T) {
 	m1, m2 := s1.modelScales(), s2.modelScales()
 	if len(m1) != 2 || m1["bowl-x"] != m2["bowl-x"] || m1["bowl-x"] != ([3]float64{2, 2, 2}) || m1["cup-y"] != m2["cup-y"] {
 		t.Fatalf("merged scales depend on the order: %v vs %v", m1, m2)
+	}
+}
+
+// TestTaskModels: the models the scene files bind to a synset's task
+// instances are the ones chosen for it, in every scene; a recorded model
+// outside the synset's subtree is ignored.
+func TestTaskModels(t *testing.T) {
+	base := kb.Default()
+	// a synset of the default knowledge base with two small models
+	var name string
+	var bowls []string
+	for id := kb.SynsetID(0); int(id) < base.NumSynsets() && name == ""; id++ {
+		var ms []string
+		if slices.Contains(base.CategoriesOf(id), "countertop") {
+			continue
+		}
+		for _, c := range base.CategoriesOf(id) {
+			for _, m := range base.Models(c) {
+				if m.HasSize && max(m.Size[0], m.Size[1], m.Size[2]) < 0.4 {
+					ms = append(ms, m.Name)
+				}
+			}
+		}
+		if len(ms) >= 2 && !strings.Contains(base.Name(id), "agent") {
+			name, bowls = base.Name(id), ms
+		}
+	}
+	if name == "" {
+		t.Fatal("no synset with two small models in the default knowledge base")
+	}
+	p := problem(t, "thing_1 - "+name, "(ontop thing_1 countertop.n.01_1)")
+	for _, tc := range []struct {
+		name     string
+		recorded []string
+		want     func(string) bool
+	}{
+		{"one recorded", []string{bowls[1]}, func(m string) bool { return m == bowls[1] }},
+		{"outside the subtree", []string{"countertop-kzpbrq"}, func(m string) bool { return m != "countertop-kzpbrq" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(base, predicates.Options{})
+			rec := scaledKitchen(base, "rec", [3]float64{})
+			rec.TaskModels = map[string][]string{name: tc.recorded}
+			s.AddScene(rec)
+			s.AddScene(scaledKitchen(base, "other", [3]float64{}))
+			for seed := uint64(0); seed < 8; seed++ {
+				for _, scene := range []string{"rec", "other"} {
+					res, err := s.Sample(Request{Problem: p, Scenes: []string{scene}, Seed: seed})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, o := range res.Objects {
+						if o.Name == "thing_1" && !tc.want(o.Model) {
+							t.Fatalf("seed %d, %s: chose %s, recorded %v", seed, scene, o.Model, tc.recorded)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestSynsetOfInstance(t *testing.T) {
+	for in, want := range map[string]string{
+		"bowl.n.01_2":           "bowl.n.01",
+		"can__of__soda.n.01_13": "can__of__soda.n.01",
+		"Easter_egg.n.01_1":     "easter_egg.n.01",
+		"bowl_73":               "",
+		"bowl.n.01_":            "",
+		"bowl.n.01_x":           "",
+		"_1":                    "",
+		"floor.n.01":            "",
+	} {
+		if got := synsetOfInstance(in); got != want {
+			t.Errorf("synsetOfInstance(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

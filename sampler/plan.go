@@ -73,6 +73,8 @@ type plan struct {
 	full    *SceneObject
 	// scales are the recorded model scales (Sampler.modelScales).
 	scales map[string][3]float64
+	// chosen are the reference's chosen models (Sampler.taskModels).
+	chosen map[string][]string
 }
 
 // body is something that takes space in a room: a scene object (inst
@@ -117,7 +119,7 @@ func (s *Sampler) sampleIn(req Request, sc *Scene) (*Result, *Failure) {
 // for what goes in or on it, when that is why it failed.
 func (s *Sampler) sampleOnce(req Request, sc *Scene, exclude map[*SceneObject]bool) (*Result, *Failure, *SceneObject) {
 	pl := &plan{s: s, req: req, scene: sc, rng: newRand(req.Seed, req.Activity, sc.Name, req.Index),
-		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo, exclude: exclude, scales: s.modelScales()}
+		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo, exclude: exclude, scales: s.modelScales(), chosen: s.taskModels()}
 	res, fail := pl.run()
 	return res, fail, pl.full
 }

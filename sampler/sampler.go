@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 
@@ -34,6 +35,9 @@ type Sampler struct {
 	// scales are the model scales recorded by every scene file added
 	// (Scene.ModelScales), replaced, never changed, when one is added.
 	scales map[string][3]float64
+	// chosen are the models the scene files added bind to the task's
+	// instances, per synset (Scene.TaskModels), likewise replaced.
+	chosen map[string][]string
 }
 
 // New returns a sampler over a knowledge base. opts are the evaluator
@@ -67,6 +71,28 @@ func (s *Sampler) AddScene(sc *Scene) {
 		}
 		s.scales = next
 	}
+	if len(sc.TaskModels) > 0 {
+		next := make(map[string][]string, len(s.chosen)+len(sc.TaskModels))
+		for k, v := range s.chosen {
+			next[k] = v
+		}
+		for k, v := range sc.TaskModels {
+			l := slices.Clone(next[k])
+			for _, m := range v {
+				l = insertSorted(l, m)
+			}
+			next[k] = l
+		}
+		s.chosen = next
+	}
+}
+
+// taskModels is the current table of the reference's chosen models per
+// synset (read-only).
+func (s *Sampler) taskModels() map[string][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chosen
 }
 
 // modelScales is the current table of recorded model scales (read-only).

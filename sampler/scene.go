@@ -27,6 +27,10 @@ type Scene struct {
 	// models rescaled (its sampling whitelist's bounding boxes, a 0.27 m
 	// broom model at ×3), and the file records the result.
 	ModelScales map[string][3]float64
+	// TaskModels are, per synset (bowl.n.01), the models the scene file
+	// binds to the task's instances of it, sorted: the reference's own
+	// choice, which its sampling whitelist narrows to chosen models.
+	TaskModels map[string][]string
 }
 
 // Room is one room instance (kitchen_0) with its floor rectangle.

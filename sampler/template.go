@@ -3,7 +3,9 @@ package sampler
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/openbddl/bddl/episode/omnigibson"
 	"github.com/openbddl/bddl/kb"
@@ -40,7 +42,16 @@ func ReadTemplate(base *kb.Base, path string) (*Scene, error) {
 	for _, b := range t.Bindings {
 		task[b.Name] = true
 		o, ok := t.Object(b.Name)
-		if !ok || o.Scale == ([3]float64{1, 1, 1}) || !finiteAll(o.Scale[0], o.Scale[1], o.Scale[2]) || min(o.Scale[0], o.Scale[1], o.Scale[2]) <= 0 {
+		if !ok || o.Category == "" || o.Model == "" {
+			continue
+		}
+		if syn := synsetOfInstance(b.Instance); syn != "" {
+			if sc.TaskModels == nil {
+				sc.TaskModels = map[string][]string{}
+			}
+			sc.TaskModels[syn] = insertSorted(sc.TaskModels[syn], o.Category+"-"+o.Model)
+		}
+		if o.Scale == ([3]float64{1, 1, 1}) || !finiteAll(o.Scale[0], o.Scale[1], o.Scale[2]) || min(o.Scale[0], o.Scale[1], o.Scale[2]) <= 0 {
 			continue
 		}
 		if sc.ModelScales == nil {
@@ -138,4 +149,28 @@ func scaleLess(a, b [3]float64) bool {
 		}
 	}
 	return false
+}
+
+// synsetOfInstance is the synset of an instance name (bowl.n.01_2 →
+// bowl.n.01), "" when the name is not one.
+func synsetOfInstance(inst string) string {
+	k := strings.LastIndexByte(inst, '_')
+	if k <= 0 || k == len(inst)-1 || !strings.Contains(inst[:k], ".n.") {
+		return ""
+	}
+	for _, c := range inst[k+1:] {
+		if c < '0' || c > '9' {
+			return ""
+		}
+	}
+	return strings.ToLower(inst[:k])
+}
+
+// insertSorted adds v to the sorted list l unless it is there.
+func insertSorted(l []string, v string) []string {
+	k, found := slices.BinarySearch(l, v)
+	if found {
+		return l
+	}
+	return slices.Insert(l, k, v)
 }
