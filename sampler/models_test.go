@@ -196,3 +196,35 @@ func TestSynsetOfInstance(t *testing.T) {
 		}
 	}
 }
+
+// TestSceneFileBindings: an in-room instance is bound to the scene
+// object the scene file binds it to (SceneObject.Binding), in the room
+// that holds it, whatever the seed.
+func TestSceneFileBindings(t *testing.T) {
+	base := kb.Default()
+	fl, _ := base.SynsetOfCategory("floors")
+	ct, _ := base.SynsetOfCategory("countertop")
+	kitchen := func(name string, x float64, binding string) *Room {
+		return &Room{Name: name, Type: "kitchen", Floor: mkBox(x, 0, -0.05, x+4, 4, 0), Height: 2.7,
+			Objects: []*SceneObject{
+				{Name: "floors_" + name, Category: "floors", Model: "floors-tmlxvd", Synset: fl, Box: mkBox(x, 0, -0.05, x+4, 4, 0), Room: name, Kind: FloorPart},
+				{Name: "countertop_a_" + name, Category: "countertop", Model: "countertop-kzpbrq", Synset: ct, Box: mkBox(x, 0, 0, x+1.5, 0.65, 0.92), Room: name},
+				{Name: "countertop_b_" + name, Category: "countertop", Model: "countertop-kzpbrq", Synset: ct, Box: mkBox(x+2, 0, 0, x+3.5, 0.65, 0.92), Room: name,
+					Binding: binding, Task: binding != ""},
+			}}
+	}
+	s := New(base, predicates.Options{})
+	s.AddScene(&Scene{Name: "two", Source: "test", Rooms: []*Room{kitchen("kitchen_0", 0, ""), kitchen("kitchen_1", 5, "countertop.n.01_1")}})
+	p := problem(t, "bowl.n.01_1 - bowl.n.01", "(ontop bowl.n.01_1 countertop.n.01_1)")
+	for seed := uint64(0); seed < 12; seed++ {
+		res, err := s.Sample(Request{Problem: p, Scenes: []string{"two"}, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range res.Objects {
+			if o.Name == "countertop.n.01_1" && o.SceneObject != "countertop_b_kitchen_1" {
+				t.Fatalf("seed %d: countertop.n.01_1 bound to %s, the scene file binds it to countertop_b_kitchen_1", seed, o.SceneObject)
+			}
+		}
+	}
+}

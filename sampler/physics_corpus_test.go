@@ -48,7 +48,7 @@ func TestPhysicalCorpus(t *testing.T) {
 		for _, sc := range rep.Scenes.Compatible() {
 			scenes = append(scenes, sc.Scene)
 		}
-		for seed := uint64(0); seed < physSeeds; seed++ {
+		for seed := uint64(0); seed < 4; seed++ {
 			sc := slices.Clone(scenes)
 			ShuffleScenes(sc, seed, a.Name)
 			tried++
@@ -265,12 +265,19 @@ func TestPhysicalOmniGibson(t *testing.T) {
 	}
 	checkPhysBounds(t, &real)
 	checkPhysBounds(t, &laid)
-	// The height bound holds the laid-out scenes, whose furniture heights
-	// are ours. In the real layouts they are the scene file's (boxes
-	// approximated by episode/omnigibson), so only logged.
-	m, l := medianLow(laid.furnitureZ)
-	if diff := m - med; diff > physMaxHeightDiff || diff < -physMaxHeightDiff || l > physMaxLow {
-		t.Errorf("laid-out scenes: objects on furniture at a median %.2f m (%.0f%% below 0.3 m), the reference's at %.2f m", m, 100*l, med)
+	// The height bound holds in both: in the real layouts the furniture
+	// is the scene file's (boxes approximated by episode/omnigibson) and
+	// the in-room instances are bound where the reference bound them
+	// (SceneObject.Binding). Over 16 seeds, as a few configurations
+	// decide a shelf for many objects (six rashers on one tray).
+	for _, c := range []struct {
+		name string
+		st   *physStats
+	}{{"real layouts", &real}, {"laid-out scenes", &laid}} {
+		m, l := medianLow(c.st.furnitureZ)
+		if diff := m - med; diff > physMaxHeightDiff || diff < -physMaxHeightDiff || l > physMaxLow {
+			t.Errorf("%s: objects on furniture at a median %.2f m (%.0f%% below 0.3 m), the reference's at %.2f m", c.name, m, 100*l, med)
+		}
 	}
 }
 

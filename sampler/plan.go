@@ -308,6 +308,9 @@ func (pl *plan) chooseRooms() *Failure {
 			return &Failure{Kind: NoRoom, Objects: names, Message: "the scene has no " + t}
 		}
 		pl.rng.Shuffle(len(rooms), func(i, j int) { rooms[i], rooms[j] = rooms[j], rooms[i] })
+		// The room holding the most of the scene objects a scene file
+		// binds to these instances first: the reference's own choice.
+		sort.SliceStable(rooms, func(a, b int) bool { return pl.boundHere(rooms[a], byType[t]) > pl.boundHere(rooms[b], byType[t]) })
 		var best []string
 		chosen := false
 		for _, r := range rooms {
@@ -321,6 +324,12 @@ func (pl *plan) chooseRooms() *Failure {
 				// and doorways, where nothing stands.
 				sort.SliceStable(cands[k], func(a, b int) bool {
 					return floorArea(cands[k][a]) > floorArea(cands[k][b])
+				})
+				// The object a scene file binds to this very instance
+				// before all (SceneObject.Binding).
+				name := strings.ToLower(pl.inst[i].name)
+				sort.SliceStable(cands[k], func(a, b int) bool {
+					return cands[k][a].Binding == name && cands[k][b].Binding != name
 				})
 			}
 			match := matchObjects(cands)
@@ -358,6 +367,23 @@ func (pl *plan) chooseRooms() *Failure {
 		}
 	}
 	return nil
+}
+
+// boundHere counts the instances whose scene-file binding
+// (SceneObject.Binding) is an object of room r.
+func (pl *plan) boundHere(r *Room, insts []int) int {
+	n := 0
+	for _, o := range r.Objects {
+		if o.Binding == "" {
+			continue
+		}
+		for _, i := range insts {
+			if strings.EqualFold(pl.inst[i].name, o.Binding) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // floorArea is a floor piece's area, 0 for anything else.

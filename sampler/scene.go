@@ -60,6 +60,10 @@ type SceneObject struct {
 	// task's instances: unless an in-room instance is bound to it, it
 	// takes no space in a sampled configuration (its own copy is placed).
 	Task bool
+	// Binding is the task instance the scene file binds it to
+	// (cabinet.n.01_1), lower case, "" when none: an in-room instance of
+	// that name is bound to it first, as the reference bound it.
+	Binding string
 }
 
 // StructureKind says what role a scene object plays in the room's shell.

@@ -38,9 +38,11 @@ func ReadTemplate(base *kb.Base, path string) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	task := map[string]bool{}
+	task := map[string]string{}
 	for _, b := range t.Bindings {
-		task[b.Name] = true
+		if _, ok := task[b.Name]; !ok {
+			task[b.Name] = strings.ToLower(b.Instance)
+		}
 		o, ok := t.Object(b.Name)
 		if !ok || o.Category == "" || o.Model == "" {
 			continue
@@ -66,7 +68,7 @@ func ReadTemplate(base *kb.Base, path string) (*Scene, error) {
 	}
 	for _, r := range sc.Rooms {
 		for _, o := range r.Objects {
-			o.Task = task[o.Name]
+			o.Binding, o.Task = task[o.Name]
 		}
 	}
 	return sc, nil
