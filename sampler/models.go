@@ -138,7 +138,7 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 	// The models the reference chose for the synset, as the scene files
 	// read record them (Scene.TaskModels): its sampling whitelist narrows
 	// the choice to them (_import_sampleable_objects, bddl_utils.py).
-	if ref := pl.chosenModels(in.syn, in.synset, nd, checkLinks, parent); len(ref) > 0 {
+	if ref := pl.chosenModels(i, in.syn, in.synset, nd, checkLinks, parent); len(ref) > 0 {
 		pl.setModel(i, pickModel(pl, ref, nd, checkLinks))
 		return nil
 	}
@@ -146,6 +146,9 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 		var ok []kb.Model
 		for _, m := range b.Models(c) {
 			anyModel = true
+			if pl.leftOut(in.name, m) {
+				continue
+			}
 			if why, lit := usable(m, nd, checkLinks, parent); why != "" {
 				lacking, lackLit = why, lit
 				continue
@@ -225,7 +228,7 @@ func pickModel(pl *plan, ok []kb.Model, nd needs, checkLinks bool) kb.Model {
 
 // chosenModels are the usable models among those the reference chose
 // for the synset (Sampler.taskModels), of categories of its subtree.
-func (pl *plan) chosenModels(syn kb.SynsetID, name string, nd needs, checkLinks bool, parent *kb.Model) []kb.Model {
+func (pl *plan) chosenModels(i int, syn kb.SynsetID, name string, nd needs, checkLinks bool, parent *kb.Model) []kb.Model {
 	names := pl.chosen[name]
 	if len(names) == 0 || syn == kb.NoSynset {
 		return nil
@@ -235,7 +238,7 @@ func (pl *plan) chosenModels(syn kb.SynsetID, name string, nd needs, checkLinks 
 	var out []kb.Model
 	for _, n := range names {
 		m, ok := b.ModelByName(n)
-		if !ok || !slices.Contains(cats, m.Category) {
+		if !ok || !slices.Contains(cats, m.Category) || pl.leftOut(pl.inst[i].name, m) {
 			continue
 		}
 		if why, _ := usable(m, nd, checkLinks, parent); why == "" {
@@ -336,4 +339,80 @@ func (s *Sampler) typicalSize(syn kb.SynsetID) float64 {
 	}
 	s.typical.Store(syn, t)
 	return t
+}
+
+// otherContainerModel reports whether instance p, whose model the
+// sampler chose, has another usable model left to swap it for: among the
+// reference's chosen ones when the scene files record any, else a
+// plausible one of its synset's subtree.
+func (pl *plan) otherContainerModel(p int) bool {
+	in := &pl.inst[p]
+	if in.syn == kb.NoSynset {
+		return false
+	}
+	var nd needs
+	if p < len(pl.need) {
+		nd = pl.need[p]
+	}
+	checkLinks := pl.s.metaLinksKnown()
+	other := func(m kb.Model) bool {
+		if m.Name == in.model || pl.leftOut(in.name, m) || !larger(pl, m, in.size) {
+			return false
+		}
+		why, _ := usable(m, nd, checkLinks, nil)
+		return why == ""
+	}
+	if len(pl.chosenModels(p, in.syn, in.synset, nd, checkLinks, nil)) > 0 {
+		for _, m := range pl.chosenModels(p, in.syn, in.synset, nd, checkLinks, nil) {
+			if other(m) {
+				return true
+			}
+		}
+		return false
+	}
+	b := pl.s.base
+	for _, c := range b.CategoriesOf(in.syn) {
+		for _, m := range b.Models(c) {
+			if other(m) && (!m.HasSize || pl.recorded(m) || pl.plausible(in.syn, m.Size)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leftOut reports whether an earlier attempt left model m out for the
+// instance (sampleIn): a model found too small, or any model no larger
+// in every dimension than one that was.
+func (pl *plan) leftOut(inst string, m kb.Model) bool {
+	ex := pl.excludeModels[inst]
+	if len(ex) == 0 {
+		return false
+	}
+	if ex[m.Name] {
+		return true
+	}
+	size, _ := pl.modelSize(m)
+	for name := range ex {
+		if o, ok := pl.s.base.ModelByName(name); ok {
+			if osz, _ := pl.modelSize(o); !exceedsSorted(size, osz) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// larger reports whether model m is larger than size in some dimension
+// (sorted), so swapping to it may make room.
+func larger(pl *plan, m kb.Model, size [3]float64) bool {
+	s, _ := pl.modelSize(m)
+	return exceedsSorted(s, size)
+}
+
+// exceedsSorted reports whether a exceeds b in some dimension, both
+// sorted.
+func exceedsSorted(a, b [3]float64) bool {
+	sa, sb := sorted3(a), sorted3(b)
+	return sa[0] > sb[0] || sa[1] > sb[1] || sa[2] > sb[2]
 }

@@ -215,6 +215,11 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 			in.room = pl.roomOf(p)
 			return nil
 		}
+		// Another container before shrinking (sampleIn swaps it).
+		if pl.deferShrink && pl.noteFull(p, true) {
+			pl.out.deferred = true
+			return failf(NoSpace, lit, nil, "no free spot for %s %s %s at its model's size", in.name, in.rel, pl.inst[p].name)
+		}
 		if pl.req.NoShrink {
 			break
 		}
@@ -229,9 +234,7 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		}
 		in.size, in.scale = orig, 0
 	}
-	if b := pl.inst[p].bound; b != nil && b.Kind == Furniture {
-		pl.full = b
-	}
+	pl.noteFull(p, false)
 	if f := pl.explainNoSpace(i, lit); f != nil {
 		return f
 	}
@@ -239,6 +242,42 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		return failf(NoSpace, lit, nil, "no free spot for %s %s %s at its model's size (shrinking is off)", in.name, in.rel, pl.inst[p].name)
 	}
 	return failf(NoSpace, lit, nil, "no free spot for %s %s %s", in.name, in.rel, pl.inst[p].name)
+}
+
+// noteFull records container (or support) p as full in pl.out: the
+// scene object bound to it, or, with models (before shrinking), when the
+// sampler chose its model, that model. Before shrinking it records only
+// what there is another to swap for (another free scene object of the
+// synset in its room, another model), and reports whether it did.
+func (pl *plan) noteFull(p int, models bool) bool {
+	c := &pl.inst[p]
+	if b := c.bound; b != nil {
+		if b.Kind != Furniture {
+			return false
+		}
+		if !models {
+			pl.out.full = b // the last resort failed: leave it out next
+			return true
+		}
+		if c.room == nil {
+			return false
+		}
+		for _, o := range pl.candidatesIn(c.room, c.syn, nil) {
+			if o != b && pl.boundTo(o) < 0 {
+				pl.out.full = b
+				return true
+			}
+		}
+		return false
+	}
+	if !models || c.model == "" || c.agent || c.cloth || c.substance || pl.isAttachParent(p) || c.st.attached >= 0 {
+		return false
+	}
+	if !pl.otherContainerModel(p) {
+		return false
+	}
+	pl.out.fullInst, pl.out.fullModel = c.name, c.model
+	return true
 }
 
 // maxFolds is how many times a cloth may be folded in half to fit.
