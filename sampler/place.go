@@ -724,7 +724,7 @@ func (pl *plan) placeInside(i, p int) bool {
 	var levels []float64
 	h := inner.Max[2] - inner.Min[2]
 	if pl.shelved(p) {
-		n := int(h / shelfPitch)
+		n := int(math.Round(h / shelfPitch))
 		for k := 1; k < n; k++ {
 			levels = append(levels, inner.Min[2]+h*float64(k)/float64(n))
 		}
