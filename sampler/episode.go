@@ -28,7 +28,10 @@ type Meta struct {
 	SceneObjects map[string]string `json:"scene_objects,omitempty"`
 	// Scales lists the instances shrunk to fit, with the factor.
 	Scales map[string]float64 `json:"scales,omitempty"`
-	KB     string             `json:"kb_digest"`
+	// ModelScales lists the instances whose model is loaded rescaled, as
+	// the reference loads it (Object.ModelScale), per axis.
+	ModelScales map[string][3]float64 `json:"model_scales,omitempty"`
+	KB          string                `json:"kb_digest"`
 }
 
 // Header is the episode header of the configuration.
@@ -41,6 +44,12 @@ func (r *Result) Header(digest string) (*episode.Header, error) {
 				m.Scales = map[string]float64{}
 			}
 			m.Scales[o.Name] = o.Scale
+		}
+		if o.ModelScale != ([3]float64{1, 1, 1}) && o.ModelScale != ([3]float64{}) {
+			if m.ModelScales == nil {
+				m.ModelScales = map[string][3]float64{}
+			}
+			m.ModelScales[o.Name] = o.ModelScale
 		}
 		if o.SceneObject != "" {
 			if m.SceneObjects == nil {

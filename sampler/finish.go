@@ -30,7 +30,10 @@ func (pl *plan) finish(goal bool) (*Result, *Failure) {
 		if in.bound != nil {
 			o.SceneObject = in.bound.Name
 		}
-		o.Scale = 1
+		o.Scale, o.ModelScale = 1, [3]float64{1, 1, 1}
+		if in.modelScale != ([3]float64{}) {
+			o.ModelScale = in.modelScale
+		}
 		if in.scale > 0 {
 			o.Scale = in.scale
 		}

@@ -135,20 +135,22 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 	var fallback []kb.Model
 	var lacking string
 	var lackLit *literal
+	// The models the reference chose for the synset, as the scene files
+	// read record them (Scene.TaskModels): its sampling whitelist narrows
+	// the choice to them (_import_sampleable_objects, bddl_utils.py).
+	if ref := pl.chosenModels(i, in.syn, in.synset, nd, checkLinks, parent); len(ref) > 0 {
+		pl.setModel(i, pickModel(pl, ref, nd, checkLinks))
+		return nil
+	}
 	for _, c := range cats {
 		var ok []kb.Model
 		for _, m := range b.Models(c) {
 			anyModel = true
-			if checkLinks && nd.fillable && !m.HasMetaLink("fillable") && !m.HasMetaLink("openfillable") {
-				lacking, lackLit = "a container volume (fillable meta link)", nd.why["fillable"]
+			if pl.leftOut(in.name, m) {
 				continue
 			}
-			if checkLinks && nd.toggle && !m.HasMetaLink("togglebutton") {
-				lacking, lackLit = "a toggle button", nd.why["togglebutton"]
-				continue
-			}
-			if parent != nil && len(parent.FemaleAttachments) > 0 && !attachable(m, *parent) {
-				lacking = "an attachment link fitting " + parent.Name
+			if why, lit := usable(m, nd, checkLinks, parent); why != "" {
+				lacking, lackLit = why, lit
 				continue
 			}
 			ok = append(ok, m)
@@ -161,7 +163,7 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 		// have a plausible one.
 		plaus := ok[:0:0]
 		for _, m := range ok {
-			if !m.HasSize || pl.plausible(in.syn, m.Size) {
+			if !m.HasSize || pl.recorded(m) || pl.plausible(in.syn, m.Size) {
 				plaus = append(plaus, m)
 			}
 		}
@@ -171,19 +173,7 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 			}
 			continue
 		}
-		ok = plaus
-		if nd.heat && checkLinks {
-			var heating []kb.Model
-			for _, m := range ok {
-				if m.HasMetaLink("heatsource") {
-					heating = append(heating, m)
-				}
-			}
-			if len(heating) > 0 {
-				ok = heating
-			}
-		}
-		pl.setModel(i, ok[pl.rng.IntN(len(ok))])
+		pl.setModel(i, pickModel(pl, plaus, nd, checkLinks))
 		return nil
 	}
 	if fallback != nil {
@@ -204,6 +194,60 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 	return f
 }
 
+// usable says what a model lacks for an instance with these needs (""
+// when nothing) and the literal that needs it.
+func usable(m kb.Model, nd needs, checkLinks bool, parent *kb.Model) (string, *literal) {
+	if checkLinks && nd.fillable && !m.HasMetaLink("fillable") && !m.HasMetaLink("openfillable") {
+		return "a container volume (fillable meta link)", nd.why["fillable"]
+	}
+	if checkLinks && nd.toggle && !m.HasMetaLink("togglebutton") {
+		return "a toggle button", nd.why["togglebutton"]
+	}
+	if parent != nil && len(parent.FemaleAttachments) > 0 && !attachable(m, *parent) {
+		return "an attachment link fitting " + parent.Name, nil
+	}
+	return "", nil
+}
+
+// pickModel draws one of the usable models, those with a heating
+// element first for heat and cold sources.
+func pickModel(pl *plan, ok []kb.Model, nd needs, checkLinks bool) kb.Model {
+	if nd.heat && checkLinks {
+		var heating []kb.Model
+		for _, m := range ok {
+			if m.HasMetaLink("heatsource") {
+				heating = append(heating, m)
+			}
+		}
+		if len(heating) > 0 {
+			ok = heating
+		}
+	}
+	return ok[pl.rng.IntN(len(ok))]
+}
+
+// chosenModels are the usable models among those the reference chose
+// for the synset (Sampler.taskModels), of categories of its subtree.
+func (pl *plan) chosenModels(i int, syn kb.SynsetID, name string, nd needs, checkLinks bool, parent *kb.Model) []kb.Model {
+	names := pl.chosen[name]
+	if len(names) == 0 || syn == kb.NoSynset {
+		return nil
+	}
+	b := pl.s.base
+	cats := b.CategoriesOf(syn)
+	var out []kb.Model
+	for _, n := range names {
+		m, ok := b.ModelByName(n)
+		if !ok || !slices.Contains(cats, m.Category) || pl.leftOut(pl.inst[i].name, m) {
+			continue
+		}
+		if why, _ := usable(m, nd, checkLinks, parent); why == "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // attachable reports whether child has a male attachment link matching a
 // female link of parent.
 func attachable(child, parent kb.Model) bool {
@@ -218,11 +262,35 @@ func attachable(child, parent kb.Model) bool {
 func (pl *plan) setModel(i int, m kb.Model) {
 	in := &pl.inst[i]
 	in.category, in.model = m.Category, m.Name
-	if m.HasSize && m.Size[0] > 0 && m.Size[1] > 0 && m.Size[2] > 0 {
-		in.size = m.Size
-	} else {
-		in.size = [3]float64{movableDefaultSize, movableDefaultSize, movableDefaultSize}
+	in.size, in.modelScale = pl.modelSize(m)
+}
+
+// modelSize is the size of a model as it is loaded: the inventory's
+// box times the scale a scene file records the reference loading it at
+// (Scene.ModelScales; its sampling whitelist gives some models a
+// bounding box, and _import_sampleable_objects in
+// omnigibson/utils/bddl_utils.py loads them scaled to it), and that
+// scale (zero when none is recorded).
+func (pl *plan) modelSize(m kb.Model) (size, scale [3]float64) {
+	if !m.HasSize || m.Size[0] <= 0 || m.Size[1] <= 0 || m.Size[2] <= 0 {
+		return [3]float64{movableDefaultSize, movableDefaultSize, movableDefaultSize}, scale
 	}
+	size = m.Size
+	if sc, ok := pl.scales[m.Name]; ok {
+		scale = sc
+		for k := range size {
+			size[k] *= sc[k]
+		}
+	}
+	return size, scale
+}
+
+// recorded reports whether a scene file records the reference loading
+// the model rescaled: its size is then the reference's own choice, and
+// plausible by definition.
+func (pl *plan) recorded(m kb.Model) bool {
+	_, ok := pl.scales[m.Name]
+	return ok
 }
 
 // Plausible sizes: a model is plausible for a synset when its largest
@@ -271,4 +339,80 @@ func (s *Sampler) typicalSize(syn kb.SynsetID) float64 {
 	}
 	s.typical.Store(syn, t)
 	return t
+}
+
+// otherContainerModel reports whether instance p, whose model the
+// sampler chose, has another usable model left to swap it for: among the
+// reference's chosen ones when the scene files record any, else a
+// plausible one of its synset's subtree.
+func (pl *plan) otherContainerModel(p int) bool {
+	in := &pl.inst[p]
+	if in.syn == kb.NoSynset {
+		return false
+	}
+	var nd needs
+	if p < len(pl.need) {
+		nd = pl.need[p]
+	}
+	checkLinks := pl.s.metaLinksKnown()
+	other := func(m kb.Model) bool {
+		if m.Name == in.model || pl.leftOut(in.name, m) || !larger(pl, m, in.size) {
+			return false
+		}
+		why, _ := usable(m, nd, checkLinks, nil)
+		return why == ""
+	}
+	if len(pl.chosenModels(p, in.syn, in.synset, nd, checkLinks, nil)) > 0 {
+		for _, m := range pl.chosenModels(p, in.syn, in.synset, nd, checkLinks, nil) {
+			if other(m) {
+				return true
+			}
+		}
+		return false
+	}
+	b := pl.s.base
+	for _, c := range b.CategoriesOf(in.syn) {
+		for _, m := range b.Models(c) {
+			if other(m) && (!m.HasSize || pl.recorded(m) || pl.plausible(in.syn, m.Size)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leftOut reports whether an earlier attempt left model m out for the
+// instance (sampleIn): a model found too small, or any model no larger
+// in every dimension than one that was.
+func (pl *plan) leftOut(inst string, m kb.Model) bool {
+	ex := pl.excludeModels[inst]
+	if len(ex) == 0 {
+		return false
+	}
+	if ex[m.Name] {
+		return true
+	}
+	size, _ := pl.modelSize(m)
+	for name := range ex {
+		if o, ok := pl.s.base.ModelByName(name); ok {
+			if osz, _ := pl.modelSize(o); !exceedsSorted(size, osz) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// larger reports whether model m is larger than size in some dimension
+// (sorted), so swapping to it may make room.
+func larger(pl *plan, m kb.Model, size [3]float64) bool {
+	s, _ := pl.modelSize(m)
+	return exceedsSorted(s, size)
+}
+
+// exceedsSorted reports whether a exceeds b in some dimension, both
+// sorted.
+func exceedsSorted(a, b [3]float64) bool {
+	sa, sb := sorted3(a), sorted3(b)
+	return sa[0] > sb[0] || sa[1] > sb[1] || sa[2] > sb[2]
 }

@@ -219,3 +219,55 @@ func TestLayoutHeights(t *testing.T) {
 		}
 	}
 }
+
+// TestContainerModelSwap: when objects fit in a container the sampler
+// places itself only shrunk, another model of the container's synset is
+// drawn before anything is shrunk (four apples in a small bowl).
+func TestContainerModelSwap(t *testing.T) {
+	base := b1k(t)
+	s := New(base, predicates.Options{})
+	p := defineIn(t, "kitchen", "apple.n.01_1 apple.n.01_2 apple.n.01_3 apple.n.01_4 - apple.n.01 bowl.n.01_1 - bowl.n.01 countertop.n.01_1 - countertop.n.01",
+		"(inside apple.n.01_1 bowl.n.01_1)", "(inside apple.n.01_2 bowl.n.01_1)", "(inside apple.n.01_3 bowl.n.01_1)", "(inside apple.n.01_4 bowl.n.01_1)",
+		"(ontop bowl.n.01_1 countertop.n.01_1)", "(inroom countertop.n.01_1 kitchen)")
+	swapped := 0
+	for seed := uint64(0); seed < 12; seed++ {
+		scenes := s.SceneNames()
+		ShuffleScenes(scenes, seed, "swap")
+		for _, name := range scenes[:3] {
+			sc, _ := s.Scene(name)
+			// What the first draw does, shrinking deferred.
+			_, fail, out := s.sampleOnce(Request{Activity: "swap", Problem: p, Seed: seed}, sc, &swapSet{}, true)
+			if fail == nil || !out.deferred || out.fullModel == "" {
+				continue
+			}
+			small, _ := base.ModelByName(out.fullModel)
+			res, err := s.Sample(Request{Activity: "swap", Problem: p, Seed: seed, Scenes: []string{name}})
+			if err != nil {
+				continue // no bowl holds them even shrunk: as before
+			}
+			shrunk := false
+			var bowl Object
+			for _, o := range res.Objects {
+				shrunk = shrunk || o.Scale != 1
+				if o.Name == out.fullInst {
+					bowl = o
+				}
+			}
+			if shrunk {
+				continue // no model tried held them: shrinking came last
+			}
+			swapped++
+			m, _ := base.ModelByName(bowl.Model)
+			if bowl.Model == out.fullModel || !exceedsSorted(m.Size, small.Size) {
+				t.Errorf("seed %d in %s: %s is %s after %s was too small", seed, name, bowl.Name, bowl.Model, out.fullModel)
+			}
+			if iss, _, _ := physCheck(res, base); len(iss) > 0 {
+				t.Errorf("seed %d in %s: %v", seed, name, iss)
+			}
+		}
+	}
+	if swapped == 0 {
+		t.Fatal("no configuration swapped its bowl for a larger model")
+	}
+	t.Logf("%d configurations swapped the bowl's model instead of shrinking", swapped)
+}

@@ -168,8 +168,10 @@ func TestPhysicalOmniGibson(t *testing.T) {
 	var ref []float64
 	refBy := map[string][]float64{}
 	var real, laid physStats
-	var sizes [2]modelFit // real layouts, laid-out scenes
+	var sizes [3]modelFit // real layouts, laid-out scenes, laid out with the knowledge base alone
 	s := New(base, predicates.Options{})
+	// kbOnly has read no scene file: what the knowledge base alone gives.
+	kbOnly := New(base, predicates.Options{})
 	for _, task := range tasks {
 		refSize, refCats := referenceModels(t, task, base)
 		sc, err := ReadTemplate(base, task.template)
@@ -210,7 +212,7 @@ func TestPhysicalOmniGibson(t *testing.T) {
 				kbScenes = append(kbScenes, c.Scene)
 			}
 		}
-		for seed := uint64(0); seed < 4; seed++ {
+		for seed := uint64(0); seed < physSeeds; seed++ {
 			if res, err := s.Sample(Request{Activity: task.name, Problem: task.problem, Scenes: []string{sc.Name}, Seed: seed}); err == nil {
 				real.add(res, base)
 				sizes[0].add(res, base, refSize, refCats)
@@ -222,6 +224,9 @@ func TestPhysicalOmniGibson(t *testing.T) {
 			if res, err := s.Sample(Request{Activity: task.name, Problem: task.problem, Scenes: order, Seed: seed}); err == nil {
 				laid.add(res, base)
 				sizes[1].add(res, base, refSize, refCats)
+			}
+			if res, err := kbOnly.Sample(Request{Activity: task.name, Problem: task.problem, Scenes: order, Seed: seed}); err == nil {
+				sizes[2].add(res, base, refSize, refCats)
 			}
 		}
 	}
@@ -241,33 +246,47 @@ func TestPhysicalOmniGibson(t *testing.T) {
 	for rule, ex := range laid.examples {
 		t.Logf("  %s %d, e.g. %s", rule, laid.byRule[rule], strings.Join(ex, "; "))
 	}
-	for k, name := range []string{"real layouts", "laid-out scenes"} {
+	for k, name := range []string{"real layouts", "laid-out scenes", "laid-out scenes, knowledge base alone"} {
 		f := &sizes[k]
 		t.Logf("%s: %d objects of the reference's synsets: %.1f%% of the reference's category, %.1f%% within ×0.5–×2 of its size; outside: %s",
 			name, f.n, pct(f.sameCat, f.n), pct(f.sizeOK, f.n), strings.Join(f.bad, "; "))
-		// The issue asks 99 %; the reference scales some models by its
-		// sampling whitelist (a 0.27 m broom model at ×3), which the
-		// knowledge base does not record: this bound guards what is
-		// reachable without it.
-		if pct(f.sizeOK, f.n) < physMinSizeOK {
+		// The reference narrows the models of some synsets and rescales
+		// some (its sampling whitelist: a 0.27 m broom model at ×3); the
+		// knowledge base does not record it, the scene files do, and s has
+		// read them (ReadTemplate, AddScene), for the laid-out scenes too.
+		// Without them the plausible-size rule alone holds a lower bound.
+		bound := physMinSizeOK
+		if k == 2 {
+			bound = physMinSizeOKAlone
+		}
+		if pct(f.sizeOK, f.n) < bound {
 			t.Errorf("%s: only %.1f%% of objects within ×0.5–×2 of the reference's size for their synset", name, pct(f.sizeOK, f.n))
 		}
 	}
 	checkPhysBounds(t, &real)
 	checkPhysBounds(t, &laid)
-	// The height bound holds the laid-out scenes, whose furniture heights
-	// are ours. In the real layouts they are the scene file's (boxes
-	// approximated by episode/omnigibson), so only logged.
-	m, l := medianLow(laid.furnitureZ)
-	if diff := m - med; diff > physMaxHeightDiff || diff < -physMaxHeightDiff || l > physMaxLow {
-		t.Errorf("laid-out scenes: objects on furniture at a median %.2f m (%.0f%% below 0.3 m), the reference's at %.2f m", m, 100*l, med)
+	// The height bound holds in both: in the real layouts the furniture
+	// is the scene file's (boxes approximated by episode/omnigibson) and
+	// the in-room instances are bound where the reference bound them
+	// (SceneObject.Binding). Over 16 seeds, as a few configurations
+	// decide a shelf for many objects (six rashers on one tray).
+	for _, c := range []struct {
+		name string
+		st   *physStats
+	}{{"real layouts", &real}, {"laid-out scenes", &laid}} {
+		m, l := medianLow(c.st.furnitureZ)
+		if diff := m - med; diff > physMaxHeightDiff || diff < -physMaxHeightDiff || l > physMaxLow {
+			t.Errorf("%s: objects on furniture at a median %.2f m (%.0f%% below 0.3 m), the reference's at %.2f m", c.name, m, 100*l, med)
+		}
 	}
 }
 
 const (
-	physMinSizeOK     = 93.0
-	physMaxHeightDiff = 0.15
-	physMaxLow        = 0.25
+	physMinSizeOK      = 99.0
+	physMinSizeOKAlone = 92.0
+	physSeeds          = 16
+	physMaxHeightDiff  = 0.15
+	physMaxLow         = 0.25
 )
 
 // referenceModels reads what the reference chose for the task's objects
@@ -330,7 +349,8 @@ func (f *modelFit) add(res *Result, base *kb.Base, refSize map[string][]float64,
 			f.sameCat++
 		}
 		med, _ := medianLow(ref)
-		d := max(m.Size[0], m.Size[1], m.Size[2]) * o.Scale
+		ms := o.ModelScale
+		d := max(m.Size[0]*ms[0], m.Size[1]*ms[1], m.Size[2]*ms[2]) * o.Scale
 		if d >= 0.5*med && d <= 2*med {
 			f.sizeOK++
 		} else if len(f.bad) < 5 {

@@ -215,6 +215,11 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 			in.room = pl.roomOf(p)
 			return nil
 		}
+		// Another container before shrinking (sampleIn swaps it).
+		if pl.deferShrink && pl.noteFull(p, true) {
+			pl.out.deferred = true
+			return failf(NoSpace, lit, nil, "no free spot for %s %s %s at its model's size", in.name, in.rel, pl.inst[p].name)
+		}
 		if pl.req.NoShrink {
 			break
 		}
@@ -229,9 +234,7 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		}
 		in.size, in.scale = orig, 0
 	}
-	if b := pl.inst[p].bound; b != nil && b.Kind == Furniture {
-		pl.full = b
-	}
+	pl.noteFull(p, false)
 	if f := pl.explainNoSpace(i, lit); f != nil {
 		return f
 	}
@@ -239,6 +242,42 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		return failf(NoSpace, lit, nil, "no free spot for %s %s %s at its model's size (shrinking is off)", in.name, in.rel, pl.inst[p].name)
 	}
 	return failf(NoSpace, lit, nil, "no free spot for %s %s %s", in.name, in.rel, pl.inst[p].name)
+}
+
+// noteFull records container (or support) p as full in pl.out: the
+// scene object bound to it, or, with models (before shrinking), when the
+// sampler chose its model, that model. Before shrinking it records only
+// what there is another to swap for (another free scene object of the
+// synset in its room, another model), and reports whether it did.
+func (pl *plan) noteFull(p int, models bool) bool {
+	c := &pl.inst[p]
+	if b := c.bound; b != nil {
+		if b.Kind != Furniture {
+			return false
+		}
+		if !models {
+			pl.out.full = b // the last resort failed: leave it out next
+			return true
+		}
+		if c.room == nil {
+			return false
+		}
+		for _, o := range pl.candidatesIn(c.room, c.syn, nil) {
+			if o != b && pl.boundTo(o) < 0 {
+				pl.out.full = b
+				return true
+			}
+		}
+		return false
+	}
+	if !models || c.model == "" || c.agent || c.cloth || c.substance || pl.isAttachParent(p) || c.st.attached >= 0 {
+		return false
+	}
+	if !pl.otherContainerModel(p) {
+		return false
+	}
+	pl.out.fullInst, pl.out.fullModel = c.name, c.model
+	return true
 }
 
 // maxFolds is how many times a cloth may be folded in half to fit.
@@ -295,10 +334,11 @@ func (pl *plan) otherModel(i, p int) bool {
 			if checkLinks && nd.toggle && !m.HasMetaLink("togglebutton") {
 				continue
 			}
-			if ms := sorted3(m.Size); ms[0] > cur[0] || ms[1] > cur[1] || ms[2] > cur[2] || !pl.plausible(in.syn, m.Size) {
+			size, _ := pl.modelSize(m)
+			if ms := sorted3(size); ms[0] > cur[0] || ms[1] > cur[1] || ms[2] > cur[2] || !(pl.recorded(m) || pl.plausible(in.syn, m.Size)) {
 				continue
 			}
-			cands = append(cands, cand{m, m.Size[0] * m.Size[1] * m.Size[2]})
+			cands = append(cands, cand{m, size[0] * size[1] * size[2]})
 		}
 	}
 	sort.Slice(cands, func(x, y int) bool {
@@ -312,12 +352,13 @@ func (pl *plan) otherModel(i, p int) bool {
 		if k == maxOtherModels {
 			break
 		}
-		in.category, in.model, in.size = c.m.Category, c.m.Name, c.m.Size
+		in.category, in.model = c.m.Category, c.m.Name
+		in.size, in.modelScale = pl.modelSize(c.m)
 		if pl.attempt(i, p) {
 			return true
 		}
 	}
-	in.category, in.model, in.size = saved.category, saved.model, saved.size
+	in.category, in.model, in.size, in.modelScale = saved.category, saved.model, saved.size, saved.modelScale
 	return false
 }
 
@@ -683,7 +724,7 @@ func (pl *plan) placeInside(i, p int) bool {
 	var levels []float64
 	h := inner.Max[2] - inner.Min[2]
 	if pl.shelved(p) {
-		n := int(h / shelfPitch)
+		n := int(math.Round(h / shelfPitch))
 		for k := 1; k < n; k++ {
 			levels = append(levels, inner.Min[2]+h*float64(k)/float64(n))
 		}

@@ -35,7 +35,9 @@ type inst struct {
 	rel       string
 	flatCloth float64 // thickness of an overlaid cloth on top of this object
 	scale     float64 // the size factor it was shrunk by to fit, 0 when not
-	st        objectStates
+	// modelScale is the recorded scale its model is loaded at (zero: 1).
+	modelScale [3]float64
+	st         objectStates
 }
 
 // wildDecl is a wildcard of :objects (cabinet.n.01_*).
@@ -65,10 +67,18 @@ type plan struct {
 	// near are the bodies a placement in progress can meet (in nearRoom).
 	near     []body
 	nearRoom *Room
-	// exclude are scene objects this attempt may not bind; full is the
-	// bound scene object in or on which an object found no space.
+	// exclude are scene objects this attempt may not bind.
 	exclude map[*SceneObject]bool
-	full    *SceneObject
+	// excludeModels are models left out per instance name; deferShrink
+	// makes an object that would be shrunk fail instead, naming its full
+	// container in out, so the caller can swap it (sampleIn).
+	excludeModels map[string]map[string]bool
+	deferShrink   bool
+	out           attemptOut
+	// scales are the recorded model scales (Sampler.modelScales).
+	scales map[string][3]float64
+	// chosen are the reference's chosen models (Sampler.taskModels).
+	chosen map[string][]string
 }
 
 // body is something that takes space in a room: a scene object (inst
@@ -83,39 +93,103 @@ type body struct {
 // with a scene object left out because what goes in or on it did not fit.
 const maxContainerSwaps = 3
 
-// sampleIn samples the request in a scene. When objects find no space in
-// or on a scene object bound to an in-room instance, it tries again with
-// that object left out, so another of the room's objects of the synset
-// (another cabinet) stands for the instance: the reference keeps only the
-// candidates on which every child samples (SEMANTICS.md B §3.3 phase 6).
+// maxDeferredSwaps bounds how many times a configuration is drawn again,
+// before any object is shrunk, with the container or support that had no
+// room for it swapped: another scene object of the synset, or another
+// model of a container the sampler places itself.
+const maxDeferredSwaps = 3
+
+// swapSet is what the attempts so far left out: scene objects, and
+// models per instance.
+type swapSet struct {
+	objects map[*SceneObject]bool
+	models  map[string]map[string]bool
+}
+
+// add leaves out what an attempt found full; false when it names nothing.
+func (x *swapSet) add(o attemptOut) bool {
+	switch {
+	case o.full != nil:
+		if x.objects == nil {
+			x.objects = map[*SceneObject]bool{}
+		}
+		x.objects[o.full] = true
+	case o.fullModel != "":
+		if x.models == nil {
+			x.models = map[string]map[string]bool{}
+		}
+		if x.models[o.fullInst] == nil {
+			x.models[o.fullInst] = map[string]bool{}
+		}
+		x.models[o.fullInst][o.fullModel] = true
+	default:
+		return false
+	}
+	return true
+}
+
+func (x *swapSet) empty() bool { return len(x.objects) == 0 && len(x.models) == 0 }
+
+// attemptOut is why an attempt failed, when a container was full: the
+// scene object, or the instance and model of a container the sampler
+// placed; deferred when it failed rather than shrink an object.
+type attemptOut struct {
+	full                *SceneObject
+	fullInst, fullModel string
+	deferred            bool
+}
+
+// sampleIn samples the request in a scene. An object that fits in or on
+// its container or support only shrunk first has the container swapped:
+// the configuration is drawn again with that scene object left out, so
+// another of the room's objects of the synset (another cabinet) stands
+// for the instance, or, for a container the sampler places itself, with
+// that model left out, so another model of its synset is drawn; the
+// reference likewise keeps only the candidates on which every child
+// samples (SEMANTICS.md B §3.3 phase 6). When swapping does not help, it
+// starts over with shrinking allowed, and when even that finds no space
+// in or on a scene object, leaves that object out as before.
 func (s *Sampler) sampleIn(req Request, sc *Scene) (*Result, *Failure) {
-	var exclude map[*SceneObject]bool
+	var ex swapSet
+	deferShrink := true
 	var first *Failure
-	for swap := 0; ; swap++ {
-		res, fail, full := s.sampleOnce(req, sc, exclude)
+	deferrals, swaps := 0, 0
+	for {
+		res, fail, o := s.sampleOnce(req, sc, &ex, deferShrink)
 		if fail == nil {
 			return res, nil
+		}
+		if deferShrink {
+			if o.deferred && deferrals < maxDeferredSwaps && ex.add(o) {
+				deferrals++
+				continue
+			}
+			if o.deferred || !ex.empty() {
+				// Swapping did not help: start over as if it had not been
+				// tried, shrinking allowed.
+				deferShrink, ex = false, swapSet{}
+				continue
+			}
+			deferShrink = false // this attempt was an ordinary one
 		}
 		if first == nil {
 			first = fail
 		}
-		if fail.Kind != NoSpace || full == nil || swap == maxContainerSwaps {
+		if fail.Kind != NoSpace || o.full == nil || swaps == maxContainerSwaps {
 			return nil, first
 		}
-		if exclude == nil {
-			exclude = map[*SceneObject]bool{}
-		}
-		exclude[full] = true
+		ex.add(attemptOut{full: o.full})
+		swaps++
 	}
 }
 
-// sampleOnce is one attempt; full is the scene object that had no room
-// for what goes in or on it, when that is why it failed.
-func (s *Sampler) sampleOnce(req Request, sc *Scene, exclude map[*SceneObject]bool) (*Result, *Failure, *SceneObject) {
+// sampleOnce is one attempt, with what earlier ones left out.
+func (s *Sampler) sampleOnce(req Request, sc *Scene, ex *swapSet, deferShrink bool) (*Result, *Failure, attemptOut) {
 	pl := &plan{s: s, req: req, scene: sc, rng: newRand(req.Seed, req.Activity, sc.Name, req.Index),
-		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo, exclude: exclude}
+		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo,
+		exclude: ex.objects, excludeModels: ex.models, deferShrink: deferShrink, scales: s.modelScales(), chosen: s.taskModels()}
 	res, fail := pl.run()
-	return res, fail, pl.full
+	return res, fail, pl.out
 }
 
 func (pl *plan) run() (*Result, *Failure) {
@@ -302,6 +376,9 @@ func (pl *plan) chooseRooms() *Failure {
 			return &Failure{Kind: NoRoom, Objects: names, Message: "the scene has no " + t}
 		}
 		pl.rng.Shuffle(len(rooms), func(i, j int) { rooms[i], rooms[j] = rooms[j], rooms[i] })
+		// The room holding the most of the scene objects a scene file
+		// binds to these instances first: the reference's own choice.
+		sort.SliceStable(rooms, func(a, b int) bool { return pl.boundHere(rooms[a], byType[t]) > pl.boundHere(rooms[b], byType[t]) })
 		var best []string
 		chosen := false
 		for _, r := range rooms {
@@ -315,6 +392,12 @@ func (pl *plan) chooseRooms() *Failure {
 				// and doorways, where nothing stands.
 				sort.SliceStable(cands[k], func(a, b int) bool {
 					return floorArea(cands[k][a]) > floorArea(cands[k][b])
+				})
+				// The object a scene file binds to this very instance
+				// before all (SceneObject.Binding).
+				name := strings.ToLower(pl.inst[i].name)
+				sort.SliceStable(cands[k], func(a, b int) bool {
+					return cands[k][a].Binding == name && cands[k][b].Binding != name
 				})
 			}
 			match := matchObjects(cands)
@@ -352,6 +435,23 @@ func (pl *plan) chooseRooms() *Failure {
 		}
 	}
 	return nil
+}
+
+// boundHere counts the instances whose scene-file binding
+// (SceneObject.Binding) is an object of room r.
+func (pl *plan) boundHere(r *Room, insts []int) int {
+	n := 0
+	for _, o := range r.Objects {
+		if o.Binding == "" {
+			continue
+		}
+		for _, i := range insts {
+			if strings.EqualFold(pl.inst[i].name, o.Binding) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // floorArea is a floor piece's area, 0 for anything else.

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"sync"
 
@@ -31,6 +32,12 @@ type Sampler struct {
 	geo       geometry
 	metaKnown int      // 0 not computed, 1 yes, 2 no
 	typical   sync.Map // kb.SynsetID → typical largest dimension (float64)
+	// scales are the model scales recorded by every scene file added
+	// (Scene.ModelScales), replaced, never changed, when one is added.
+	scales map[string][3]float64
+	// chosen are the models the scene files added bind to the task's
+	// instances, per synset (Scene.TaskModels), likewise replaced.
+	chosen map[string][]string
 }
 
 // New returns a sampler over a knowledge base. opts are the evaluator
@@ -44,11 +51,55 @@ func New(base *kb.Base, opts predicates.Options) *Sampler {
 func (s *Sampler) Base() *kb.Base { return s.base }
 
 // AddScene makes a scene (read from a simulator file, say) available by
-// name, replacing a knowledge-base scene of the same name.
+// name, replacing a knowledge-base scene of the same name. The model
+// scales the scene records (Scene.ModelScales) apply from then on to
+// every scene: a model the reference loads rescaled is loaded so
+// wherever the sampler picks it (see docs/sampler.md, model choice).
 func (s *Sampler) AddScene(sc *Scene) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.scenes[sc.Name] = sc
+	if len(sc.ModelScales) > 0 {
+		next := make(map[string][3]float64, len(s.scales)+len(sc.ModelScales))
+		for k, v := range s.scales {
+			next[k] = v
+		}
+		for k, v := range sc.ModelScales {
+			if prev, ok := next[k]; !ok || scaleLess(prev, v) {
+				next[k] = v
+			}
+		}
+		s.scales = next
+	}
+	if len(sc.TaskModels) > 0 {
+		next := make(map[string][]string, len(s.chosen)+len(sc.TaskModels))
+		for k, v := range s.chosen {
+			next[k] = v
+		}
+		for k, v := range sc.TaskModels {
+			l := slices.Clone(next[k])
+			for _, m := range v {
+				l = insertSorted(l, m)
+			}
+			next[k] = l
+		}
+		s.chosen = next
+	}
+}
+
+// taskModels is the current table of the reference's chosen models per
+// synset (read-only).
+func (s *Sampler) taskModels() map[string][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chosen
+}
+
+// modelScales is the current table of recorded model scales (read-only).
+func (s *Sampler) modelScales() map[string][3]float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.scales
 }
 
 // SceneNames lists the scenes the sampler can use: those added, then the
@@ -154,7 +205,11 @@ type Object struct {
 	// Scale is the factor the model was shrunk by to fit (SEMANTICS.md B
 	// §3.3 phase 6), 1 when it was not.
 	Scale float64
-	st    objectStates
+	// ModelScale is the scale the model is loaded at, per axis of its own
+	// frame, before any shrinking: as a scene file records the reference
+	// loading it (Scene.ModelScales), else 1, 1, 1.
+	ModelScale [3]float64
+	st         objectStates
 }
 
 // Sample samples one configuration. Without Scenes in the request it

@@ -12,6 +12,7 @@ import (
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/episode/omnigibson"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -465,6 +466,21 @@ func TestTemplateScene(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.AddScene(sc)
+		// Every task object the file loads rescaled is in the scene's
+		// model scales, at least that large.
+		tm, err := omnigibson.ReadTemplate(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range tm.Bindings {
+			o, ok := tm.Object(b.Name)
+			if !ok || o.Scale == ([3]float64{1, 1, 1}) {
+				continue
+			}
+			if got, ok := sc.ModelScales[o.Category+"-"+o.Model]; !ok || scaleLess(got, o.Scale) {
+				t.Errorf("%s: %s loaded at %v, the scene's model scales say %v", path, b.Name, o.Scale, got)
+			}
+		}
 		src, err := os.ReadFile(filepath.Join(filepath.Dir(path), "problem0.bddl"))
 		if err != nil {
 			t.Fatal(err)

@@ -21,6 +21,16 @@ type Scene struct {
 	// simulator scene file).
 	Source string
 	Rooms  []*Room
+	// ModelScales are the scales at which the scene file loads the models
+	// of the task's objects (its inst_to_name bindings), per axis of the
+	// model's own frame, where not 1: the reference's sampler loads some
+	// models rescaled (its sampling whitelist's bounding boxes, a 0.27 m
+	// broom model at ×3), and the file records the result.
+	ModelScales map[string][3]float64
+	// TaskModels are, per synset (bowl.n.01), the models the scene file
+	// binds to the task's instances of it, sorted: the reference's own
+	// choice, which its sampling whitelist narrows to chosen models.
+	TaskModels map[string][]string
 }
 
 // Room is one room instance (kitchen_0) with its floor rectangle.
@@ -50,6 +60,10 @@ type SceneObject struct {
 	// task's instances: unless an in-room instance is bound to it, it
 	// takes no space in a sampled configuration (its own copy is placed).
 	Task bool
+	// Binding is the task instance the scene file binds it to
+	// (cabinet.n.01_1), lower case, "" when none: an in-room instance of
+	// that name is bound to it first, as the reference bound it.
+	Binding string
 }
 
 // StructureKind says what role a scene object plays in the room's shell.

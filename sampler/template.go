@@ -3,7 +3,9 @@ package sampler
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/openbddl/bddl/episode/omnigibson"
 	"github.com/openbddl/bddl/kb"
@@ -36,13 +38,37 @@ func ReadTemplate(base *kb.Base, path string) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	task := map[string]bool{}
+	task := map[string]string{}
 	for _, b := range t.Bindings {
-		task[b.Name] = true
+		if _, ok := task[b.Name]; !ok {
+			task[b.Name] = strings.ToLower(b.Instance)
+		}
+		o, ok := t.Object(b.Name)
+		if !ok || o.Category == "" || o.Model == "" {
+			continue
+		}
+		if syn := synsetOfInstance(b.Instance); syn != "" {
+			if sc.TaskModels == nil {
+				sc.TaskModels = map[string][]string{}
+			}
+			sc.TaskModels[syn] = insertSorted(sc.TaskModels[syn], o.Category+"-"+o.Model)
+		}
+		if o.Scale == ([3]float64{1, 1, 1}) || !finiteAll(o.Scale[0], o.Scale[1], o.Scale[2]) || min(o.Scale[0], o.Scale[1], o.Scale[2]) <= 0 {
+			continue
+		}
+		if sc.ModelScales == nil {
+			sc.ModelScales = map[string][3]float64{}
+		}
+		// One model bound twice at different scales keeps the larger
+		// (by volume), whatever the bindings' order.
+		name := o.Category + "-" + o.Model
+		if prev, ok := sc.ModelScales[name]; !ok || scaleLess(prev, o.Scale) {
+			sc.ModelScales[name] = o.Scale
+		}
 	}
 	for _, r := range sc.Rooms {
 		for _, o := range r.Objects {
-			o.Task = task[o.Name]
+			o.Binding, o.Task = task[o.Name]
 		}
 	}
 	return sc, nil
@@ -110,4 +136,43 @@ func finiteAll(v ...float64) bool {
 		}
 	}
 	return true
+}
+
+// scaleLess orders scales by volume, then per axis, so a choice among
+// several does not depend on the order they were read in.
+func scaleLess(a, b [3]float64) bool {
+	va, vb := a[0]*a[1]*a[2], b[0]*b[1]*b[2]
+	if va != vb {
+		return va < vb
+	}
+	for k := range a {
+		if a[k] != b[k] {
+			return a[k] < b[k]
+		}
+	}
+	return false
+}
+
+// synsetOfInstance is the synset of an instance name (bowl.n.01_2 →
+// bowl.n.01), "" when the name is not one.
+func synsetOfInstance(inst string) string {
+	k := strings.LastIndexByte(inst, '_')
+	if k <= 0 || k == len(inst)-1 || !strings.Contains(inst[:k], ".n.") {
+		return ""
+	}
+	for _, c := range inst[k+1:] {
+		if c < '0' || c > '9' {
+			return ""
+		}
+	}
+	return strings.ToLower(inst[:k])
+}
+
+// insertSorted adds v to the sorted list l unless it is there.
+func insertSorted(l []string, v string) []string {
+	k, found := slices.BinarySearch(l, v)
+	if found {
+		return l
+	}
+	return slices.Insert(l, k, v)
 }

@@ -61,14 +61,17 @@ compatible are tried in an order drawn from the seed until one succeeds.
 Knowledge-base scenes list only each room's models, so the sampler lays them
 out (rooms sized from their contents, furniture against the walls, doors kept
 clear); --scene-file samples in the real layout of a simulator scene file
-instead.
+instead. The models a scene file binds to the task's objects, and the scales
+it loads them at, are the reference's own choice: they are drawn for those
+synsets in every scene sampled, with --scene too.
 
 Placements are physically plausible: an object inside a container lies
 within its inner box (on its floor, a shelf or what is already inside), a
 rigid object on a support has at least 80 % of its footprint on it, nothing
 overlaps anything of the scene (neighbouring rooms included) and every
 footprint stays in its room. An object that fits nowhere is given a smaller
-model of its synset, and only then shrunk (to half its size at most); the
+model of its synset, then another container (another scene object or a
+larger model of it), and only then shrunk (to half its size at most); the
 shrunk objects are listed in the report. --no-shrink refuses instead, with
 a no-space reason. See docs/sampler.md.
 
