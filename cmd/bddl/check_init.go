@@ -42,7 +42,11 @@ func init() {
 			if !on {
 				return run(c, args)
 			}
-			return runCheckInit(o, append(o.episodes, args...))
+			o.episodes = append(o.episodes, args...)
+			if done, err := checkLibero(c, o); done {
+				return err
+			}
+			return runCheckInit(o, o.episodes)
 		}
 	})
 }

@@ -30,7 +30,16 @@ var checkerCodes = []string{
 	"duplicate-synset", "ignored-file", "inventory-type", "missing-input", "no-solvent", "non-finite",
 	"param-type", "pruned-synset", "rule-name", "rule-no-output", "rule-type", "scenes-type", "syntax",
 	"too-few-steps", "unknown-field", "unknown-parent", "unknown-rule-kind", "unknown-type",
-	"wrong-container", "yaml-type",
+	"wrong-container", "yaml-type", "rule-limit",
+	// the LIBERO dialect: its parser and validator
+	"libero-arity", "libero-category", "libero-contradiction", "libero-domain",
+	"libero-duplicate-name", "libero-episode", "libero-goal-at-init", "libero-goal-form",
+	"libero-in-object", "libero-init-form", "libero-language", "libero-no-placement",
+	"libero-not-articulated", "libero-number", "libero-predicate", "libero-problem-class",
+	"libero-range-empty", "libero-range-inverted", "libero-range-outside",
+	"libero-region-capacity", "libero-region-ref", "libero-region-syntax", "libero-region-target",
+	"libero-scene-properties", "libero-site", "libero-undeclared", "libero-workspace-ranges",
+	"libero-yaw-order",
 	// validate itself
 	"read-error",
 }

@@ -191,11 +191,16 @@ func runIn(dir string, args []string, in io.Reader, out, errw io.Writer) int {
 }
 
 // escapeLines escapes each line of a message (termsafe.Text), keeping
-// the message's own line breaks.
+// the message's own line breaks and tabs (cobra indents its
+// suggestions with a tab).
 func escapeLines(msg string) string {
 	lines := strings.Split(msg, "\n")
 	for i, l := range lines {
-		lines[i] = termsafe.Text(l)
+		cells := strings.Split(l, "\t")
+		for j, c := range cells {
+			cells[j] = termsafe.Text(c)
+		}
+		lines[i] = strings.Join(cells, "\t")
 	}
 	return strings.Join(lines, "\n")
 }

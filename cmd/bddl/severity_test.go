@@ -85,7 +85,7 @@ func TestKnownCodesComplete(t *testing.T) {
 		regexp.MustCompile(`, "([a-z]+(?:-[a-z]+)+)", "`),
 		regexp.MustCompile(`\.(?:errorf|notef)\([^,]*(?:, *Location\{[^}]*\})?, *"([a-z]+(?:-[a-z]+)+)"`),
 	}
-	for _, dir := range []string{"../../bddl", "../../kb", "../../activities"} {
+	for _, dir := range []string{"../../bddl", "../../kb", "../../activities", "../../libero"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {
