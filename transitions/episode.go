@@ -31,16 +31,30 @@ func NewEpisodeChecker(base *kb.Base) *EpisodeChecker { return &EpisodeChecker{b
 // Check checks a recording against prog as episode.Check does, with the
 // rules applied after each step; the result lists the firings.
 func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd *episode.Reader, opts episode.CheckOptions) *episode.Result {
+	annotate, err := c.Hook(prog, rd.Header().DT, &opts)
+	if err != nil {
+		return &episode.Result{Error: err.Error(), Reason: err.Error()}
+	}
+	res := episode.Check(ctx, prog, rd, opts)
+	annotate(res)
+	return res
+}
+
+// Hook prepares opts to apply the rules after each step of a recording
+// of prog whose header has dt (episode.CheckOptions.AfterStep), for
+// episode.Check or an episode.Stepper. annotate adds the firings so far,
+// and a warning when no rule can apply, to a result of that check.
+func (c *EpisodeChecker) Hook(prog *predicates.Program, dt float64, opts *episode.CheckOptions) (annotate func(*episode.Result), err error) {
 	proto, ok := c.engines.Load(prog)
 	if !ok {
 		eng, err := Compile(prog, c.base)
 		if err != nil {
-			return &episode.Result{Error: err.Error(), Reason: err.Error()}
+			return nil, err
 		}
 		proto, _ = c.engines.LoadOrStore(prog, eng)
 	}
 	eng := proto.(*Engine).Fork()
-	eng.SetDT(rd.Header().DT)
+	eng.SetDT(dt)
 	var firings []episode.RuleFiring
 	opts.AfterStep = func(s *predicates.State, info episode.StepInfo) error {
 		for _, f := range eng.Step(s).Firings {
@@ -48,12 +62,12 @@ func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd
 		}
 		return nil
 	}
-	res := episode.Check(ctx, prog, rd, opts)
-	res.Firings = firings
-	if eng.NumRules() == 0 {
-		res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
-	}
-	return res
+	return func(res *episode.Result) {
+		res.Firings = slices.Clip(firings)
+		if eng.NumRules() == 0 {
+			res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
+		}
+	}, nil
 }
 
 // FiringRecord is a firing at a step as a result reports it: objects by

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"sync"
+)
+
+// server is one bddl serve process: it reads requests from in, runs them
+// (those of one session in order, the others in parallel) and writes one
+// response line each to out.
+type server struct {
+	g       *globalOptions
+	maxLine int
+
+	outMu sync.Mutex
+	out   *bufio.Writer
+
+	running sync.WaitGroup
+	slots   chan struct{} // bounds the requests run at once
+
+	state *serveState
+}
+
+// serveMethod runs one request's params; the result is marshalled as the
+// response's result.
+type serveMethod func(s *server, params json.RawMessage) (any, *serveError)
+
+// serveMethods maps method names to their handlers; session methods are
+// run by the session's own worker, in order.
+var serveMethods = map[string]serveMethod{}
+
+// serveSessionMethods are the methods whose params name a session.
+var serveSessionMethods = map[string]bool{}
+
+func newServer(g *globalOptions, out io.Writer, maxLine int) *server {
+	return &server{g: g, maxLine: maxLine, out: bufio.NewWriterSize(out, 64<<10),
+		slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0)), state: newServeState(g)}
+}
+
+func methodNames() []string {
+	names := make([]string, 0, len(serveMethods))
+	for n := range serveMethods {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// serve writes the handshake, then answers every request line until in
+// ends; it returns when every response is written. A line longer than
+// maxLine is answered with an error and skipped, without being held in
+// memory.
+func (s *server) serve(in io.Reader) error {
+	if err := s.write(serveHandshake{Protocol: serveProtocol, Version: version(), Methods: methodNames(), MaxLine: s.maxLine}); err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(in, 64<<10)
+	var long []byte
+	var readErr error
+	for readErr == nil {
+		var line []byte
+		line, readErr = br.ReadSlice('\n')
+		if readErr == bufio.ErrBufferFull {
+			long = append(long[:0], line...)
+			for readErr == bufio.ErrBufferFull && len(long) <= s.maxLine {
+				line, readErr = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			if len(long) > s.maxLine {
+				long = nil // release it: the rest of the line is skipped
+				for readErr == bufio.ErrBufferFull {
+					_, readErr = br.ReadSlice('\n')
+				}
+				s.respond(nil, nil, errorf(codeLineTooLong, "request line longer than %d bytes: skipped", s.maxLine))
+				continue
+			}
+			line = long
+		}
+		if readErr != nil && readErr != io.EOF {
+			break
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		s.dispatch(line)
+	}
+	s.running.Wait()
+	s.state.closeSessions()
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	if err := s.out.Flush(); err != nil {
+		return err
+	}
+	if readErr != nil && readErr != io.EOF {
+		return readErr
+	}
+	return nil
+}
+
+// dispatch decodes one request line and starts it. The line is copied:
+// the reader's buffer is reused.
+func (s *server) dispatch(line []byte) {
+	var req serveRequest
+	if err := json.Unmarshal(line, &req); err != nil {
+		s.respond(idOf(line), nil, errorf(codeParse, "malformed request: %v", err))
+		return
+	}
+	if !validID(req.ID) {
+		s.respond(nil, nil, errorf(codeInvalidRequest, "the request's id must be a number or a string"))
+		return
+	}
+	if req.Method == "" {
+		s.respond(req.ID, nil, errorf(codeInvalidRequest, "the request names no method"))
+		return
+	}
+	m, ok := serveMethods[req.Method]
+	if !ok {
+		s.respond(req.ID, nil, errorf(codeUnknownMethod, "unknown method %q; methods: %v", req.Method, methodNames()))
+		return
+	}
+	run := func() {
+		res, err := s.call(m, req.Params)
+		s.respond(req.ID, res, err)
+	}
+	s.running.Add(1)
+	if serveSessionMethods[req.Method] {
+		if !s.state.enqueue(req.Params, run, func(e *serveError) { s.respond(req.ID, nil, e) }) {
+			s.running.Done()
+		}
+		return
+	}
+	s.slots <- struct{}{}
+	go func() {
+		defer func() { <-s.slots }()
+		run()
+	}()
+}
+
+// call runs a method, turning a panic into an internal error response:
+// the server outlives any one request.
+func (s *server) call(m serveMethod, params json.RawMessage) (res any, serr *serveError) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, serr = nil, errorf(codeInternal, "internal error (a bug, please report it): %v", p)
+			fmt.Fprintf(s.g.err, "bddl serve: panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return m(s, params)
+}
+
+// respond writes one response line and marks its request done.
+func (s *server) respond(id json.RawMessage, res any, e *serveError) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	resp := serveResponse{ID: id, Result: res, Error: e}
+	if e == nil && res == nil {
+		resp.Result = struct{}{}
+	}
+	if err := s.write(resp); err != nil {
+		fmt.Fprintf(s.g.err, "bddl serve: writing a response: %v\n", err)
+	}
+}
+
+// write marshals v as one line and flushes it.
+func (s *server) write(v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		b, _ := json.Marshal(serveResponse{ID: json.RawMessage("null"), Error: errorf(codeInternal, "marshalling the response: %v", err)})
+		buf.Reset()
+		buf.Write(append(b, '\n'))
+	}
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	if _, err := s.out.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	return s.out.Flush()
+}
+
+// validID reports whether a request id is absent, a number or a string.
+func validID(id json.RawMessage) bool {
+	if len(id) == 0 {
+		return true
+	}
+	switch id[0] {
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'n':
+		return true
+	}
+	return false
+}
+
+// idOf finds the id of a line that is not a valid request, so that its
+// error can still be matched when the id itself is readable.
+func idOf(line []byte) json.RawMessage {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &probe) == nil && validID(probe.ID) {
+		return probe.ID
+	}
+	return nil
+}
