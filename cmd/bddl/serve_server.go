@@ -127,6 +127,7 @@ func (s *server) dispatch(line []byte) {
 		return
 	}
 	run := func() {
+		defer s.running.Done()
 		res, err := s.call(m, req.Params)
 		s.respond(req.ID, res, err)
 	}
@@ -156,7 +157,7 @@ func (s *server) call(m serveMethod, params json.RawMessage) (res any, serr *ser
 	return m(s, params)
 }
 
-// respond writes one response line and marks its request done.
+// respond writes one response line.
 func (s *server) respond(id json.RawMessage, res any, e *serveError) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
