@@ -78,10 +78,14 @@ func (s *server) serve(in io.Reader) error {
 				for readErr == bufio.ErrBufferFull {
 					_, readErr = br.ReadSlice('\n')
 				}
-				s.respond(nil, nil, errorf(codeLineTooLong, "request line longer than %d bytes: skipped", s.maxLine))
+				s.tooLong()
 				continue
 			}
 			line = long
+		}
+		if len(bytes.TrimRight(line, "\r\n")) > s.maxLine {
+			s.tooLong()
+			continue
 		}
 		if readErr != nil && readErr != io.EOF {
 			break
@@ -103,6 +107,10 @@ func (s *server) serve(in io.Reader) error {
 		return readErr
 	}
 	return nil
+}
+
+func (s *server) tooLong() {
+	s.respond(nil, nil, errorf(codeLineTooLong, "request line longer than %d bytes (--max-line): skipped", s.maxLine))
 }
 
 // dispatch decodes one request line and starts it. The line is copied:

@@ -69,7 +69,11 @@ func serveSessionOpen(s *server, raw json.RawMessage) (any, *serveError) {
 	if serr != nil {
 		return nil, serr
 	}
-	header, serr := headerLine(p.Header, p.Activity)
+	named := p.Activity
+	if named == "" && p.Definition != "" {
+		named = "definition" // the header must name one; the text decides
+	}
+	header, serr := headerLine(p.Header, named)
 	if serr != nil {
 		return nil, serr
 	}
@@ -79,7 +83,9 @@ func serveSessionOpen(s *server, raw json.RawMessage) (any, *serveError) {
 	}
 	rd, err := episode.NewReader(bytes.NewReader(header), name)
 	if err != nil {
-		return nil, asServeError(err, codeInvalidParams)
+		e := asServeError(err, codeInvalidParams)
+		e.Code = codeInvalidParams // the header is a parameter
+		return nil, e
 	}
 	act, serr := sessionActivity(res, &p, rd.Header().Activity)
 	if serr != nil {
@@ -98,7 +104,9 @@ func serveSessionOpen(s *server, raw json.RawMessage) (any, *serveError) {
 		}
 	}
 	if sess.stepper, err = episode.NewStepper(prog, rd, opts); err != nil {
-		return nil, asServeError(err, codeInvalidParams)
+		e := asServeError(err, codeInvalidParams)
+		e.Code = codeInvalidParams
+		return nil, e
 	}
 	id := s.state.add(sess)
 	return map[string]any{"session": id, "activity": act.Name, "objects": prog.NumObjects(),
