@@ -189,6 +189,9 @@ func (sess *serveSession) result(explain bool) *episode.Result {
 	if !sess.perStep {
 		r.PerStep, r.Conjuncts = nil, nil
 	}
+	if !explain {
+		r.InitFailures = nil // the lean record: no literal lists
+	}
 	return r
 }
 
@@ -204,8 +207,9 @@ func record(r *episode.Result) (json.RawMessage, *serveError) {
 type sessionStepParams struct {
 	Session string          `json:"session"`
 	Step    json.RawMessage `json:"step"`
-	// Explain (default true) lists the unsatisfied and undetermined
-	// literals; false is faster.
+	// Explain (default true) gives the whole record of bddl check; false
+	// leaves out the literal lists (unsatisfied, undetermined,
+	// init_failures) and their counts, for speed.
 	Explain *bool `json:"explain"`
 }
 

@@ -439,7 +439,7 @@ func BenchmarkServe(b *testing.B) {
 	for _, explain := range []bool{true, false} {
 		b.Run(fmt.Sprintf("explain=%v", explain), func(b *testing.B) {
 			c := startServe(b, defaultServeMaxLine, "")
-			sid := openSession(b, c, map[string]any{"activity": exampleActivity, "closed_world": nil})
+			sid := openSession(b, c, map[string]any{"activity": exampleActivity})
 			step := 0
 			line := func() string {
 				step++
