@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/signal"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -55,6 +56,9 @@ func runServe(opts *serveOptions) error {
 	if opts.maxLine < 1<<10 {
 		return misuse("--max-line %d: at least 1024 bytes", opts.maxLine)
 	}
+	// Ctrl-C in the parent's terminal reaches the server too; the parent
+	// decides when the server ends (by closing its input).
+	signal.Ignore(os.Interrupt)
 	stop := watchParent(os.Getppid(), time.Second)
 	defer stop()
 	return newServer(opts.globalOptions, opts.out, opts.maxLine).serve(opts.in)
