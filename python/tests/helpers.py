@@ -5,7 +5,11 @@ import json
 import os
 from typing import Any, Dict, List, Tuple
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from openbddl.binary import source_root
+
+# The clone the tests read examples from: $BDDL_SOURCE, the tree the
+# package was installed from, or the one these tests sit in.
+REPO = source_root() or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(REPO, "activities", "examples")
 ACTIVITY = "tidying_the_living_room"
 
