@@ -464,3 +464,23 @@ func BenchmarkServe(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkServeRun measures session.run of a 10,000-step episode through
+// the server, per step.
+func BenchmarkServeRun(b *testing.B) {
+	c := startServe(b, defaultServeMaxLine, "")
+	var steps []string
+	for k := 0; k < 10000; k++ {
+		steps = append(steps, fmt.Sprintf(`{"step":%d,"facts":[["ontop","mug.n.04_1","sink.n.01_1"]]}`, k))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		sid := openSession(b, c, map[string]any{"activity": exampleActivity})
+		c.send(fmt.Sprintf(`{"id":"run","method":"session.run","params":{"session":%q,"steps":[%s]}}`, sid, strings.Join(steps, ",")))
+		if r := c.wait(`"run"`); r.Error != nil {
+			b.Fatal(r.Error)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(steps))/b.Elapsed().Seconds(), "steps/s")
+	c.finish()
+}

@@ -60,7 +60,9 @@ class _Server:
     others' responses over), so a single thread pays no hand-off."""
 
     def __init__(self, argv: List[str], env: Optional[Dict[str, str]]) -> None:
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=0)
+        # Buffered both ways: readline on an unbuffered pipe reads a byte
+        # per system call; every request is flushed as it is written.
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=1 << 16)
         self.pid = os.getpid()
         self.wlock = threading.Lock()
         self.cond = threading.Condition()
@@ -94,6 +96,7 @@ class _Server:
             data = (_dumps({"id": rid, "method": method, "params": params}) + "\n").encode()
             try:
                 self.proc.stdin.write(data)
+                self.proc.stdin.flush()
             except (BrokenPipeError, OSError, ValueError) as e:
                 self._die("bddl serve is gone (writing a request: %s)" % e)
                 raise self.dead  # type: ignore[misc]
