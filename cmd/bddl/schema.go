@@ -32,6 +32,7 @@ var schemaNames = map[string]string{
 	"sample":       "sample --format json",
 	"transition":   "transition list --format json",
 	"rule-explain": "transition explain --format json",
+	"serve":        "the lines of bddl serve: handshake, requests, responses",
 }
 
 func schemaFor(name string) ([]byte, error) {

@@ -30,6 +30,7 @@ type serveReply struct {
 	ID     json.RawMessage `json:"id"`
 	Result json.RawMessage `json:"result"`
 	Error  *serveError     `json:"error"`
+	raw    []byte          // the line as sent
 }
 
 func startServe(t testing.TB, maxLine int, kbPath string) *serveClient {
@@ -73,6 +74,7 @@ func (c *serveClient) recv() serveReply {
 	if err := json.Unmarshal(c.out.Bytes(), &r); err != nil {
 		c.t.Fatalf("response %q: %v", c.out.Text(), err)
 	}
+	r.raw = append([]byte(nil), c.out.Bytes()...)
 	return r
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 const exampleActivity = "tidying_the_living_room"
@@ -482,5 +483,53 @@ func BenchmarkServeRun(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(steps))/b.Elapsed().Seconds(), "steps/s")
+	c.finish()
+}
+
+// TestServeMatchesSchema checks a transcript of every method, and of
+// errors, against bddl schema serve.
+func TestServeMatchesSchema(t *testing.T) {
+	t.Parallel()
+	s := compileSchema(t, "serve")
+	c := startServe(t, 4096, "")
+	check := func(what string, line []byte) {
+		t.Helper()
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if err := s.Validate(v); err != nil {
+			t.Errorf("%s does not match the serve schema: %v\n%.300s", what, err, line)
+		}
+	}
+	hand, _ := json.Marshal(c.hand)
+	check("handshake", hand)
+	ep := "../../activities/examples/cleaning_shoes/episodes/success.jsonl"
+	lines := episodeLines(t, ep)
+	requests := []map[string]any{
+		{"method": "validate", "params": map[string]any{"activity": exampleActivity}},
+		{"method": "explain", "params": map[string]any{"activity": exampleActivity}},
+		{"method": "kb.show", "params": map[string]any{"synsets": []string{"apple.n.01"}}},
+		{"method": "check", "params": map[string]any{"episode": ep, "hold": 2}},
+		{"method": "sample", "params": map[string]any{"activity": exampleActivity, "seed": 1}},
+		{"method": "session.open", "params": map[string]any{"header": json.RawMessage(lines[0]), "transitions": true}},
+		{"method": "session.init", "params": map[string]any{"session": "s1", "step": json.RawMessage(lines[1])}},
+		{"method": "session.step", "params": map[string]any{"session": "s1", "step": json.RawMessage(lines[2])}},
+		{"method": "session.run", "params": map[string]any{"session": "s1", "steps": []json.RawMessage{lines[3]}, "goals": true}},
+		{"method": "session.close", "params": map[string]any{"session": "s1"}},
+		{"method": "session.close", "params": map[string]any{"session": "s1"}},
+		{"method": "nope"},
+	}
+	for i, req := range requests {
+		req["id"] = i
+		b, _ := json.Marshal(req)
+		if req["method"] != "nope" { // not a valid request: its error response is checked
+			check(fmt.Sprintf("request %v", req["method"]), b)
+		}
+		c.send(string(b))
+		check(fmt.Sprintf("response to %v", req["method"]), c.recv().raw)
+	}
+	c.send("not json")
+	check("parse error", c.recv().raw)
 	c.finish()
 }
