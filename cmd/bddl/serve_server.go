@@ -19,8 +19,13 @@ type server struct {
 	g       *globalOptions
 	maxLine int
 
-	outMu sync.Mutex
-	out   *bufio.Writer
+	// Responses go through lines to one writer goroutine, so that the
+	// reader, which runs a session's cheap requests itself, never blocks
+	// on a client that writes many requests before reading; the writer
+	// flushes when no response is waiting (one system call for a burst).
+	lines   chan []byte
+	written chan error
+	out     *bufio.Writer
 
 	running sync.WaitGroup
 	slots   chan struct{} // bounds the requests run at once
@@ -40,8 +45,33 @@ var serveMethods = map[string]serveMethod{}
 var serveSessionMethods = map[string]bool{}
 
 func newServer(g *globalOptions, out io.Writer, maxLine int) *server {
-	return &server{g: g, maxLine: maxLine, out: bufio.NewWriterSize(out, 64<<10),
+	s := &server{g: g, maxLine: maxLine, out: bufio.NewWriterSize(out, 64<<10),
+		lines: make(chan []byte, maxPendingResponses), written: make(chan error, 1),
 		slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0)), state: newServeState(g)}
+	go s.writeLoop()
+	return s
+}
+
+// maxPendingResponses bounds the responses waiting for the client to
+// read them; past it, requests wait.
+const maxPendingResponses = 4096
+
+// writeLoop writes the response lines, flushing whenever none waits; it
+// reports the first write error when lines is closed.
+func (s *server) writeLoop() {
+	var werr error
+	for line := range s.lines {
+		if werr != nil {
+			continue // the client is gone: drain
+		}
+		if _, werr = s.out.Write(line); werr == nil && len(s.lines) == 0 {
+			werr = s.out.Flush()
+		}
+	}
+	if werr == nil {
+		werr = s.out.Flush()
+	}
+	s.written <- werr
 }
 
 func methodNames() []string {
@@ -98,9 +128,8 @@ func (s *server) serve(in io.Reader) error {
 	}
 	s.running.Wait()
 	s.state.closeSessions()
-	s.outMu.Lock()
-	defer s.outMu.Unlock()
-	if err := s.out.Flush(); err != nil {
+	close(s.lines)
+	if err := <-s.written; err != nil {
 		return err
 	}
 	if readErr != nil && readErr != io.EOF {
@@ -141,7 +170,7 @@ func (s *server) dispatch(line []byte) {
 	}
 	s.running.Add(1)
 	if serveSessionMethods[req.Method] {
-		if !s.state.enqueue(req.Params, run, func(e *serveError) { s.respond(req.ID, nil, e) }) {
+		if !s.state.enqueue(req.Params, run, func(e *serveError) { s.respond(req.ID, nil, e) }, req.Method != "session.run") {
 			s.running.Done()
 		}
 		return
@@ -179,7 +208,7 @@ func (s *server) respond(id json.RawMessage, res any, e *serveError) {
 	}
 }
 
-// write marshals v as one line and flushes it.
+// write marshals v as one line and queues it for the writer.
 func (s *server) write(v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -189,12 +218,8 @@ func (s *server) write(v any) error {
 		buf.Reset()
 		buf.Write(append(b, '\n'))
 	}
-	s.outMu.Lock()
-	defer s.outMu.Unlock()
-	if _, err := s.out.Write(buf.Bytes()); err != nil {
-		return err
-	}
-	return s.out.Flush()
+	s.lines <- buf.Bytes()
+	return nil
 }
 
 // validID reports whether a request id is absent, a number or a string.

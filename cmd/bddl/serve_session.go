@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/batch"
@@ -41,9 +42,10 @@ type serveSession struct {
 	annotate func(*episode.Result) // transition firings, when on
 	perStep  bool
 
-	mu     sync.Mutex // guards closed and sends on queue
-	closed bool
-	queue  chan func()
+	mu      sync.Mutex // guards closed and sends on queue
+	closed  bool
+	queue   chan func()
+	pending atomic.Int64 // requests queued and not yet done
 }
 
 type sessionOpenParams struct {
