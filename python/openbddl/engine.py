@@ -20,8 +20,10 @@ PROTOCOL = 1
 PathLike = Union[str, "os.PathLike[str]"]
 Step = Mapping[str, Any]
 
-# Engines alive in this process, reset in a forked child.
+# Engines and sessions alive in this process, reset in a forked child
+# (a lock another thread held at the fork would never be released there).
 _engines: "weakref.WeakSet[Engine]" = weakref.WeakSet()
+_sessions: "weakref.WeakSet[Session]" = weakref.WeakSet()
 # A forked child's copies of its parent's pipes: kept so that they are
 # never closed again by the garbage collector (their descriptors are
 # closed at the fork, and the numbers may be reused).
@@ -31,6 +33,8 @@ _abandoned: List[Any] = []
 def _after_fork_in_child() -> None:
     for eng in list(_engines):
         eng._forget_after_fork()
+    for sess in list(_sessions):
+        sess._lock = threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
@@ -409,6 +413,7 @@ class Session:
         self._server = server
         self._next = 0
         self._lock = threading.Lock()
+        _sessions.add(self)
 
     def __enter__(self) -> "Session":
         return self
