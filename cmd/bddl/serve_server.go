@@ -31,6 +31,9 @@ type server struct {
 	slots   chan struct{} // bounds the requests run at once
 
 	state *serveState
+	// methods are the methods served (serveMethods; a fuzz test serves
+	// those that write no file).
+	methods map[string]serveMethod
 }
 
 // serveMethod runs one request's params; the result is marshalled as the
@@ -47,7 +50,7 @@ var serveSessionMethods = map[string]bool{}
 func newServer(g *globalOptions, out io.Writer, maxLine int) *server {
 	s := &server{g: g, maxLine: maxLine, out: bufio.NewWriterSize(out, 64<<10),
 		lines: make(chan []byte, maxPendingResponses), written: make(chan error, 1),
-		slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0)), state: newServeState(g)}
+		slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0)), state: newServeState(g), methods: serveMethods}
 	go s.writeLoop()
 	return s
 }
@@ -158,7 +161,7 @@ func (s *server) dispatch(line []byte) {
 		s.respond(req.ID, nil, errorf(codeInvalidRequest, "the request names no method"))
 		return
 	}
-	m, ok := serveMethods[req.Method]
+	m, ok := s.methods[req.Method]
 	if !ok {
 		s.respond(req.ID, nil, errorf(codeUnknownMethod, "unknown method %q; methods: %v", req.Method, methodNames()))
 		return
