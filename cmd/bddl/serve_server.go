@@ -107,17 +107,18 @@ func (s *server) serve(in io.Reader) error {
 				long = append(long, line...)
 			}
 			if len(long) > s.maxLine {
+				id := idPrefix(long)
 				long = nil // release it: the rest of the line is skipped
 				for readErr == bufio.ErrBufferFull {
 					_, readErr = br.ReadSlice('\n')
 				}
-				s.tooLong()
+				s.tooLong(id)
 				continue
 			}
 			line = long
 		}
 		if len(bytes.TrimRight(line, "\r\n")) > s.maxLine {
-			s.tooLong()
+			s.tooLong(idPrefix(line))
 			continue
 		}
 		if readErr != nil && readErr != io.EOF {
@@ -141,8 +142,8 @@ func (s *server) serve(in io.Reader) error {
 	return nil
 }
 
-func (s *server) tooLong() {
-	s.respond(nil, nil, errorf(codeLineTooLong, "request line longer than %d bytes (--max-line): skipped", s.maxLine))
+func (s *server) tooLong(id json.RawMessage) {
+	s.respond(id, nil, errorf(codeLineTooLong, "request line longer than %d bytes (--max-line): skipped", s.maxLine))
 }
 
 // dispatch decodes one request line and starts it. The line is copied:
@@ -238,7 +239,9 @@ func validID(id json.RawMessage) bool {
 }
 
 // idOf finds the id of a line that is not a valid request, so that its
-// error can still be matched when the id itself is readable.
+// error can still be matched when the id itself is readable: from the
+// whole line, else from its start (a client writing "id" first, as
+// openbddl does, always gets its id back).
 func idOf(line []byte) json.RawMessage {
 	var probe struct {
 		ID json.RawMessage `json:"id"`
@@ -246,5 +249,40 @@ func idOf(line []byte) json.RawMessage {
 	if json.Unmarshal(line, &probe) == nil && validID(probe.ID) {
 		return probe.ID
 	}
-	return nil
+	return idPrefix(line)
+}
+
+// idPrefix reads the id of a line that starts {"id": ID, a number or a
+// simple string; nil otherwise.
+func idPrefix(line []byte) json.RawMessage {
+	rest := bytes.TrimLeft(line, " \t\r")
+	var ok bool
+	if rest, ok = bytes.CutPrefix(rest, []byte("{")); !ok {
+		return nil
+	}
+	rest = bytes.TrimLeft(rest, " \t\r")
+	if rest, ok = bytes.CutPrefix(rest, []byte(`"id"`)); !ok {
+		return nil
+	}
+	rest = bytes.TrimLeft(rest, " \t\r")
+	if rest, ok = bytes.CutPrefix(rest, []byte(":")); !ok {
+		return nil
+	}
+	rest = bytes.TrimLeft(rest, " \t\r")
+	end := 0
+	switch {
+	case len(rest) > 0 && rest[0] == '"':
+		end = bytes.IndexByte(rest[1:], '"') + 2
+		if end < 2 || bytes.IndexByte(rest[1:end-1], '\\') >= 0 {
+			return nil
+		}
+	default:
+		for end < len(rest) && end < 32 && bytes.IndexByte([]byte("-+.0123456789eE"), rest[end]) >= 0 {
+			end++
+		}
+	}
+	if end == 0 || end > 256 || !json.Valid(rest[:end]) {
+		return nil
+	}
+	return append(json.RawMessage(nil), rest[:end]...)
 }

@@ -133,7 +133,11 @@ class _Server:
                         raise self.dead  # type: ignore[misc]
                 resp = json.loads(line)
                 got = resp.get("id")
-                if got == rid:
+                # An error with no id answers a line the server could not
+                # read an id from; this client always writes the id first,
+                # so it does not happen, but if it did, the reader takes it
+                # rather than wait for ever.
+                if got == rid or got is None:
                     return resp
                 with self.cond:
                     self.done[got] = resp

@@ -67,6 +67,13 @@ class ErrorTest(unittest.TestCase):
         # The server is still there.
         self.assertTrue(self.eng.explain(ACTIVITY).goal)
 
+    def test_nan_is_an_error_not_a_hang(self) -> None:
+        with self.eng.session(ACTIVITY) as s:
+            with self.assertRaises(openbddl.EngineError) as cm:
+                s.step(objects={"mug.n.04_1": {"temperature": float("nan")}})
+            self.assertEqual(cm.exception.code, "parse_error")
+            self.assertEqual(s.step({"step": 1}).step, 1)
+
     def test_closed_session(self) -> None:
         s = self.eng.session(ACTIVITY)
         s.close()
