@@ -25,7 +25,10 @@ func TestPythonClient(t *testing.T) {
 		t.Skipf("python3 is older than 3.9, which openbddl needs: %s", out)
 	}
 	bin := filepath.Join(t.TempDir(), "bddl")
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		gobin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
 	build := exec.Command(gobin, "build", "-o", bin, ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
