@@ -42,7 +42,8 @@ JSON Schema is 'bddl schema serve'; docs/python.md describes each method.
 A malformed line gets an error response and the server goes on; a line
 longer than --max-line bytes is skipped with an error. The server ends
 when standard input ends (after answering every request) or when its
-parent process exits.`,
+parent process exits; it ignores Ctrl-C (SIGINT), which its parent
+handles: end an interactive one with Ctrl-D.`,
 		Example: `  echo '{"id":1,"method":"explain","params":{"activity":"tidying_the_living_room"}}' | bddl serve
   bddl --kb ../shared/behavior1k/knowledge_base serve     # as the Python package starts it`,
 		Args: cobra.NoArgs,
