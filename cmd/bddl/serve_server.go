@@ -254,21 +254,25 @@ func idOf(line []byte) json.RawMessage {
 
 // idPrefix reads the id of a line that starts {"id": ID, a number or a
 // simple string; nil otherwise.
-func idPrefix(line []byte) json.RawMessage {
-	rest := bytes.TrimLeft(line, " \t\r")
+func idPrefix(line []byte) json.RawMessage { return keyPrefix(line, "id") }
+
+// keyPrefix reads the value of an object's first key when it is key and
+// the value a number or a string without escapes; nil otherwise.
+func keyPrefix(line []byte, key string) json.RawMessage {
+	rest := bytes.TrimLeft(line, " \t\r\n")
 	var ok bool
 	if rest, ok = bytes.CutPrefix(rest, []byte("{")); !ok {
 		return nil
 	}
-	rest = bytes.TrimLeft(rest, " \t\r")
-	if rest, ok = bytes.CutPrefix(rest, []byte(`"id"`)); !ok {
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	if rest, ok = bytes.CutPrefix(rest, []byte(`"`+key+`"`)); !ok {
 		return nil
 	}
-	rest = bytes.TrimLeft(rest, " \t\r")
+	rest = bytes.TrimLeft(rest, " \t\r\n")
 	if rest, ok = bytes.CutPrefix(rest, []byte(":")); !ok {
 		return nil
 	}
-	rest = bytes.TrimLeft(rest, " \t\r")
+	rest = bytes.TrimLeft(rest, " \t\r\n")
 	end := 0
 	switch {
 	case len(rest) > 0 && rest[0] == '"':

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -197,7 +198,14 @@ func (st *serveState) enqueue(params json.RawMessage, f func(), fail func(*serve
 	var p struct {
 		Session string `json:"session"`
 	}
-	_ = json.Unmarshal(params, &p)
+	// The session named first (as openbddl writes it) is read without
+	// decoding the rest, which for session.run is the whole episode; only
+	// when "session" occurs once, so that no later duplicate key (which
+	// the handler's decoding would take) can name another session.
+	sid := keyPrefix(params, "session")
+	if sid == nil || bytes.Count(params, []byte(`"session"`)) != 1 || json.Unmarshal(sid, &p.Session) != nil {
+		_ = json.Unmarshal(params, &p)
+	}
 	st.mu.Lock()
 	sess := st.sessions[p.Session]
 	st.mu.Unlock()

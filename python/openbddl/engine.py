@@ -429,8 +429,8 @@ class Session:
         if self.engine._get() is not self._server:
             raise EngineError("session %s belongs to a server this process no longer has (after a fork, or a "
                               "server that died): open a new session" % self.id, code="unknown_session")
-        params["session"] = self.id
-        return self.engine.call(method, params)
+        # The session first: the server reads it without scanning the rest.
+        return self.engine.call(method, {"session": self.id, **params})
 
     def _line(self, step: Optional[Step], kw: Dict[str, Any]) -> Dict[str, Any]:
         line = dict(step) if step is not None else {}
