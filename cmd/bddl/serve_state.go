@@ -200,10 +200,12 @@ func (st *serveState) enqueue(params json.RawMessage, f func(), fail func(*serve
 	}
 	// The session named first (as openbddl writes it) is read without
 	// decoding the rest, which for session.run is the whole episode; only
-	// when "session" occurs once, so that no later duplicate key (which
-	// the handler's decoding would take) can name another session.
+	// when "session" occurs once and nothing is \u-escaped, so that no
+	// later duplicate key (which the handler's decoding would take) can
+	// name another session.
 	sid := keyPrefix(params, "session")
-	if sid == nil || bytes.Count(params, []byte(`"session"`)) != 1 || json.Unmarshal(sid, &p.Session) != nil {
+	if sid == nil || bytes.Count(params, []byte(`"session"`)) != 1 || bytes.Contains(params, []byte(`\u`)) ||
+		json.Unmarshal(sid, &p.Session) != nil {
 		_ = json.Unmarshal(params, &p)
 	}
 	st.mu.Lock()
