@@ -44,36 +44,9 @@ type CheckOptions struct {
 // Reason), never returned: a recording that could not be read in full is
 // not a success. Cancelling ctx stops the check with an error result.
 func Check(ctx context.Context, prog *predicates.Program, r *Reader, opts CheckOptions) *Result {
-	hold := max(opts.Hold, 1)
-	res := &Result{
-		Activity:  r.Header().Activity,
-		Episode:   r.name,
-		Hold:      hold,
-		Negation:  prog.Options().Negation.String(),
-		Conjuncts: ConjunctTexts(prog),
-	}
-	r.SetLenient(opts.Lenient)
-	c := checker{prog: prog, r: r, res: res, opts: opts, hold: hold}
-	err := c.run(ctx)
-	res.Warnings = r.Warnings()
-	res.SkippedSteps = r.Skipped()
-	for _, e := range r.SkipErrors() {
-		res.SkipErrors = append(res.SkipErrors, e.Error())
-	}
-	if err == nil && res.Steps == 0 {
-		err = &Error{File: r.name, Line: r.Line() + 1, Msg: "no steps: a recording needs at least one step after the header"}
-	}
-	if err != nil {
-		res.Interrupted = IsInterrupted(err)
-		res.Error = err.Error()
-		res.Reason = res.Error
-		res.Success = false
-		res.FirstSuccessStep = nil
-		res.Score, res.ChallengeScore = 0, 0
-		return res
-	}
-	c.finish()
-	return res
+	st := newStepper(prog, r, opts)
+	err := st.c.run(ctx)
+	return st.c.result(err, true)
 }
 
 type checker struct {
@@ -91,6 +64,7 @@ type checker struct {
 
 	first, last StepInfo
 	lastGoal    predicates.Truth
+	streak      int // consecutive steps the goal has held so far
 	runAtEnd    int // consecutive steps the goal has held, at the end
 	successAt   StepInfo
 	succeeded   bool
@@ -98,12 +72,16 @@ type checker struct {
 	eval        time.Duration
 }
 
-func (c *checker) run(ctx context.Context) error {
+// bind loads the header into a fresh state.
+func (c *checker) bind() error {
 	c.s = c.prog.NewState()
-	if err := c.r.Bind(c.s); err != nil {
+	return c.r.Bind(c.s)
+}
+
+func (c *checker) run(ctx context.Context) error {
+	if err := c.bind(); err != nil {
 		return err
 	}
-	run := 0
 	timing := c.opts.Timing
 	var t0 time.Time
 	if timing {
@@ -125,45 +103,53 @@ func (c *checker) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if c.res.Steps == 0 {
-			c.firstStep(info)
+		if err := c.step(info); err != nil {
+			return err
 		}
-		if c.opts.AfterStep != nil {
-			if err := c.opts.AfterStep(c.s, info); err != nil {
-				return err
-			}
-		}
-		v := c.prog.Eval(c.s)
-		if c.opts.PerStep {
-			c.conj = c.prog.EvalConjuncts(c.s, c.conj[:0])
-			c.perGoal = append(c.perGoal, v)
-			c.perConj = append(c.perConj, c.conj...)
-			c.perInfo = append(c.perInfo, info)
-		}
-		if info.Skipped > 0 {
-			run = 0
-		}
-		switch v {
-		case predicates.True:
-			run++
-		case predicates.Unknown:
-			c.res.UnknownSteps++
-			run = 0
-		default:
-			run = 0
-		}
-		if !c.succeeded && run >= c.hold {
-			c.succeeded, c.successAt = true, info
-			_, st := c.prog.EvalStats(c.s)
-			c.res.SuccessApproximateCount = st.Approximate
-		}
-		c.last, c.lastGoal, c.runAtEnd = info, v, run
-		c.res.Steps++
 		if timing {
 			t0 = time.Now()
 			c.eval += t0.Sub(t1)
 		}
 	}
+}
+
+// step evaluates the state after the step info was applied to it.
+func (c *checker) step(info StepInfo) error {
+	if c.res.Steps == 0 {
+		c.firstStep(info)
+	}
+	if c.opts.AfterStep != nil {
+		if err := c.opts.AfterStep(c.s, info); err != nil {
+			return err
+		}
+	}
+	v := c.prog.Eval(c.s)
+	if c.opts.PerStep {
+		c.conj = c.prog.EvalConjuncts(c.s, c.conj[:0])
+		c.perGoal = append(c.perGoal, v)
+		c.perConj = append(c.perConj, c.conj...)
+		c.perInfo = append(c.perInfo, info)
+	}
+	if info.Skipped > 0 {
+		c.streak = 0
+	}
+	switch v {
+	case predicates.True:
+		c.streak++
+	case predicates.Unknown:
+		c.res.UnknownSteps++
+		c.streak = 0
+	default:
+		c.streak = 0
+	}
+	if !c.succeeded && c.streak >= c.hold {
+		c.succeeded, c.successAt = true, info
+		_, st := c.prog.EvalStats(c.s)
+		c.res.SuccessApproximateCount = st.Approximate
+	}
+	c.last, c.lastGoal, c.runAtEnd = info, v, c.streak
+	c.res.Steps++
+	return nil
 }
 
 // firstStep keeps the baseline of the challenge score and checks :init.
@@ -182,9 +168,9 @@ func (c *checker) firstStep(info StepInfo) {
 	}
 }
 
-// finish computes what is reported about the last step.
-func (c *checker) finish() {
-	res := c.res
+// finish computes into res what is reported about the last step;
+// explain adds the unsatisfied and undetermined literals.
+func (c *checker) finish(res *Result, explain bool) {
 	res.EpisodeStep = c.last.Step
 	res.GoalAtEnd = c.lastGoal
 	res.HoldsAtEnd = c.lastGoal == predicates.True
@@ -195,17 +181,19 @@ func (c *checker) finish() {
 	}
 	res.Success = c.succeeded && res.SkippedSteps == 0 && (!c.opts.AtEnd || res.HoldsAtEnd)
 
-	trace := c.prog.Explain(c.s)
-	for _, r := range trace.Reasons() {
-		switch r.Value {
-		case predicates.False:
-			res.Unsatisfied = append(res.Unsatisfied, literalOf(r))
-		case predicates.Unknown:
-			res.Undetermined = append(res.Undetermined, literalOf(r))
+	if explain {
+		trace := c.prog.Explain(c.s)
+		for _, r := range trace.Reasons() {
+			switch r.Value {
+			case predicates.False:
+				res.Unsatisfied = append(res.Unsatisfied, literalOf(r))
+			case predicates.Unknown:
+				res.Undetermined = append(res.Undetermined, literalOf(r))
+			}
 		}
+		res.ApproximateCount = trace.Stats.Approximate
+		res.UnknownCount = trace.Stats.Unknown
 	}
-	res.ApproximateCount = trace.Stats.Approximate
-	res.UnknownCount = trace.Stats.Unknown
 
 	if sc, err := c.prog.Scores(c.s, c.baseline); err == nil {
 		res.Score = sc.Library.Value
@@ -218,9 +206,9 @@ func (c *checker) finish() {
 	if res.Success {
 		res.Score, res.ChallengeScore = 1, 1
 	}
-	res.Reason = c.reason()
+	res.Reason = c.reason(res)
 	if c.opts.PerStep {
-		c.perStep()
+		c.perStep(res)
 	}
 	if c.opts.Timing {
 		total := (c.decode + c.eval).Seconds()
@@ -249,9 +237,9 @@ func (c *checker) duration() *float64 {
 	return &d
 }
 
-func (c *checker) perStep() {
+func (c *checker) perStep(res *Result) {
 	k := c.prog.NumConjuncts()
-	c.res.PerStep = make([]StepTruth, len(c.perGoal))
+	res.PerStep = make([]StepTruth, len(c.perGoal))
 	for i, v := range c.perGoal {
 		st := StepTruth{Step: c.perInfo[i].Step, Goal: v, Conjuncts: c.perConj[i*k : (i+1)*k : (i+1)*k]}
 		switch dt := c.r.Header().DT; {
@@ -262,13 +250,12 @@ func (c *checker) perStep() {
 			t := float64(c.perInfo[i].Step) * dt
 			st.T = &t
 		}
-		c.res.PerStep[i] = st
+		res.PerStep[i] = st
 	}
 }
 
 // reason explains the outcome in one line.
-func (c *checker) reason() string {
-	res := c.res
+func (c *checker) reason(res *Result) string {
 	var b strings.Builder
 	switch {
 	case res.Success:

@@ -46,14 +46,15 @@ type Reader struct {
 	dec       *decoder
 	mentioned []bool
 
-	lenient    bool
-	skipped    int
-	skipErrors []*Error
-	stepLines  int // step lines read, good or skipped
-	steps      int // good steps
-	last       int64
-	haveLast   bool
-	eof        bool
+	lenient     bool
+	skipped     int
+	skippedSeen int // skipped when Feed last applied a step
+	skipErrors  []*Error
+	stepLines   int // step lines read, good or skipped
+	steps       int // good steps
+	last        int64
+	haveLast    bool
+	eof         bool
 }
 
 // StepInfo describes the step Next just applied.
@@ -320,31 +321,92 @@ func (r *Reader) nextBatch(d *decoder) (*batch, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		r.stepLines++
-		if n := r.hl.h.Steps; n > 0 && r.stepLines > n {
-			return nil, &Error{File: r.name, Line: r.line,
-				Msg: fmt.Sprintf("more steps than the %d the header declares", n)}
+		b, bad, err := r.parseLine(d, line)
+		if err != nil {
+			return nil, err
 		}
-		if !d.parseStep(line) {
-			if bad := r.reject(r.errorOf(d, line)); bad != nil {
-				return nil, bad
+		if bad != nil {
+			if err := r.reject(bad); err != nil {
+				return nil, err
 			}
 			continue
 		}
-		b := &d.b
-		if r.haveLast && b.step <= r.last {
-			e := &Error{File: r.name, Line: r.line, Step: b.step, HasStep: true, Field: "step",
-				Msg: fmt.Sprintf("%d does not increase (the previous step is %d)", b.step, r.last)}
-			if bad := r.reject(e); bad != nil {
-				return nil, bad
-			}
-			continue
-		}
-		r.last, r.haveLast = b.step, true
-		r.steps++
 		return b, nil
 	}
 }
+
+// parseLine parses and checks one step line (not blank) into d's
+// batch. bad is an error of the line (skipped in lenient mode), err one
+// that no mode skips.
+func (r *Reader) parseLine(d *decoder, line []byte) (b *batch, bad *Error, err error) {
+	r.stepLines++
+	if n := r.hl.h.Steps; n > 0 && r.stepLines > n {
+		return nil, nil, &Error{File: r.name, Line: r.line,
+			Msg: fmt.Sprintf("more steps than the %d the header declares", n)}
+	}
+	if !d.parseStep(line) {
+		return nil, r.errorOf(d, line), nil
+	}
+	b = &d.b
+	if r.haveLast && b.step <= r.last {
+		return nil, &Error{File: r.name, Line: r.line, Step: b.step, HasStep: true, Field: "step",
+			Msg: fmt.Sprintf("%d does not increase (the previous step is %d)", b.step, r.last)}, nil
+	}
+	r.last, r.haveLast = b.step, true
+	r.steps++
+	return b, nil, nil
+}
+
+// Feed decodes one step line given by the caller (instead of read from
+// the input) into the bound state, as Next does: a bad line is an *Error
+// in strict mode, which stops the reader, and a *SkippedError in lenient
+// mode, counted with the skipped steps. A blank line is an error, as
+// there is no step in it.
+func (r *Reader) Feed(line []byte) (StepInfo, error) {
+	if r.dec == nil {
+		return StepInfo{}, errors.New("episode: Reader.Feed before Bind")
+	}
+	if r.eof {
+		return StepInfo{}, errors.New("episode: the recording stopped at an earlier error")
+	}
+	if len(line) > r.maxLine {
+		return StepInfo{}, &Error{File: r.name, Line: r.line + 1, Msg: fmt.Sprintf("line longer than the limit of %d bytes", r.maxLine)}
+	}
+	r.line++
+	r.bytes += int64(len(line)) + 1
+	bad := &Error{File: r.name, Line: r.line, Msg: "blank line: no step"}
+	var b *batch
+	if len(bytes.TrimSpace(line)) > 0 {
+		var err error
+		if b, bad, err = r.parseLine(r.dec, line); err != nil {
+			r.eof = true
+			return StepInfo{}, err
+		}
+	}
+	if bad != nil {
+		if err := r.reject(bad); err != nil {
+			return StepInfo{}, err
+		}
+		return StepInfo{}, &SkippedError{Err: bad}
+	}
+	if err := apply(r.state, b, r.mentioned); err != nil {
+		return StepInfo{}, &Error{File: r.name, Line: r.line, Step: b.step, HasStep: true, Msg: err.Error()}
+	}
+	r.noteReflexive(b)
+	// A line skipped by Feed counts as Skipped before this step, as Next
+	// reports the lines it skipped.
+	skipped := r.skipped - r.skippedSeen
+	r.skippedSeen = r.skipped
+	return StepInfo{Step: b.step, T: b.t, HasT: b.hasT, Line: r.line, Skipped: skipped}, nil
+}
+
+// SkippedError is a bad line Feed skipped in lenient mode.
+type SkippedError struct{ Err *Error }
+
+func (e *SkippedError) Error() string { return e.Err.Error() + " (skipped)" }
+
+// Unwrap is the error of the line.
+func (e *SkippedError) Unwrap() error { return e.Err }
 
 // reject handles a bad step line: an error in strict mode, nil (skip)
 // in lenient mode.

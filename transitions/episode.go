@@ -37,19 +37,32 @@ func NewEpisodeCheckerWith(base *kb.Base, opts Options) *EpisodeChecker {
 // Check checks a recording against prog as episode.Check does, with the
 // rules applied after each step; the result lists the firings.
 func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd *episode.Reader, opts episode.CheckOptions) *episode.Result {
+	annotate, err := c.Hook(prog, rd.Header().DT, &opts)
+	if err != nil {
+		return &episode.Result{Error: err.Error(), Reason: err.Error()}
+	}
+	res := episode.Check(ctx, prog, rd, opts)
+	annotate(res)
+	return res
+}
+
+// Hook prepares opts to apply the rules after each step of a recording
+// of prog whose header has dt (episode.CheckOptions.AfterStep), for
+// episode.Check or an episode.Stepper. annotate adds the firings so far,
+// and a warning when no rule can apply, to a result of that check.
+func (c *EpisodeChecker) Hook(prog *predicates.Program, dt float64, opts *episode.CheckOptions) (annotate func(*episode.Result), err error) {
 	proto, ok := c.engines.Load(prog)
 	if !ok {
 		eng, err := CompileWith(prog, c.base, c.opts)
 		if err != nil {
-			return &episode.Result{Error: err.Error(), Reason: err.Error()}
+			return nil, err
 		}
 		proto, _ = c.engines.LoadOrStore(prog, eng)
 	}
 	eng := proto.(*Engine).Fork()
-	eng.SetDT(rd.Header().DT)
+	eng.SetDT(dt)
 	var firings []episode.RuleFiring
 	var prev *episode.StepInfo
-	dt := rd.Header().DT
 	opts.AfterStep = func(s *predicates.State, info episode.StepInfo) error {
 		if prev != nil {
 			eng.SetElapsed(ElapsedSteps(prev.Step, info.Step, prev.T, info.T, prev.HasT && info.HasT, dt))
@@ -62,15 +75,15 @@ func (c *EpisodeChecker) Check(ctx context.Context, prog *predicates.Program, rd
 		}
 		return nil
 	}
-	res := episode.Check(ctx, prog, rd, opts)
-	res.Firings = firings
-	if n := eng.AnonymousDropped(); n > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("--transitions: %d rule outputs that no declared object stands for were not kept: too many anonymous objects at once (max-anonymous)", n))
-	}
-	if eng.NumRules() == 0 {
-		res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
-	}
-	return res
+	return func(res *episode.Result) {
+		res.Firings = slices.Clip(firings)
+		if n := eng.AnonymousDropped(); n > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("--transitions: %d rule outputs that no declared object stands for were not kept: too many anonymous objects at once (max-anonymous)", n))
+		}
+		if eng.NumRules() == 0 {
+			res.Warnings = append(res.Warnings, "--transitions: no transition rule of the knowledge base can apply to this activity's objects")
+		}
+	}, nil
 }
 
 // FiringRecord is a firing at a step as a result reports it: objects by

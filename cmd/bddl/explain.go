@@ -94,16 +94,6 @@ func runExplain(opts *explainOptions) error {
 		fmt.Fprint(opts.out, bddl.ExplainProblem(p))
 		return nil
 	}
-	e := explanation{Problem: p.Name.Name, Domain: p.Domain.Name, Init: []string{}, Goal: []string{}}
-	for _, f := range p.Init {
-		e.Init = append(e.Init, bddl.Explain(f))
-	}
-	goal := []bddl.Formula{p.Goal}
-	if and, ok := p.Goal.(*bddl.And); ok {
-		goal = and.Xs
-	}
-	for _, f := range goal {
-		e.Goal = append(e.Goal, bddl.Explain(f))
-	}
+	e := explain(p)
 	return jsonLines(opts.out).Encode(e)
 }

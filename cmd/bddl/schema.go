@@ -36,6 +36,7 @@ var schemaNames = map[string]string{
 	"transition":     "transition list --format json",
 	"rule-explain":   "transition explain --format json",
 	"libero-episode": "the LIBERO episode files check reads (bddl sample writes them for LIBERO tasks)",
+	"serve":          "the lines of bddl serve: handshake, requests, responses",
 }
 
 func schemaFor(name string) ([]byte, error) {

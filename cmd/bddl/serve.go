@@ -1,0 +1,93 @@
+package main
+
+import (
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+func init() { subcommands = append(subcommands, newServeCmd) }
+
+// defaultServeMaxLine bounds a request line: a session.run of a long
+// episode is a few tens of megabytes.
+const defaultServeMaxLine = 256 << 20
+
+type serveOptions struct {
+	*globalOptions
+	maxLine int
+}
+
+func newServeCmd(g *globalOptions) *cobra.Command {
+	opts := &serveOptions{globalOptions: g}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Answer requests as JSON Lines on stdin/stdout (the engine of the Python package)",
+		Long: `Serve is a long-lived engine for another program (the openbddl Python
+package): it reads one JSON request per line on standard input and writes
+one JSON response per line on standard output. Its first line is the
+handshake {"protocol": 1, "version": ..., "methods": [...]}. A request is
+{"id": ID, "method": M, "params": {...}}; its response {"id": ID,
+"result": ...} or {"id": ID, "error": {"code", "message", position}}.
+Many requests may be in flight: responses come as requests complete, the
+requests of one session in the order sent.
+
+Methods: validate, explain, kb.show, check, sample, session.open,
+session.step, session.run, session.init, session.close. A session checks
+an episode step by step; each step's result is the record 'bddl check
+--format json' prints for the episode ended at that step. The messages'
+JSON Schema is 'bddl schema serve'; docs/python.md describes each method.
+
+A malformed line gets an error response and the server goes on; a line
+longer than --max-line bytes is skipped with an error. The server ends
+when standard input ends (after answering every request) or when its
+parent process exits; it ignores Ctrl-C (SIGINT), which its parent
+handles: end an interactive one with Ctrl-D.`,
+		Example: `  echo '{"id":1,"method":"explain","params":{"activity":"tidying_the_living_room"}}' | bddl serve
+  bddl --kb ../shared/behavior1k/knowledge_base serve     # as the Python package starts it`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return runServe(opts) },
+	}
+	cmd.Flags().IntVar(&opts.maxLine, "max-line", defaultServeMaxLine, "longest request line accepted, in bytes")
+	return cmd
+}
+
+func runServe(opts *serveOptions) error {
+	if opts.maxLine < 1<<10 {
+		return misuse("--max-line %d: at least 1024 bytes", opts.maxLine)
+	}
+	// Ctrl-C in the parent's terminal reaches the server too; the parent
+	// decides when the server ends (by closing its input).
+	signal.Ignore(os.Interrupt)
+	stop := watchParent(os.Getppid(), time.Second)
+	defer stop()
+	return newServer(opts.globalOptions, opts.out, opts.maxLine).serve(opts.in)
+}
+
+// watchParent exits the process when its parent dies (it is re-parented):
+// standard input does not end when a forked sibling still holds the
+// pipe's other end. PR_SET_PDEATHSIG is not used: it fires when the
+// parent *thread* that started the server ends, which in Python is any
+// thread that happened to start the engine.
+func watchParent(parent int, every time.Duration) (stop func()) {
+	done := make(chan struct{})
+	if parent <= 1 {
+		return func() {}
+	}
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if os.Getppid() != parent {
+					os.Exit(exitOK)
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}

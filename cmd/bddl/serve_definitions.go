@@ -1,0 +1,194 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/kb"
+)
+
+// The methods of bddl serve on definitions and the knowledge base:
+// validate, explain and kb.show, each the record of its command's
+// --format json.
+
+func init() {
+	serveMethods["validate"] = serveValidate
+	serveMethods["explain"] = serveExplain
+	serveMethods["kb.show"] = serveKBShow
+}
+
+// definitionParams name a definition: its text (with a name for
+// positions), a path, or an activity in the examples or a library.
+type definitionParams struct {
+	Text       string `json:"text"`
+	Name       string `json:"name"`
+	Path       string `json:"path"`
+	Activity   string `json:"activity"`
+	Activities string `json:"activities"`
+	KB         string `json:"kb"`
+}
+
+// source returns the definition's file name and text.
+func (p *definitionParams) source() (string, []byte, *serveError) {
+	switch {
+	case p.Text != "":
+		name := p.Name
+		if name == "" {
+			name = "definition.bddl"
+		}
+		return name, []byte(p.Text), nil
+	case p.Path != "":
+		src, err := fsutil.ReadFile(p.Path, fsutil.DefinitionLimit)
+		if err != nil {
+			return "", nil, errorf(codeNotFound, "%v", err)
+		}
+		return p.Path, src, nil
+	case p.Activity != "":
+		libs := []*activities.Library{}
+		if p.Activities != "" {
+			lib, err := batch.LoadLibrary(p.Activities, nil)
+			if err != nil {
+				return "", nil, errorf(codeNotFound, "activities %v", err)
+			}
+			libs = append(libs, lib)
+		}
+		for _, lib := range append(libs, activities.Examples()) {
+			if a, ok := lib.Find(p.Activity); ok {
+				return a.Path, a.Source, nil
+			}
+		}
+		return "", nil, errorf(codeNotFound, "activity %q not found in the embedded examples or the activities library", p.Activity)
+	}
+	return "", nil, errorf(codeInvalidParams, "give the definition as text, path or activity")
+}
+
+type validateParams struct {
+	definitionParams
+	Scenes bool `json:"scenes"`
+}
+
+// serveValidate reports every finding of a definition, as bddl validate
+// --format json does (the records of 'bddl schema finding').
+func serveValidate(s *server, raw json.RawMessage) (any, *serveError) {
+	var p validateParams
+	if e := decodeParams(raw, &p); e != nil {
+		return nil, e
+	}
+	name, src, serr := p.source()
+	if serr != nil {
+		return nil, serr
+	}
+	base, serr := s.state.base(p.KB)
+	if serr != nil {
+		return nil, serr
+	}
+	var rules []activities.Option
+	if !p.Scenes {
+		rules = append(rules, activities.SkipRules("no-scene"))
+	}
+	prob, rep := activities.ValidateSource(name, src, base, rules...)
+	counts := map[string]int{"error": 0, "warning": 0, "note": 0}
+	for _, f := range rep.Findings {
+		switch f.Severity {
+		case bddl.Error:
+			counts["error"]++
+		case bddl.Warning:
+			counts["warning"]++
+		default:
+			counts["note"]++
+		}
+	}
+	out := map[string]any{"file": name, "problem": prob != nil, "findings": nonNilFindings(rep.Findings),
+		"errors": counts["error"], "warnings": counts["warning"], "notes": counts["note"]}
+	if p.Scenes && rep.Scenes != nil {
+		out["scenes"] = rep.Scenes
+	}
+	return out, nil
+}
+
+func nonNilFindings(fs []activities.Finding) []activities.Finding {
+	if fs == nil {
+		return []activities.Finding{}
+	}
+	return fs
+}
+
+type explainParams struct {
+	definitionParams
+	GoalFormulas string `json:"goal_formulas"`
+}
+
+// serveExplain renders a problem's :init and :goal in words (the record
+// of bddl explain --format json).
+func serveExplain(_ *server, raw json.RawMessage) (any, *serveError) {
+	var p explainParams
+	if e := decodeParams(raw, &p); e != nil {
+		return nil, e
+	}
+	name, src, serr := p.source()
+	if serr != nil {
+		return nil, serr
+	}
+	rf := readFlags{goalFormulas: p.GoalFormulas}
+	parse, err := rf.options()
+	if err != nil {
+		return nil, errorf(codeInvalidParams, "%v", err)
+	}
+	f, diags := parse.ParseFile(name, src)
+	if diags.HasErrors() {
+		return nil, asServeError(diags, codeDefinition)
+	}
+	if f.Problem == nil {
+		return nil, errorf(codeInvalidParams, "%s is a domain file; explain takes a problem", name)
+	}
+	return explain(f.Problem), nil
+}
+
+// explain is the record of bddl explain --format json.
+func explain(p *bddl.Problem) explanation {
+	e := explanation{Problem: p.Name.Name, Domain: p.Domain.Name, Init: []string{}, Goal: []string{}}
+	for _, f := range p.Init {
+		e.Init = append(e.Init, bddl.Explain(f))
+	}
+	goal := []bddl.Formula{p.Goal}
+	if and, ok := p.Goal.(*bddl.And); ok {
+		goal = and.Xs
+	}
+	for _, f := range goal {
+		e.Goal = append(e.Goal, bddl.Explain(f))
+	}
+	return e
+}
+
+type kbShowParams struct {
+	Synsets []string `json:"synsets"`
+	KB      string   `json:"kb"`
+}
+
+// serveKBShow is bddl kb show --format json: one record per synset; an
+// unknown synset is a not_found error with a did-you-mean.
+func serveKBShow(s *server, raw json.RawMessage) (any, *serveError) {
+	var p kbShowParams
+	if e := decodeParams(raw, &p); e != nil {
+		return nil, e
+	}
+	if len(p.Synsets) == 0 {
+		return nil, errorf(codeInvalidParams, "kb.show needs synsets")
+	}
+	base, serr := s.state.base(p.KB)
+	if serr != nil {
+		return nil, serr
+	}
+	recs := make([]kbShowRecord, 0, len(p.Synsets))
+	for _, name := range p.Synsets {
+		id, ok := base.Lookup(kb.SynsetOfTerm(name))
+		if !ok {
+			return nil, errorf(codeNotFound, "%s", base.UnknownSynsetMessage(name))
+		}
+		recs = append(recs, showRecord(base, id))
+	}
+	return map[string]any{"synsets": recs}, nil
+}

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"sync"
+)
+
+// server is one bddl serve process: it reads requests from in, runs them
+// (those of one session in order, the others in parallel) and writes one
+// response line each to out.
+type server struct {
+	g       *globalOptions
+	maxLine int
+
+	// Responses go through lines to one writer goroutine, so that the
+	// reader, which runs a session's cheap requests itself, never blocks
+	// on a client that writes many requests before reading; the writer
+	// flushes when no response is waiting (one system call for a burst).
+	lines   chan []byte
+	written chan error
+	out     *bufio.Writer
+
+	running sync.WaitGroup
+	slots   chan struct{} // bounds the requests run at once
+
+	state *serveState
+	// methods are the methods served (serveMethods; a fuzz test serves
+	// those that write no file).
+	methods map[string]serveMethod
+}
+
+// serveMethod runs one request's params; the result is marshalled as the
+// response's result.
+type serveMethod func(s *server, params json.RawMessage) (any, *serveError)
+
+// serveMethods maps method names to their handlers; session methods are
+// run by the session's own worker, in order.
+var serveMethods = map[string]serveMethod{}
+
+// serveSessionMethods are the methods whose params name a session.
+var serveSessionMethods = map[string]bool{}
+
+func newServer(g *globalOptions, out io.Writer, maxLine int) *server {
+	s := &server{g: g, maxLine: maxLine, out: bufio.NewWriterSize(out, 64<<10),
+		lines: make(chan []byte, maxPendingResponses), written: make(chan error, 1),
+		slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0)), state: newServeState(g), methods: serveMethods}
+	go s.writeLoop()
+	return s
+}
+
+// maxPendingResponses bounds the responses waiting for the client to
+// read them; past it, requests wait.
+const maxPendingResponses = 4096
+
+// writeLoop writes the response lines, flushing whenever none waits; it
+// reports the first write error when lines is closed.
+func (s *server) writeLoop() {
+	var werr error
+	for line := range s.lines {
+		if werr != nil {
+			continue // the client is gone: drain
+		}
+		if _, werr = s.out.Write(line); werr == nil && len(s.lines) == 0 {
+			werr = s.out.Flush()
+		}
+	}
+	if werr == nil {
+		werr = s.out.Flush()
+	}
+	s.written <- werr
+}
+
+func methodNames() []string {
+	names := make([]string, 0, len(serveMethods))
+	for n := range serveMethods {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// serve writes the handshake, then answers every request line until in
+// ends; it returns when every response is written. A line longer than
+// maxLine is answered with an error and skipped, without being held in
+// memory.
+func (s *server) serve(in io.Reader) error {
+	if err := s.write(serveHandshake{Protocol: serveProtocol, Version: version(), Methods: methodNames(), MaxLine: s.maxLine}); err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(in, 64<<10)
+	var long []byte
+	var readErr error
+	for readErr == nil {
+		var line []byte
+		line, readErr = br.ReadSlice('\n')
+		if readErr == bufio.ErrBufferFull {
+			long = append(long[:0], line...)
+			for readErr == bufio.ErrBufferFull && len(long) <= s.maxLine {
+				line, readErr = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			if len(long) > s.maxLine {
+				id := idPrefix(long)
+				long = nil // release it: the rest of the line is skipped
+				for readErr == bufio.ErrBufferFull {
+					_, readErr = br.ReadSlice('\n')
+				}
+				s.tooLong(id)
+				continue
+			}
+			line = long
+		}
+		if len(bytes.TrimRight(line, "\r\n")) > s.maxLine {
+			s.tooLong(idPrefix(line))
+			continue
+		}
+		if readErr != nil && readErr != io.EOF {
+			break
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		s.dispatch(line)
+	}
+	s.running.Wait()
+	s.state.closeSessions()
+	close(s.lines)
+	if err := <-s.written; err != nil {
+		return err
+	}
+	if readErr != nil && readErr != io.EOF {
+		return readErr
+	}
+	return nil
+}
+
+func (s *server) tooLong(id json.RawMessage) {
+	s.respond(id, nil, errorf(codeLineTooLong, "request line longer than %d bytes (--max-line): skipped", s.maxLine))
+}
+
+// dispatch decodes one request line and starts it. The line is copied:
+// the reader's buffer is reused.
+func (s *server) dispatch(line []byte) {
+	var req serveRequest
+	if err := json.Unmarshal(line, &req); err != nil {
+		s.respond(idOf(line), nil, errorf(codeParse, "malformed request: %v", err))
+		return
+	}
+	if !validID(req.ID) {
+		s.respond(nil, nil, errorf(codeInvalidRequest, "the request's id must be a number or a string"))
+		return
+	}
+	if req.Method == "" {
+		s.respond(req.ID, nil, errorf(codeInvalidRequest, "the request names no method"))
+		return
+	}
+	m, ok := s.methods[req.Method]
+	if !ok {
+		s.respond(req.ID, nil, errorf(codeUnknownMethod, "unknown method %q; methods: %v", req.Method, methodNames()))
+		return
+	}
+	run := func() {
+		defer s.running.Done()
+		res, err := s.call(m, req.Params)
+		s.respond(req.ID, res, err)
+	}
+	s.running.Add(1)
+	if serveSessionMethods[req.Method] {
+		if !s.state.enqueue(req.Params, run, func(e *serveError) { s.respond(req.ID, nil, e) }, req.Method != "session.run") {
+			s.running.Done()
+		}
+		return
+	}
+	s.slots <- struct{}{}
+	go func() {
+		defer func() { <-s.slots }()
+		run()
+	}()
+}
+
+// call runs a method, turning a panic into an internal error response:
+// the server outlives any one request.
+func (s *server) call(m serveMethod, params json.RawMessage) (res any, serr *serveError) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, serr = nil, errorf(codeInternal, "internal error (a bug, please report it): %v", p)
+			fmt.Fprintf(s.g.err, "bddl serve: panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return m(s, params)
+}
+
+// respond writes one response line.
+func (s *server) respond(id json.RawMessage, res any, e *serveError) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	resp := serveResponse{ID: id, Result: res, Error: e}
+	if e == nil && res == nil {
+		resp.Result = struct{}{}
+	}
+	if err := s.write(resp); err != nil {
+		fmt.Fprintf(s.g.err, "bddl serve: writing a response: %v\n", err)
+	}
+}
+
+// write marshals v as one line and queues it for the writer.
+func (s *server) write(v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		b, _ := json.Marshal(serveResponse{ID: json.RawMessage("null"), Error: errorf(codeInternal, "marshalling the response: %v", err)})
+		buf.Reset()
+		buf.Write(append(b, '\n'))
+	}
+	s.lines <- buf.Bytes()
+	return nil
+}
+
+// validID reports whether a request id is absent, a number or a string.
+func validID(id json.RawMessage) bool {
+	if len(id) == 0 {
+		return true
+	}
+	switch id[0] {
+	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'n':
+		return true
+	}
+	return false
+}
+
+// idOf finds the id of a line that is not a valid request, so that its
+// error can still be matched when the id itself is readable: from the
+// whole line, else from its start (a client writing "id" first, as
+// openbddl does, always gets its id back).
+func idOf(line []byte) json.RawMessage {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &probe) == nil && validID(probe.ID) {
+		return probe.ID
+	}
+	return idPrefix(line)
+}
+
+// idPrefix reads the id of a line that starts {"id": ID, a number or a
+// simple string; nil otherwise.
+func idPrefix(line []byte) json.RawMessage { return keyPrefix(line, "id") }
+
+// keyPrefix reads the value of an object's first key when it is key and
+// the value a number or a string without escapes; nil otherwise.
+func keyPrefix(line []byte, key string) json.RawMessage {
+	rest := bytes.TrimLeft(line, " \t\r\n")
+	var ok bool
+	if rest, ok = bytes.CutPrefix(rest, []byte("{")); !ok {
+		return nil
+	}
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	if rest, ok = bytes.CutPrefix(rest, []byte(`"`+key+`"`)); !ok {
+		return nil
+	}
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	if rest, ok = bytes.CutPrefix(rest, []byte(":")); !ok {
+		return nil
+	}
+	rest = bytes.TrimLeft(rest, " \t\r\n")
+	end := 0
+	switch {
+	case len(rest) > 0 && rest[0] == '"':
+		end = bytes.IndexByte(rest[1:], '"') + 2
+		if end < 2 || bytes.IndexByte(rest[1:end-1], '\\') >= 0 {
+			return nil
+		}
+	default:
+		for end < len(rest) && end < 32 && bytes.IndexByte([]byte("-+.0123456789eE"), rest[end]) >= 0 {
+			end++
+		}
+	}
+	if end == 0 || end > 256 || !json.Valid(rest[:end]) {
+		return nil
+	}
+	return append(json.RawMessage(nil), rest[:end]...)
+}

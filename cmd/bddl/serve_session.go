@@ -1,0 +1,324 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/predicates"
+	"github.com/openbddl/bddl/transitions"
+)
+
+// The session methods of bddl serve: an episode checked step by step as
+// a caller produces it. A session is an episode.Stepper, the machinery
+// of bddl check itself, so a step's result is the record check prints
+// for the episode ended at that step.
+
+func init() {
+	serveMethods["session.open"] = serveSessionOpen
+	serveMethods["session.step"] = serveSessionStep
+	serveMethods["session.run"] = serveSessionRun
+	serveMethods["session.init"] = serveSessionInit
+	serveMethods["session.close"] = serveSessionClose
+	for _, m := range []string{"session.step", "session.run", "session.init", "session.close"} {
+		serveSessionMethods[m] = true
+	}
+}
+
+// serveSession is one open session. Its requests run one at a time, in
+// order, on its worker (queue).
+type serveSession struct {
+	id       string
+	name     string
+	act      *batch.Activity
+	prog     *predicates.Program
+	stepper  *episode.Stepper
+	annotate func(*episode.Result) // transition firings, when on
+	perStep  bool
+
+	mu      sync.Mutex // guards closed and sends on queue
+	closed  bool
+	queue   chan func()
+	pending atomic.Int64 // requests queued and not yet done
+}
+
+type sessionOpenParams struct {
+	evalParams
+	// Activity is a name (in Activities or the examples) or a path to a
+	// problem file or activity directory; Definition is a problem's text.
+	Activity   string          `json:"activity"`
+	Definition string          `json:"definition"`
+	Header     json.RawMessage `json:"header"`
+	Name       string          `json:"name"`
+}
+
+func serveSessionOpen(s *server, raw json.RawMessage) (any, *serveError) {
+	var p sessionOpenParams
+	if e := decodeParams(raw, &p); e != nil {
+		return nil, e
+	}
+	o, serr := p.evalParams.checkOptions(s.g)
+	if serr != nil {
+		return nil, serr
+	}
+	res, _, _, serr := s.state.resolver(&p.evalParams, o)
+	if serr != nil {
+		return nil, serr
+	}
+	named := p.Activity
+	if named == "" && p.Definition != "" {
+		named = "definition" // the header must name one; the text decides
+	}
+	header, serr := headerLine(p.Header, named)
+	if serr != nil {
+		return nil, serr
+	}
+	name := p.Name
+	if name == "" {
+		name = "session"
+	}
+	rd, err := episode.NewReader(bytes.NewReader(header), name)
+	if err != nil {
+		e := asServeError(err, codeInvalidParams)
+		e.Code = codeInvalidParams // the header is a parameter
+		return nil, e
+	}
+	act, serr := sessionActivity(res, &p, rd.Header().Activity)
+	if serr != nil {
+		return nil, serr
+	}
+	prog, err := res.Program(act, episode.Wildcards(act.Problem, rd.Header()))
+	if err != nil {
+		return nil, errorf(codeDefinition, "activity %s: %v", act.Name, err)
+	}
+	opts := o.episodeOptions()
+	sess := &serveSession{name: name, act: act, prog: prog, perStep: p.PerStep}
+	if p.Transitions {
+		ec := transitions.NewEpisodeChecker(res.Base())
+		if sess.annotate, err = ec.Hook(prog, rd.Header().DT, &opts); err != nil {
+			return nil, errorf(codeDefinition, "transitions: %v", err)
+		}
+	}
+	if sess.stepper, err = episode.NewStepper(prog, rd, opts); err != nil {
+		e := asServeError(err, codeInvalidParams)
+		e.Code = codeInvalidParams
+		return nil, e
+	}
+	id := s.state.add(sess)
+	return map[string]any{"session": id, "activity": act.Name, "objects": prog.NumObjects(),
+		"conjuncts": episode.ConjunctTexts(prog)}, nil
+}
+
+// headerLine is the episode header of a session: the one given (an
+// object of the episode format), with "bddl_episode": 1 added when
+// absent, else a bare header naming the activity.
+func headerLine(raw json.RawMessage, activity string) ([]byte, *serveError) {
+	h := map[string]json.RawMessage{}
+	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
+		if err := json.Unmarshal(t, &h); err != nil {
+			return nil, errorf(codeInvalidParams, "header: not a JSON object: %v", err)
+		}
+	}
+	if _, ok := h["bddl_episode"]; !ok {
+		h["bddl_episode"] = json.RawMessage("1")
+	}
+	if _, ok := h["activity"]; !ok && activity != "" {
+		b, _ := json.Marshal(activity)
+		h["activity"] = b
+	}
+	b, err := json.Marshal(h)
+	if err != nil {
+		return nil, errorf(codeInvalidParams, "header: %v", err)
+	}
+	return b, nil
+}
+
+// sessionActivity resolves the activity of a session: the definition's
+// text, else the activity named or the path given, else the header's.
+func sessionActivity(res *batch.Resolver, p *sessionOpenParams, fromHeader string) (*batch.Activity, *serveError) {
+	if p.Definition != "" {
+		name := p.Name
+		if name == "" {
+			name = "definition.bddl"
+		}
+		act, err := res.ActivityText(name, []byte(p.Definition))
+		if err != nil {
+			return nil, asServeError(err, codeDefinition)
+		}
+		return act, nil
+	}
+	ref := p.Activity
+	if ref == "" {
+		ref = fromHeader
+	}
+	if ref == "" {
+		return nil, errorf(codeInvalidParams, "session.open needs an activity (a name or a path), a definition, or a header naming one")
+	}
+	// A path the caller names is read wherever it is: the caller is the
+	// local user, not a recording of unknown origin.
+	var ep batch.Episode
+	if info, err := os.Stat(ref); err == nil {
+		abs, _ := filepath.Abs(ref)
+		if !info.IsDir() && !info.Mode().IsRegular() {
+			return nil, errorf(codeInvalidParams, "activity %v", fsutil.NotRegular(ref, info.Mode()))
+		}
+		ep = batch.Episode{Input: batch.Input{Path: abs, Arg: ref, Root: filepath.Dir(abs), Rel: filepath.Base(abs)}}
+		ref = abs
+	}
+	act, err := res.Resolve(ref, ep)
+	if err != nil {
+		return nil, asServeError(err, codeNotFound)
+	}
+	return act, nil
+}
+
+// result is the record bddl check prints for the episode as fed so far.
+func (sess *serveSession) result(explain bool) *episode.Result {
+	r := sess.stepper.Result(explain)
+	if sess.annotate != nil {
+		sess.annotate(r)
+	}
+	r.Activity = sess.act.Name
+	for _, d := range sess.act.Warnings {
+		r.Warnings = append(r.Warnings, d.Error())
+	}
+	if !sess.perStep {
+		r.PerStep, r.Conjuncts = nil, nil
+	}
+	if !explain {
+		r.InitFailures = nil // the lean record: no literal lists
+	}
+	return r
+}
+
+// record marshals a result as bddl check --format json does.
+func record(r *episode.Result) (json.RawMessage, *serveError) {
+	b, err := batch.MarshalLine(r)
+	if err != nil {
+		return nil, errorf(codeInternal, "marshalling the result: %v", err)
+	}
+	return json.RawMessage(bytes.TrimRight(b, "\n")), nil
+}
+
+type sessionStepParams struct {
+	Session string          `json:"session"`
+	Step    json.RawMessage `json:"step"`
+	// Explain (default true) gives the whole record of bddl check; false
+	// leaves out the literal lists (unsatisfied, undetermined,
+	// init_failures) and their counts, for speed.
+	Explain *bool `json:"explain"`
+}
+
+func (p *sessionStepParams) explain() bool { return p.Explain == nil || *p.Explain }
+
+// feed gives one step line to the session.
+func (sess *serveSession) feed(step json.RawMessage) *serveError {
+	line := bytes.TrimSpace(step)
+	if len(line) == 0 || line[0] != '{' {
+		return errorf(codeInvalidParams, "step: a JSON object as a line of the episode format, e.g. {\"step\": 0}")
+	}
+	if _, err := sess.stepper.Feed(line); err != nil {
+		return asServeError(err, codeBadStep)
+	}
+	return nil
+}
+
+func serveSessionStep(s *server, raw json.RawMessage) (any, *serveError) {
+	var p sessionStepParams
+	if e := decodeParams(raw, &p); e != nil {
+		return nil, e
+	}
+	sess, serr := s.state.lookup(p.Session)
+	if serr != nil {
+		return nil, serr
+	}
+	if serr := sess.feed(p.Step); serr != nil {
+		return nil, serr
+	}
+	return record(sess.result(p.explain()))
+}
+
+type sessionRunParams struct {
+	Session string            `json:"session"`
+	Steps   []json.RawMessage `json:"steps"`
+	Explain *bool             `json:"explain"`
+	// Goals adds the goal's truth after each step.
+	Goals bool `json:"goals"`
+}
+
+// serveSessionRun feeds many steps in one request and reports the
+// record after the last (and with goals, the goal's truth at each).
+func serveSessionRun(s *server, raw json.RawMessage) (any, *serveError) {
+	var p sessionRunParams
+	if e := decodeParams(raw, &p); e != nil {
+		return nil, e
+	}
+	sess, serr := s.state.lookup(p.Session)
+	if serr != nil {
+		return nil, serr
+	}
+	var goals []predicates.Truth
+	if p.Goals {
+		goals = make([]predicates.Truth, 0, len(p.Steps))
+	}
+	for i, st := range p.Steps {
+		if serr := sess.feed(st); serr != nil {
+			serr.Index = &i
+			return nil, serr
+		}
+		if p.Goals {
+			goals = append(goals, sess.stepper.Goal())
+		}
+	}
+	rec, serr := record(sess.result(p.Explain == nil || *p.Explain))
+	if serr != nil {
+		return nil, serr
+	}
+	out := map[string]any{"result": rec, "steps": len(p.Steps)}
+	if p.Goals {
+		out["goals"] = goals
+	}
+	return out, nil
+}
+
+// serveSessionInit reports whether :init holds in the session's state,
+// after feeding the step given (if any), and which literals do not.
+func serveSessionInit(s *server, raw json.RawMessage) (any, *serveError) {
+	var p sessionStepParams
+	if e := decodeParams(raw, &p); e != nil {
+		return nil, e
+	}
+	sess, serr := s.state.lookup(p.Session)
+	if serr != nil {
+		return nil, serr
+	}
+	if len(bytes.TrimSpace(p.Step)) > 0 && !bytes.Equal(bytes.TrimSpace(p.Step), []byte("null")) {
+		if serr := sess.feed(p.Step); serr != nil {
+			return nil, serr
+		}
+	}
+	v, failures := sess.stepper.Init()
+	if failures == nil {
+		failures = []episode.Literal{}
+	}
+	return map[string]any{"init_ok": v == predicates.True, "init": v, "init_failures": failures}, nil
+}
+
+func serveSessionClose(s *server, raw json.RawMessage) (any, *serveError) {
+	var p struct {
+		Session string `json:"session"`
+	}
+	if e := decodeParams(raw, &p); e != nil {
+		return nil, e
+	}
+	if !s.state.remove(p.Session) {
+		return nil, errorf(codeUnknownSession, "unknown session %q (never opened, or closed)", p.Session)
+	}
+	return map[string]any{"closed": p.Session}, nil
+}

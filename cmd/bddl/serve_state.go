@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+	"github.com/openbddl/bddl/sampler"
+)
+
+// serveState is what requests share: knowledge bases, resolvers
+// (activity lookup and compiled programs) and samplers, each built once
+// per configuration, and the open sessions.
+type serveState struct {
+	g *globalOptions
+
+	mu        sync.Mutex
+	kbs       map[string]*kbEntry
+	resolvers map[string]*batch.Resolver
+	samplers  map[string]*sampler.Sampler
+	sessions  map[string]*serveSession
+	next      uint64
+}
+
+type kbEntry struct {
+	once sync.Once
+	base *kb.Base
+	err  error
+}
+
+func newServeState(g *globalOptions) *serveState {
+	return &serveState{g: g, kbs: map[string]*kbEntry{}, resolvers: map[string]*batch.Resolver{},
+		samplers: map[string]*sampler.Sampler{}, sessions: map[string]*serveSession{}}
+}
+
+// base loads the knowledge base at path ("": the server's --kb, else
+// $BDDL_KB, else the embedded one), once.
+func (st *serveState) base(path string) (*kb.Base, *serveError) {
+	st.mu.Lock()
+	e := st.kbs[path]
+	if e == nil {
+		e = &kbEntry{}
+		st.kbs[path] = e
+	}
+	st.mu.Unlock()
+	e.once.Do(func() {
+		g := *st.g
+		if path != "" {
+			g.kbPath = path
+		}
+		e.base, e.err = g.loadKB()
+	})
+	if e.err != nil {
+		return nil, errorf(codeNotFound, "%v", e.err)
+	}
+	return e.base, nil
+}
+
+// evalParams are the evaluation options of session.open and check: the
+// flags of bddl check, under the same names.
+type evalParams struct {
+	KB           string  `json:"kb"`
+	Activities   string  `json:"activities"`
+	Negation     string  `json:"negation"`
+	StrictPairs  bool    `json:"strict_pairs"`
+	GoalFormulas string  `json:"goal_formulas"`
+	Hold         int     `json:"hold"`
+	AtEnd        bool    `json:"at_end"`
+	Lenient      bool    `json:"lenient"`
+	PerStep      bool    `json:"per_step"`
+	Transitions  bool    `json:"transitions"`
+	Geometry     *geomIn `json:"geometry"`
+}
+
+// geomIn are the geometry tolerances (bddl check's flags); an absent one
+// keeps its default.
+type geomIn struct {
+	TouchTolerance  *float64 `json:"touch_tolerance"`
+	VerticalRange   *float64 `json:"vertical_range"`
+	HorizontalRange *float64 `json:"horizontal_range"`
+	NextToRatio     *float64 `json:"nextto_ratio"`
+	HorizontalRays  *int     `json:"horizontal_rays"`
+	OverlapFraction *float64 `json:"overlap_fraction"`
+}
+
+// checkOptions turns the params into bddl check's options, so that
+// their defaults and checks are check's own.
+func (p *evalParams) checkOptions(g *globalOptions) (*checkOptions, *serveError) {
+	o := &checkOptions{globalOptions: g, library: p.Activities, negation: p.Negation, strictPair: p.StrictPairs,
+		hold: p.Hold, atEnd: p.AtEnd, lenient: p.Lenient, perStep: p.PerStep}
+	if o.negation == "" {
+		o.negation = "reference"
+	}
+	if o.hold == 0 {
+		o.hold = 1
+	}
+	if o.hold < 1 {
+		return nil, errorf(codeInvalidParams, "hold must be at least 1, not %d", p.Hold)
+	}
+	o.readFlags.goalFormulas = p.GoalFormulas
+	o.geometry = predicates.Geometry{TouchTolerance: predicates.DefaultTouchTolerance, VerticalRange: predicates.DefaultVerticalRange,
+		HorizontalRange: predicates.DefaultHorizontalRange, NextToRatio: predicates.DefaultNextToRatio,
+		HorizontalRays: predicates.DefaultHorizontalRays, OverlapFraction: predicates.DefaultOverlapFraction}
+	if gi := p.Geometry; gi != nil {
+		set := func(dst *float64, v *float64) {
+			if v != nil {
+				*dst = *v
+			}
+		}
+		set(&o.geometry.TouchTolerance, gi.TouchTolerance)
+		set(&o.geometry.VerticalRange, gi.VerticalRange)
+		set(&o.geometry.HorizontalRange, gi.HorizontalRange)
+		set(&o.geometry.NextToRatio, gi.NextToRatio)
+		set(&o.geometry.OverlapFraction, gi.OverlapFraction)
+		if gi.HorizontalRays != nil {
+			o.geometry.HorizontalRays = *gi.HorizontalRays
+		}
+	}
+	return o, nil
+}
+
+// resolver returns the shared resolver of a configuration: activities
+// found and programs compiled once across requests.
+func (st *serveState) resolver(p *evalParams, o *checkOptions) (*batch.Resolver, predicates.Options, bddl.Options, *serveError) {
+	compile, err := o.compileOptions()
+	if err != nil {
+		return nil, compile, bddl.Options{}, errorf(codeInvalidParams, "%v", err)
+	}
+	parse, err := o.readFlags.options()
+	if err != nil {
+		return nil, compile, parse, errorf(codeInvalidParams, "%v", err)
+	}
+	base, serr := st.base(p.KB)
+	if serr != nil {
+		return nil, compile, parse, serr
+	}
+	key := fmt.Sprintf("%q %q %+v %+v", p.KB, p.Activities, compile, parse)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if r := st.resolvers[key]; r != nil {
+		return r, compile, parse, nil
+	}
+	r := batch.NewResolver(base, compile)
+	r.SetParse(parse, nil)
+	if p.Activities != "" {
+		if err := r.AddLibrary(p.Activities, nil); err != nil {
+			return nil, compile, parse, errorf(codeNotFound, "activities %v", err)
+		}
+	}
+	st.resolvers[key] = r
+	return r, compile, parse, nil
+}
+
+// sampler returns the sampler of a knowledge base.
+func (st *serveState) sampler(kbPath string) (*sampler.Sampler, *serveError) {
+	base, serr := st.base(kbPath)
+	if serr != nil {
+		return nil, serr
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if s := st.samplers[kbPath]; s != nil {
+		return s, nil
+	}
+	s := sampler.New(base, predicates.Options{})
+	st.samplers[kbPath] = s
+	return s, nil
+}
+
+// add registers a new session and starts its worker.
+func (st *serveState) add(sess *serveSession) string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.next++
+	sess.id = "s" + strconv.FormatUint(st.next, 10)
+	sess.queue = make(chan func(), 64)
+	st.sessions[sess.id] = sess
+	go func() {
+		for f := range sess.queue {
+			f()
+		}
+	}()
+	return sess.id
+}
+
+// enqueue runs f on the worker of the session the params name, after the
+// requests sent to it before; fail answers when there is no such
+// session. A cheap request (inline) on a session with nothing queued
+// runs at once on the caller's goroutine, which saves a hand-off per
+// step. It reports whether f ran or was queued.
+func (st *serveState) enqueue(params json.RawMessage, f func(), fail func(*serveError), inline bool) bool {
+	var p struct {
+		Session string `json:"session"`
+	}
+	// The session named first (as openbddl writes it) is read without
+	// decoding the rest, which for session.run is the whole episode; only
+	// when "session" occurs once and nothing is \u-escaped, so that no
+	// later duplicate key (which the handler's decoding would take) can
+	// name another session.
+	sid := keyPrefix(params, "session")
+	if sid == nil || bytes.Count(params, []byte(`"session"`)) != 1 || bytes.Contains(params, []byte(`\u`)) ||
+		json.Unmarshal(sid, &p.Session) != nil {
+		_ = json.Unmarshal(params, &p)
+	}
+	st.mu.Lock()
+	sess := st.sessions[p.Session]
+	st.mu.Unlock()
+	if sess == nil {
+		if p.Session == "" {
+			fail(errorf(codeInvalidParams, "params: no session given"))
+		} else {
+			fail(errorf(codeUnknownSession, "unknown session %q (never opened, or closed)", p.Session))
+		}
+		return false
+	}
+	sess.mu.Lock()
+	if sess.closed {
+		sess.mu.Unlock()
+		fail(errorf(codeUnknownSession, "unknown session %q (closed)", p.Session))
+		return false
+	}
+	// Only this goroutine adds to pending, so 0 means the worker is idle
+	// with nothing queued: running f here keeps the session's order.
+	if inline && sess.pending.Load() == 0 {
+		sess.mu.Unlock()
+		f()
+		return true
+	}
+	sess.pending.Add(1)
+	sess.queue <- func() { // the worker never waits on sess.mu: no deadlock
+		defer sess.pending.Add(-1)
+		f()
+	}
+	sess.mu.Unlock()
+	return true
+}
+
+// lookup finds a session, for its worker.
+func (st *serveState) lookup(id string) (*serveSession, *serveError) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	sess := st.sessions[id]
+	if sess == nil {
+		return nil, errorf(codeUnknownSession, "unknown session %q (never opened, or closed)", id)
+	}
+	return sess, nil
+}
+
+// remove unregisters a session. It is called by the session's worker:
+// the queue is closed from another goroutine, as the reader may be
+// waiting, holding sess.mu, for room in it; the worker runs what was
+// queued before the close (each finds the session gone) and ends.
+func (st *serveState) remove(id string) bool {
+	st.mu.Lock()
+	sess := st.sessions[id]
+	delete(st.sessions, id)
+	st.mu.Unlock()
+	if sess == nil {
+		return false
+	}
+	go sess.shut()
+	return true
+}
+
+// shut closes the session's queue once.
+func (sess *serveSession) shut() {
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if !sess.closed {
+		sess.closed = true
+		close(sess.queue)
+	}
+}
+
+// closeSessions ends every worker (at the end of the input), after the
+// requests already queued.
+func (st *serveState) closeSessions() {
+	st.mu.Lock()
+	all := st.sessions
+	st.sessions = map[string]*serveSession{}
+	st.mu.Unlock()
+	for _, sess := range all {
+		sess.shut()
+	}
+}

@@ -1,0 +1,202 @@
+"""Side-by-side speed of openbddl against the Python reference (bddl3).
+
+For a deterministic sample of BEHAVIOR-1K activities, builds symbolic
+states (the definition's :init, then one goal-predicate atom toggled per
+step) and times, on the same states in one run:
+
+  * the reference's own ``evaluate_goal_conditions`` (bddl3, with a
+    backend that reads the atoms from a set: no simulator, no printing);
+  * ``Session.step`` round trips from Python (client included), with the
+    full record (explain=True) and the lean one (explain=False);
+  * ``Session.run`` over a 10,000-step episode, per step.
+
+Run (the reference checked out outside the repository, its dependencies
+numpy, networkx and future installed):
+
+    PYTHONPATH=python python3 python/bench/reference_speed.py \
+        --reference /tmp/ref/bddl3 --corpus ../shared/behavior1k
+
+Prints one line per activity and the min/median/max of each ratio.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+import openbddl
+
+
+def load_reference(path):
+    sys.path.insert(0, path)
+    import bddl.activity as activity  # noqa: E402
+    from bddl.backend_abc import BDDLBackend  # noqa: E402
+    from bddl.logic_base import BinaryAtomicFormula, UnaryAtomicFormula  # noqa: E402
+    from bddl.parsing import parse_domain  # noqa: E402
+
+    *_, domain_predicates = parse_domain("omnigibson")
+    state = set()
+
+    def make(name, arity):
+        if arity == 1:
+            return type(name, (UnaryAtomicFormula,), {
+                "STATE_NAME": name, "_evaluate": lambda self, o: (name, o.name) in state,
+                "_sample": lambda self, o, v: None})
+        return type(name, (BinaryAtomicFormula,), {
+            "STATE_NAME": name, "_evaluate": lambda self, a, b: (name, a.name, b.name) in state,
+            "_sample": lambda self, a, b, v: None})
+
+    classes = {p: make(p, len(args)) for p, args in domain_predicates.items()}
+
+    class SetBackend(BDDLBackend):
+        def get_predicate_class(self, predicate_name):
+            return classes[predicate_name]
+
+    return activity, SetBackend(), state
+
+
+class Obj:
+    def __init__(self, name):
+        self.name = name
+
+
+def states_for(conds, rng, n):
+    """Atom lists: the :init's atoms, then one atom toggled per step."""
+    init = []
+    for lit in conds.parsed_initial_conditions:
+        if lit[0] in ("inroom", "not"):
+            continue
+        init.append(tuple(lit))
+    objects = [o for objs in conds.parsed_objects.values() for o in objs]
+    goal_text = repr(conds.parsed_goal_conditions)
+    preds = sorted({p for p in ("ontop", "inside", "nextto", "under", "touching", "covered", "filled", "contains",
+                                "saturated", "overlaid", "draped", "attached", "cooked", "frozen", "open",
+                                "folded", "unfolded", "toggled_on", "hot", "on_fire", "broken", "closed", "empty")
+                    if "'%s'" % p in goal_text})
+    unary = {"cooked", "frozen", "open", "folded", "unfolded", "toggled_on", "hot", "on_fire", "broken", "closed", "empty"}
+    cands = list(init)
+    for _ in range(4 * len(objects)):
+        if not preds:
+            break
+        p = rng.choice(preds)
+        cands.append((p, rng.choice(objects)) if p in unary else (p, rng.choice(objects), rng.choice(objects)))
+    cur = set(init)
+    toggles = []
+    for _ in range(n):
+        a = rng.choice(cands)
+        on = a not in cur
+        (cur.add if on else cur.discard)(a)
+        toggles.append((a, on))
+    return init, objects, toggles
+
+
+def atom(a):
+    return [a[0]] + list(a[1:])
+
+
+def measure(eng, reference, path, steps, run_steps, rng):
+    activity, backend, state = reference
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    name = os.path.basename(os.path.dirname(path))
+    conds = activity.Conditions(name, 0, "omnigibson", predefined_problem=text)
+    scope = activity.get_object_scope(conds)
+    for k in scope:
+        scope[k] = Obj(k)
+    goal = activity.get_goal_conditions(conds, backend, scope)
+    init, objects, toggles = states_for(conds, rng, max(steps, run_steps))
+
+    # The reference: evaluate_goal_conditions on each state.
+    state.clear()
+    state.update(init)
+    ref_t, ref_success = [], []
+    for k in range(steps):
+        a, on = toggles[k]
+        (state.add if on else state.discard)(a)
+        t0 = time.perf_counter()
+        ok, _ = activity.evaluate_goal_conditions(goal)
+        ref_t.append(time.perf_counter() - t0)
+        ref_success.append(ok)
+
+    # Every object exists but those :init says are future (not yet real),
+    # as the reference reads (real x) and (future x) from the atoms.
+    future = {a[1] for a in conds.parsed_initial_conditions if a[0] == "future"}
+    header = {"closed_world": True, "objects": {o: {"exists": o not in future} for o in objects}}
+    lines = [{"step": 0, "facts": [atom(a) for a in init]}]
+    for k in range(max(steps, run_steps)):
+        a, on = toggles[k]
+        lines.append({"step": k + 1, ("facts" if on else "false"): [atom(a)]})
+
+    def session_times(explain):
+        out, goals = [], []
+        with eng.session(path, header=header, transitions=False) as s:
+            s.step(lines[0])
+            for k in range(steps):
+                t0 = time.perf_counter()
+                r = s.step(lines[k + 1], explain=explain)
+                out.append(time.perf_counter() - t0)
+                goals.append(r.goal == "true")
+        return out, goals
+
+    full, goals = session_times(True)
+    lean, _ = session_times(False)
+    with eng.session(path, header=header, transitions=False) as s:
+        t0 = time.perf_counter()
+        s.run(lines[: run_steps + 1], explain=True)
+        run_per_step = (time.perf_counter() - t0) / run_steps
+    agree = sum(1 for a, b in zip(ref_success, goals) if a == b)
+    return {
+        "activity": name, "objects": len(objects),
+        "ref": statistics.median(ref_t), "full": statistics.median(full), "lean": statistics.median(lean),
+        "run": run_per_step, "agree": agree, "steps": steps,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reference", required=True, help="the bddl3 directory of the reference")
+    ap.add_argument("--corpus", required=True, help="BEHAVIOR-1K data (activity_definitions, knowledge_base)")
+    ap.add_argument("--activities", type=int, default=9, help="activities sampled from the corpus")
+    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--run-steps", type=int, default=10000)
+    ap.add_argument("--only", nargs="*", help="these activities instead of a sample")
+    args = ap.parse_args()
+    reference = load_reference(args.reference)
+    defs = os.path.join(args.corpus, "activity_definitions")
+    paths = sorted(os.path.join(defs, d, "problem0.bddl") for d in os.listdir(defs)
+                   if os.path.isfile(os.path.join(defs, d, "problem0.bddl")))
+    # A deterministic sample spread over the corpus, ordered by size so
+    # that the middle one is the median activity.
+    stride = max(len(paths) // args.activities, 1)
+    sample = paths[stride // 2::stride][: args.activities]
+    if args.only:
+        sample = [os.path.join(defs, a, "problem0.bddl") for a in args.only]
+    rng = random.Random(22)
+    rows = []
+    with openbddl.Engine(kb=os.path.join(args.corpus, "knowledge_base")) as eng:
+        for p in sample:
+            try:
+                rows.append(measure(eng, reference, p, args.steps, args.run_steps, rng))
+            except Exception as e:  # the reference cannot compile some definitions
+                print("skip %s: %s: %s" % (os.path.basename(os.path.dirname(p)), type(e).__name__, e), file=sys.stderr)
+    rows.sort(key=lambda r: r["objects"])
+    print("%-40s %5s %10s %10s %10s %10s %8s %8s %8s %6s" % ("activity", "objs", "ref µs", "step µs", "lean µs",
+                                                           "run µs", "step/ref", "lean/ref", "ref/run", "agree"))
+    for r in rows:
+        print("%-40s %5d %10.1f %10.1f %10.1f %10.2f %8.2f %8.2f %8.1f %3d/%d" % (
+            r["activity"][:40], r["objects"], r["ref"] * 1e6, r["full"] * 1e6, r["lean"] * 1e6, r["run"] * 1e6,
+            r["full"] / r["ref"], r["lean"] / r["ref"], r["ref"] / r["run"], r["agree"], r["steps"]))
+    med = rows[len(rows) // 2]
+    print("median activity (by objects): %s" % med["activity"])
+    for key, label in (("full", "session.step (full record) / reference"), ("lean", "session.step (explain=False) / reference")):
+        rs = [r[key] / r["ref"] for r in rows]
+        print("%s: median activity %.2f; min %.2f, median %.2f, max %.2f" % (label, med[key] / med["ref"], min(rs), statistics.median(rs), max(rs)))
+    rs = [r["ref"] / r["run"] for r in rows]
+    print("reference per step / s.run per step (10,000 steps): median activity %.1fx; min %.1fx, median %.1fx, max %.1fx"
+          % (med["ref"] / med["run"], min(rs), statistics.median(rs), max(rs)))
+
+
+if __name__ == "__main__":
+    main()

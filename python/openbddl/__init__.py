@@ -1,0 +1,33 @@
+"""openbddl: the bddl engine inside a Python evaluation loop.
+
+The engine is the ``bddl`` binary run as a child process (``bddl serve``)
+spoken to in JSON Lines; this package only marshals. It needs the standard
+library only (numpy arrays are accepted wherever numbers are)::
+
+    import openbddl
+
+    with openbddl.Engine() as eng:
+        s = eng.session("tidying_the_living_room")
+        for obs in rollout():                       # your simulator loop
+            r = s.step(objects=obs.objects, facts=obs.facts)
+            if r.success:
+                break
+        print(r.score, [l.ground for l in r.unsatisfied])
+
+See docs/python.md for every method, the protocol and its schema.
+"""
+
+from .binary import find_binary
+from .engine import PROTOCOL, Engine, Session
+from .errors import DefinitionError, EngineError, StepError
+from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RuleFiring, RunResult, SampleRecord,
+                      StepResult, ValidationReport)
+
+__all__ = [
+    "Engine", "Session", "PROTOCOL", "find_binary",
+    "EngineError", "DefinitionError", "StepError",
+    "StepResult", "CheckResult", "InitResult", "RunResult", "Literal", "RuleFiring",
+    "Finding", "ValidationReport", "Explanation", "SampleRecord",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,120 @@
+"""Finding (or building) the bddl binary the engine runs."""
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from typing import Optional
+
+from .errors import EngineError
+
+__all__ = ["find_binary", "source_root"]
+
+ENV_BIN = "BDDL_BIN"
+ENV_SOURCE = "BDDL_SOURCE"
+MODULE = "module github.com/openbddl/bddl"
+
+
+def _is_source(path: str) -> bool:
+    try:
+        with open(os.path.join(path, "go.mod"), encoding="utf-8") as f:
+            return f.readline().strip() == MODULE
+    except OSError:
+        return False
+
+
+def source_root() -> Optional[str]:
+    """The Go source tree of bddl: ``$BDDL_SOURCE``, the tree the package
+    was installed from (recorded at build time), or a tree the package
+    sits in (running from a clone)."""
+    cands = []
+    if os.environ.get(ENV_SOURCE):
+        cands.append(os.environ[ENV_SOURCE])
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        with open(os.path.join(here, "_source_root.txt"), encoding="utf-8") as f:
+            cands.append(f.read().strip())
+    except OSError:
+        pass
+    cands.append(os.path.dirname(os.path.dirname(here)))  # python/openbddl -> repo
+    for c in cands:
+        if c and _is_source(c):
+            return c
+    return None
+
+
+def _go() -> Optional[str]:
+    go = shutil.which("go")
+    if go is None and os.access("/usr/local/go/bin/go", os.X_OK):
+        go = "/usr/local/go/bin/go"
+    return go
+
+
+def _cache_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "openbddl")
+
+
+def _newest_source(root: str) -> float:
+    newest = 0.0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in ("python", "testdata", "node_modules")]
+        for name in filenames:
+            if name.endswith(".go") or name in ("go.mod", "go.sum") or name.endswith((".json", ".yaml", ".bddl")):
+                try:
+                    newest = max(newest, os.stat(os.path.join(dirpath, name)).st_mtime)
+                except OSError:
+                    pass
+    return newest
+
+
+def build_binary(root: str, go: str) -> str:
+    """``go build`` bddl from root into the cache directory, unless a
+    binary newer than every source file is there; returns its path."""
+    key = hashlib.sha256(os.path.abspath(root).encode()).hexdigest()[:16]
+    out_dir = os.path.join(_cache_dir(), key)
+    out = os.path.join(out_dir, "bddl")
+    try:
+        if os.path.getmtime(out) >= _newest_source(root):
+            return out
+    except OSError:
+        pass
+    os.makedirs(out_dir, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".bddl-", dir=out_dir)
+    os.close(fd)
+    try:
+        env = dict(os.environ, CGO_ENABLED="0")
+        proc = subprocess.run([go, "build", "-o", tmp, "./cmd/bddl"], cwd=root, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=900)
+        if proc.returncode != 0:
+            raise EngineError("go build of bddl in %s failed:\n%s" % (root, proc.stdout.decode(errors="replace")),
+                              code="no_binary")
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, out)  # atomic: a concurrent build cannot leave half a file
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return out
+
+
+def find_binary() -> str:
+    """The bddl binary to run: ``$BDDL_BIN``, else ``bddl`` on ``PATH``, else
+    one built with ``go build`` (when Go and the source are here) into
+    ``~/.cache/openbddl``. Raises EngineError (code ``no_binary``) saying
+    what to do when none works."""
+    env = os.environ.get(ENV_BIN)
+    if env:
+        if os.path.isfile(env) and os.access(env, os.X_OK):
+            return env
+        raise EngineError("$%s is %r, which is not an executable file" % (ENV_BIN, env), code="no_binary")
+    found = shutil.which("bddl")
+    if found:
+        return found
+    go, root = _go(), source_root()
+    if go and root:
+        return build_binary(root, go)
+    missing = "Go is not installed" if go is None else "the bddl source tree is not found (set %s)" % ENV_SOURCE
+    raise EngineError(
+        "no bddl binary: set %s to its path, put bddl on PATH (go install ./cmd/bddl), "
+        "or install Go so that openbddl can build it (%s)" % (ENV_BIN, missing), code="no_binary")

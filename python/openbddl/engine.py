@@ -1,0 +1,500 @@
+"""The engine: a ``bddl serve`` child process spoken to in JSON Lines."""
+
+import json
+import os
+import subprocess
+import threading
+import weakref
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+from .binary import find_binary
+from .errors import EngineError, error_from_response
+from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RunResult, SampleRecord,
+                      StepResult, ValidationReport)
+
+__all__ = ["Engine", "Session", "PROTOCOL"]
+
+PROTOCOL = 1
+"""The protocol version this client speaks (the server's handshake)."""
+
+PathLike = Union[str, "os.PathLike[str]"]
+Step = Mapping[str, Any]
+
+# Engines and sessions alive in this process, reset in a forked child
+# (a lock another thread held at the fork would never be released there).
+_engines: "weakref.WeakSet[Engine]" = weakref.WeakSet()
+_sessions: "weakref.WeakSet[Session]" = weakref.WeakSet()
+# A forked child's copies of its parent's pipes: kept so that they are
+# never closed again by the garbage collector (their descriptors are
+# closed at the fork, and the numbers may be reused).
+_abandoned: List[Any] = []
+
+
+def _after_fork_in_child() -> None:
+    for eng in list(_engines):
+        eng._forget_after_fork()
+    for sess in list(_sessions):
+        sess._lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _jsonable(o: Any) -> Any:
+    """json.dumps default: numpy arrays and scalars, tuples of them."""
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    if hasattr(o, "item"):
+        return o.item()
+    if isinstance(o, (set, frozenset)):
+        return sorted(o)
+    if isinstance(o, os.PathLike):
+        return os.fspath(o)
+    raise TypeError("%r is not JSON serialisable" % (o,))
+
+
+def _dumps(v: Any) -> str:
+    return json.dumps(v, default=_jsonable, separators=(",", ":"), allow_nan=True)
+
+
+class _Server:
+    """One running ``bddl serve``: requests are written under a lock; the
+    thread waiting for a response reads the stream for everyone (it hands
+    others' responses over), so a single thread pays no hand-off."""
+
+    def __init__(self, argv: List[str], env: Optional[Dict[str, str]]) -> None:
+        # Buffered both ways: readline on an unbuffered pipe reads a byte
+        # per system call; every request is flushed as it is written.
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=1 << 16)
+        self.pid = os.getpid()
+        self.wlock = threading.Lock()
+        self.cond = threading.Condition()
+        self.reading = False
+        self.done: Dict[Any, Dict[str, Any]] = {}
+        self.dead: Optional[EngineError] = None
+        self.next_id = 0
+        self.out = self.proc.stdout
+        line = self.out.readline()
+        if not line:
+            self.proc.wait()
+            raise EngineError("bddl serve exited before its handshake (exit status %s): see its messages above"
+                              % self.proc.returncode, code="server_exited")
+        try:
+            hand = json.loads(line)
+        except ValueError:
+            raise EngineError("bddl serve did not start with a handshake: %r" % line[:200], code="protocol")
+        if hand.get("protocol") != PROTOCOL:
+            self.close()
+            raise EngineError("bddl serve speaks protocol %r, this client %d: use the openbddl package of the same "
+                              "bddl version" % (hand.get("protocol"), PROTOCOL), code="protocol")
+        self.version: str = hand.get("version", "")
+        self.methods: List[str] = hand.get("methods", [])
+
+    def send(self, method: str, params: Dict[str, Any]) -> int:
+        with self.wlock:
+            if self.dead:
+                raise self.dead
+            self.next_id += 1
+            rid = self.next_id
+            data = (_dumps({"id": rid, "method": method, "params": params}) + "\n").encode()
+            try:
+                self.proc.stdin.write(data)
+                self.proc.stdin.flush()
+            except (BrokenPipeError, OSError, ValueError) as e:
+                self._die("bddl serve is gone (writing a request: %s)" % e)
+                raise self.dead  # type: ignore[misc]
+        return rid
+
+    def _die(self, msg: str) -> None:
+        code = self.proc.poll()
+        if code is not None:
+            msg += " (exit status %d)" % code
+        self.dead = EngineError(msg, code="server_exited")
+
+    def wait(self, rid: int) -> Dict[str, Any]:
+        with self.cond:
+            while True:
+                if rid in self.done:
+                    return self.done.pop(rid)
+                if self.dead:
+                    raise self.dead
+                if not self.reading:
+                    self.reading = True
+                    break
+                self.cond.wait()
+        # This thread reads until its response, handing over the others.
+        try:
+            while True:
+                line = self.out.readline()
+                if not line:
+                    with self.cond:
+                        self._die("bddl serve exited")
+                        raise self.dead  # type: ignore[misc]
+                resp = json.loads(line)
+                got = resp.get("id")
+                # An error with no id answers a line the server could not
+                # read an id from; this client always writes the id first,
+                # so it does not happen, but if it did, the reader takes it
+                # rather than wait for ever.
+                if got == rid or got is None:
+                    return resp
+                with self.cond:
+                    self.done[got] = resp
+                    self.cond.notify_all()
+        finally:
+            with self.cond:
+                self.reading = False
+                self.cond.notify_all()
+
+    def close(self) -> None:
+        """End the server: close its input (it answers what is in flight
+        and exits), wait briefly, then kill it."""
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        try:
+            self.out.close()
+        except OSError:
+            pass
+
+    def abandon(self) -> None:
+        """In a forked child: drop the parent's server without touching it."""
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                os.close(f.fileno())
+            except (OSError, ValueError):
+                pass
+        _abandoned.append(self)
+        self.proc.returncode = 0  # never waited for: it is not this process's child
+
+
+class Engine:
+    """A bddl engine: a ``bddl serve`` process, started on first use.
+
+    ``kb`` is a knowledge base directory (default: ``$BDDL_KB``, else the
+    embedded example one); ``activities`` a BEHAVIOR-1K
+    ``activity_definitions`` directory to find activities by name in;
+    ``binary`` the bddl executable (default: :func:`openbddl.find_binary`).
+
+    An Engine is safe to share between threads. It is fork-safe: a child
+    process that inherits one starts its own server on first use (its
+    sessions stay with the parent). The server exits when the engine is
+    closed, when this process exits, or when its input ends.
+
+    >>> with Engine() as eng:
+    ...     s = eng.session("tidying_the_living_room")
+    ...     r = s.step({"step": 0})
+    """
+
+    def __init__(self, kb: Optional[PathLike] = None, activities: Optional[PathLike] = None,
+                 binary: Optional[PathLike] = None, env: Optional[Mapping[str, str]] = None) -> None:
+        self.kb = os.fspath(kb) if kb is not None else None
+        self.activities = os.fspath(activities) if activities is not None else None
+        self._binary = os.fspath(binary) if binary is not None else None
+        self._env = dict(env) if env is not None else None
+        self._lock = threading.Lock()
+        self._server: Optional[_Server] = None
+        self._closed = False
+        _engines.add(self)
+
+    # -- lifecycle -----------------------------------------------------
+
+    def __enter__(self) -> "Engine":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def start(self) -> "Engine":
+        """Start the server now (otherwise it starts on first use)."""
+        self._get()
+        return self
+
+    @property
+    def version(self) -> str:
+        """The server's version (from its handshake)."""
+        return self._get().version
+
+    def _get(self) -> _Server:
+        srv = self._server
+        if srv is not None and srv.pid == os.getpid() and srv.dead is None:
+            return srv
+        with self._lock:
+            if self._closed:
+                raise EngineError("the engine is closed", code="closed")
+            srv = self._server
+            if srv is not None and srv.pid != os.getpid():
+                srv.abandon()  # belt and braces: without register_at_fork
+                srv = None
+            if srv is not None and srv.dead is not None:
+                srv.close()  # a server that died is replaced: its sessions are lost
+                srv = None
+            if srv is None:
+                argv = [self._binary or find_binary()]
+                if self.kb:
+                    argv += ["--kb", self.kb]
+                argv.append("serve")
+                srv = _Server(argv, self._env)
+                self._server = srv
+            return srv
+
+    def _forget_after_fork(self) -> None:
+        self._lock = threading.Lock()
+        srv, self._server = self._server, None
+        if srv is not None:
+            srv.abandon()
+
+    def close(self) -> None:
+        """Stop the server. Further calls raise EngineError."""
+        with self._lock:
+            self._closed = True
+            srv, self._server = self._server, None
+        if srv is not None and srv.pid == os.getpid():
+            srv.close()
+
+    # -- requests ------------------------------------------------------
+
+    def call(self, method: str, params: Optional[Dict[str, Any]] = None) -> Any:
+        """Send one request and return its result (a dict), raising the
+        mapped exception on an error response. The methods and their
+        params are in docs/python.md and ``bddl schema serve``."""
+        srv = self._get()
+        resp = srv.wait(srv.send(method, params or {}))
+        if "error" in resp:
+            raise error_from_response(resp["error"])
+        return resp.get("result")
+
+    def _eval_params(self, opts: Dict[str, Any]) -> Dict[str, Any]:
+        p = {k: v for k, v in opts.items() if v is not None}
+        if self.activities and "activities" not in p:
+            p["activities"] = self.activities
+        return p
+
+    @staticmethod
+    def _definition(text_or_path: Union[str, PathLike], name: Optional[str] = None) -> Dict[str, Any]:
+        if isinstance(text_or_path, os.PathLike):
+            return {"path": os.fspath(text_or_path)}
+        s = str(text_or_path)
+        if "(" in s:
+            p: Dict[str, Any] = {"text": s}
+            if name:
+                p["name"] = name
+            return p
+        if os.path.exists(s):
+            return {"path": s}
+        return {"activity": s}
+
+    def validate(self, text_or_path: Union[str, PathLike], *, name: Optional[str] = None,
+                 scenes: bool = False) -> ValidationReport:
+        """Validate a definition: its text (``name`` is used in positions), a
+        path, or an activity name. Returns every finding; a definition
+        with errors is a report with ``ok`` False, not an exception."""
+        p = self._definition(text_or_path, name)
+        p["scenes"] = scenes
+        if self.activities:
+            p["activities"] = self.activities
+        r = self.call("validate", p)
+        return ValidationReport(file=r["file"], problem=r["problem"],
+                                findings=tuple(Finding.from_record(f) for f in r["findings"]),
+                                errors=r["errors"], warnings=r["warnings"], notes=r["notes"])
+
+    def explain(self, text_or_path: Union[str, PathLike], *, name: Optional[str] = None) -> Explanation:
+        """A problem's :init and :goal in plain words. Raises
+        DefinitionError when it does not parse."""
+        p = self._definition(text_or_path, name)
+        if self.activities and "activity" in p:
+            p["activities"] = self.activities
+        r = self.call("explain", p)
+        return Explanation(problem=r["problem"], domain=r["domain"], init=tuple(r["init"]), goal=tuple(r["goal"]))
+
+    def kb_show(self, *synsets: str) -> List[Dict[str, Any]]:
+        """What the knowledge base knows of synsets (``bddl kb show``
+        records). An unknown synset raises EngineError ``not_found``."""
+        return list(self.call("kb.show", {"synsets": list(synsets)})["synsets"])
+
+    def check(self, episode: Union[PathLike, Sequence[Union[str, Mapping[str, Any]]]], *,
+              activity: Optional[str] = None, name: Optional[str] = None, **options: Any) -> CheckResult:
+        """Check one episode as ``bddl check --format json`` does: a file
+        path, or its lines held in memory (header first; dicts or JSON
+        strings). ``options`` are check's: ``negation``, ``hold``,
+        ``at_end``, ``lenient``, ``per_step``, ``transitions``,
+        ``strict_pairs``, ``goal_formulas``, ``geometry``."""
+        recs = self._check(episode, activity, name, options)
+        if len(recs) != 1:
+            raise ValueError("check takes one episode; %d matched: use check_many" % len(recs))
+        return recs[0]
+
+    def check_many(self, episodes: PathLike, *, activity: Optional[str] = None, **options: Any) -> List[CheckResult]:
+        """Check every episode of a directory or glob (as ``bddl check
+        --episode``), one result each, in order."""
+        return self._check(episodes, activity, None, options)
+
+    def _check(self, episode: Any, activity: Optional[str], name: Optional[str],
+               options: Dict[str, Any]) -> List[CheckResult]:
+        p = self._eval_params(options)
+        if activity:
+            p["activity"] = activity
+        if isinstance(episode, (str, os.PathLike)):
+            p["episode"] = os.fspath(episode)
+        else:
+            p["lines"] = list(episode)
+            if name:
+                p["name"] = name
+        return [StepResult.from_record(r) for r in self.call("check", p)["records"]]
+
+    def sample(self, activity: Union[str, PathLike], *, scene: Optional[str] = None, seed: int = 0, n: int = 1,
+               goal: bool = False, output: Optional[PathLike] = None) -> List[SampleRecord]:
+        """Sample n verified configurations of an activity (a name, path or
+        text) as ``bddl sample`` does: written under ``output`` when given,
+        else returned as episode lines (``SampleRecord.episode``)."""
+        p = self._definition(activity)
+        p.update(seed=seed, n=n, goal=goal)
+        if scene:
+            p["scene"] = scene
+        if output is not None:
+            p["output"] = os.fspath(output)
+        if self.activities and "activity" in p:
+            p["activities"] = self.activities
+        out = []
+        for r in self.call("sample", p)["configurations"]:
+            out.append(SampleRecord(activity=r.get("activity", ""), scene=r.get("scene", ""), seed=r.get("seed", 0),
+                                    index=r.get("index", 0), status=r.get("status", ""), ms=r.get("ms", 0.0),
+                                    file=r.get("file", ""), reason=r.get("reason"),
+                                    episode=tuple(r.get("episode") or ())))
+        return out
+
+    def session(self, activity: Optional[Union[str, PathLike]] = None, header: Optional[Mapping[str, Any]] = None,
+                transitions: bool = True, *, definition: Optional[str] = None, name: Optional[str] = None,
+                **options: Any) -> "Session":
+        """Open a session checking an episode step by step.
+
+        ``activity`` is a name (in the examples or ``activities``) or a
+        path; ``definition`` a problem's text instead. ``header`` is an
+        episode header (its ``objects``, ``closed_world``, ``dt``; default
+        none). ``transitions`` applies the knowledge base's transition
+        rules after each step (``bddl check --transitions``). ``options``
+        are check's: ``negation``, ``hold``, ``at_end``, ``lenient``,
+        ``per_step``, ``strict_pairs``, ``goal_formulas``, ``geometry``.
+        """
+        p = self._eval_params(options)
+        p["transitions"] = transitions
+        if activity is not None:
+            p["activity"] = os.fspath(activity)
+        if definition is not None:
+            p["definition"] = definition
+        if header is not None:
+            p["header"] = dict(header)
+        if name:
+            p["name"] = name
+        r = self.call("session.open", p)
+        return Session(self, self._get(), r["session"], r.get("activity", ""), tuple(r.get("conjuncts") or ()))
+
+
+class Session:
+    """An episode checked step by step (``Engine.session``). Each step's
+    result is the record ``bddl check --format json`` gives for the
+    episode ended at that step. Use as a context manager to close it."""
+
+    def __init__(self, engine: Engine, server: _Server, sid: str, activity: str, conjuncts: Sequence[str]) -> None:
+        self.engine = engine
+        self.id = sid
+        self.activity = activity
+        self.conjuncts = tuple(conjuncts)
+        self._server = server
+        self._next = 0
+        self._lock = threading.Lock()
+        _sessions.add(self)
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _call(self, method: str, params: Dict[str, Any]) -> Any:
+        if self.engine._get() is not self._server:
+            raise EngineError("session %s belongs to a server this process no longer has (after a fork, or a "
+                              "server that died): open a new session" % self.id, code="unknown_session")
+        # The session first: the server reads it without scanning the rest.
+        return self.engine.call(method, {"session": self.id, **params})
+
+    def _line(self, step: Optional[Step], kw: Dict[str, Any]) -> Dict[str, Any]:
+        line = dict(step) if step is not None else {}
+        for k, v in kw.items():
+            if v is not None:
+                line[k] = v
+        if "step" not in line:
+            line["step"] = self._next
+        return line
+
+    def _advance(self, line: Mapping[str, Any]) -> None:
+        try:
+            self._next = int(line["step"]) + 1
+        except (TypeError, ValueError):
+            pass
+
+    def step(self, step: Optional[Step] = None, *, objects: Optional[Mapping[str, Any]] = None,
+             facts: Optional[Iterable[Sequence[str]]] = None, false: Optional[Iterable[Sequence[str]]] = None,
+             unset: Optional[Iterable[Sequence[str]]] = None, t: Optional[float] = None,
+             explain: bool = True) -> StepResult:
+        """Apply one step and evaluate: ``step`` is a dict exactly as a line
+        of the episode format, or give its fields as keywords. A missing
+        ``"step"`` number is the previous one plus 1. ``explain=False``
+        leaves out the literal lists, for speed. A step the reader refuses
+        raises StepError (and, unless the session is ``lenient``, stops it,
+        as ``bddl check`` stops the episode)."""
+        kw = {"objects": objects, "facts": list(facts) if facts is not None else None,
+              "false": list(false) if false is not None else None,
+              "unset": list(unset) if unset is not None else None, "t": t}
+        with self._lock:
+            line = self._line(step, kw)
+            self._advance(line)
+            rec = self._call("session.step", {"step": line, "explain": explain})
+        return StepResult.from_record(rec)
+
+    def init(self, step: Optional[Step] = None, **kw: Any) -> InitResult:
+        """Whether ``:init`` holds, after applying ``step`` if given (the
+        first step, typically), and which literals do not."""
+        with self._lock:
+            params: Dict[str, Any] = {}
+            if step is not None or kw:
+                line = self._line(step, kw)
+                self._advance(line)
+                params["step"] = line
+            r = self._call("session.init", params)
+        return InitResult(ok=r["init_ok"], truth=r["init"], failures=tuple(Literal.from_record(x) for x in r["init_failures"]))
+
+    def run(self, steps: Iterable[Step], *, explain: bool = True, goals: bool = False) -> RunResult:
+        """Apply many steps in one round trip (a whole episode held in
+        memory): the result after the last, and with ``goals`` the goal's
+        truth after each. A bad step raises StepError with its ``index``."""
+        with self._lock:
+            lines = []
+            for st in steps:
+                line = self._line(st, {})
+                self._advance(line)
+                lines.append(line)
+            r = self._call("session.run", {"steps": lines, "explain": explain, "goals": goals})
+        return RunResult(result=StepResult.from_record(r["result"]), steps=r["steps"], goals=tuple(r.get("goals") or ()))
+
+    def close(self) -> None:
+        """Close the session (its server-side state is freed)."""
+        try:
+            self._call("session.close", {})
+        except EngineError as e:
+            if e.code not in ("unknown_session", "closed", "server_exited"):
+                raise

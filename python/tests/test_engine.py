@@ -1,0 +1,167 @@
+"""Every client call of openbddl.Engine and Session against a real server."""
+
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import openbddl
+from openbddl import results
+
+from .helpers import ACTIVITY, EXAMPLES, REPO, example_episodes, read_episode
+
+
+def bddl(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([openbddl.find_binary()] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          cwd=REPO, check=False)
+
+
+def check_records(path: str, *flags: str) -> list:
+    proc = bddl("check", "--format", "json", "--no-progress", "--episode", path, *flags)
+    return [json.loads(l) for l in proc.stdout.decode().splitlines() if l.strip()]
+
+
+class EngineTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.eng = openbddl.Engine()
+        cls.eng.start()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.eng.close()
+
+    def test_version(self) -> None:
+        self.assertTrue(self.eng.version)
+
+    def test_session_matches_check(self) -> None:
+        """Each step's result is the record bddl check gives for the whole
+        episode at its last step (compared at the last step)."""
+        for path in example_episodes():
+            for transitions, flags in ((False, ()), (True, ("--transitions",))):
+                with self.subTest(episode=path, transitions=transitions):
+                    header, steps = read_episode(path)
+                    want = check_records(path, *flags)[0]
+                    with self.eng.session(header=header, transitions=transitions, name=path) as s:
+                        for st in steps:
+                            r = s.step(st)
+                    self.assertEqual(r.record, want)
+                    self.assertEqual(r.success, want["success"])
+                    self.assertEqual(r.score, want["score"])
+                    self.assertEqual(r.challenge_score, want["challenge_score"])
+                    self.assertEqual(r.goal, want["goal_at_end"])
+                    self.assertEqual([l.ground for l in r.unsatisfied], [l["ground"] for l in want.get("unsatisfied", [])])
+                    self.assertEqual([f.rule for f in r.firings], [f["rule"] for f in want.get("firings", [])])
+
+    def test_run_one_round_trip(self) -> None:
+        path = os.path.join(EXAMPLES, "cleaning_shoes", "episodes", "success.jsonl")
+        header, steps = read_episode(path)
+        header.pop("steps", None)
+        want = check_records(path)[0]
+        with self.eng.session(header=header, transitions=False, name=path) as s:
+            run = s.run(steps, goals=True)
+        self.assertIsInstance(run, results.RunResult)
+        self.assertEqual(run.steps, len(steps))
+        self.assertEqual(len(run.goals), len(steps))
+        self.assertEqual(run.goals[-1], want["goal_at_end"])
+        self.assertEqual(run.result.record, want)
+
+    def test_step_keywords_and_numbering(self) -> None:
+        with self.eng.session(ACTIVITY) as s:
+            r0 = s.step()
+            self.assertEqual(r0.step, 0)
+            r1 = s.step(facts=[["ontop", "mug.n.04_1", "sink.n.01_1"]], objects={"mug.n.04_1": {"exists": True}})
+            self.assertEqual(r1.step, 1)
+            r2 = s.step({"step": 10}, explain=False)
+            self.assertEqual((r2.step, r2.unsatisfied), (10, ()))
+            self.assertEqual(s.step().step, 11)
+
+    def test_init(self) -> None:
+        header, steps = read_episode(os.path.join(EXAMPLES, "cleaning_shoes", "episodes", "success.jsonl"))
+        with self.eng.session(header=header) as s:
+            ini = s.init(steps[0])
+            self.assertIsInstance(ini, results.InitResult)
+            self.assertEqual(ini.ok, ini.truth == "true")
+        with self.eng.session(ACTIVITY) as s:
+            ini = s.init({"step": 0})
+            self.assertFalse(ini.ok)
+            self.assertTrue(all(isinstance(l, results.Literal) for l in ini.failures))
+            self.assertGreater(len(ini.failures), 0)
+
+    def test_check(self) -> None:
+        path = os.path.join(EXAMPLES, "making_a_smoothie", "episodes", "rules-off.jsonl")
+        for flags, opts in (((), {}), (("--transitions", "--hold", "2"), {"transitions": True, "hold": 2})):
+            want = check_records(path, *flags)[0]
+            self.assertEqual(self.eng.check(path, **opts).record, want)
+            header, steps = read_episode(path)
+            got = self.eng.check([header] + steps, name=path, **opts)
+            self.assertEqual(got.record, want)
+        many = self.eng.check_many(os.path.join(EXAMPLES, "*", "episodes", "*.jsonl"))
+        self.assertEqual(len(many), len([p for p in example_episodes() if p.endswith(".jsonl")]))
+
+    def test_validate(self) -> None:
+        good = self.eng.validate(ACTIVITY)
+        self.assertTrue(good.ok)
+        with open(os.path.join(EXAMPLES, ACTIVITY, "problem0.bddl"), encoding="utf-8") as f:
+            src = f.read()
+        bad = src.replace("floor.n.01_1)", "flor.n.01_1)", 1)
+        rep = self.eng.validate(bad, name="generated.bddl")
+        self.assertFalse(rep.ok)
+        self.assertTrue(all(f.file == "generated.bddl" for f in rep.findings))
+        self.assertIn("error", [f.severity for f in rep.findings])
+        with tempfile.NamedTemporaryFile("w", suffix=".bddl", delete=False) as f:
+            f.write(bad)
+        try:
+            by_path = self.eng.validate(f.name)
+            cli = bddl("validate", "--format", "json", f.name)
+            want = [json.loads(l) for l in cli.stdout.decode().splitlines()]
+            self.assertEqual([fd.code for fd in by_path.findings], [w["code"] for w in want])
+            self.assertEqual([(fd.line, fd.col) for fd in by_path.findings], [(w["line"], w["col"]) for w in want])
+        finally:
+            os.unlink(f.name)
+
+    def test_explain(self) -> None:
+        e = self.eng.explain(ACTIVITY)
+        cli = json.loads(bddl("explain", "--format", "json", os.path.join(EXAMPLES, ACTIVITY, "problem0.bddl")).stdout)
+        self.assertEqual(list(e.goal), cli["goal"])
+        self.assertEqual(list(e.init), cli["init"])
+
+    def test_kb_show(self) -> None:
+        recs = self.eng.kb_show("apple.n.01")
+        self.assertEqual(recs[0]["name"], "apple.n.01")
+        with self.assertRaises(openbddl.EngineError) as cm:
+            self.eng.kb_show("aple.n.01")
+        self.assertEqual(cm.exception.code, "not_found")
+
+    def test_sample(self) -> None:
+        recs = self.eng.sample(ACTIVITY, seed=3, n=2)
+        self.assertEqual(len(recs), 2)
+        for r in recs:
+            self.assertTrue(r.ok, r.reason)
+            self.assertEqual(r.episode[0]["bddl_episode"], 1)
+        # A sampled configuration is an episode its :init holds in.
+        with self.eng.session(ACTIVITY, header=recs[0].episode[0]) as s:
+            self.assertTrue(s.init(recs[0].episode[1]).ok)
+        with tempfile.TemporaryDirectory() as d:
+            out = self.eng.sample(ACTIVITY, seed=3, n=1, output=d)
+            self.assertTrue(os.path.isfile(out[0].file))
+
+    def test_numpy_like_values(self) -> None:
+        class Arr:  # what numpy arrays and scalars offer
+            def __init__(self, v):
+                self.v = v
+
+            def tolist(self):
+                return self.v
+
+        with self.eng.session(ACTIVITY) as s:
+            r = s.step(objects={"mug.n.04_1": {"aabb": Arr([0.0, 0.0, 0.0, 0.1, 0.1, 0.1])}})
+            self.assertEqual(r.step, 0)
+
+    def test_call_raw(self) -> None:
+        self.assertIn("goal", self.eng.call("explain", {"activity": ACTIVITY}))
+
+
+if __name__ == "__main__":
+    unittest.main()
