@@ -63,6 +63,15 @@ func TestLiberoSampleThenCheckInit(t *testing.T) {
 	if n := strings.Count(r.stdout, ": :init holds at the first step"); n != len(files) || !strings.Contains(r.stdout, "INIT OK") {
 		t.Errorf("check --init: %d episodes hold, want %d:\n%s", n, len(files), r.stdout)
 	}
+	// The table's columns line up however long the task names are.
+	table := r.stdout[strings.Index(r.stdout, "TASK "):]
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	col := strings.Index(lines[0], "EPISODES")
+	for _, l := range lines[1:] {
+		if len(l) <= col || l[col-1] != ' ' || l[col] == ' ' {
+			t.Errorf("column EPISODES at %d does not line up in %q", col, l)
+		}
+	}
 	// The JSON report is the record check prints for BEHAVIOR-1K.
 	args = append([]string{"check", "--format", "json"}, written[:5]...)
 	r = runBDDL(t, args...)
