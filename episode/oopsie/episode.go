@@ -379,6 +379,12 @@ func lookup(g *hdf5.Group, path string) hdf5.Object {
 // a dataset that is not chunked; "scalar" is [1].
 func dimsOfInfo(info string) ([]uint64, bool) {
 	if strings.Contains(info, ", scalar,") {
+		// The library reads a null dataspace (h5py.Empty: no data at
+		// all) as a scalar; with no storage ever allocated (HDF5's
+		// undefined address) it holds nothing to read.
+		if strings.Contains(info, "address=0xFFFFFFFFFFFFFFFF") {
+			return []uint64{0}, true
+		}
 		return []uint64{1}, true
 	}
 	i := strings.Index(info, "array [")
