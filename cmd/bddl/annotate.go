@@ -260,9 +260,10 @@ func runAnnotationsCompare(opts *compareOptions, paths []string) error {
 	compared := 0
 	for _, p := range pairs {
 		g := recording.Agree(ann, p[0], p[1])
-		if g.Episodes > 0 {
-			compared++
+		if g.Episodes == 0 {
+			continue // nothing both judged: no figures (kappa of nothing)
 		}
+		compared++
 		if opts.format == "json" {
 			line, _ := json.Marshal(g)
 			fmt.Fprintf(opts.streams.out, "%s\n", line)

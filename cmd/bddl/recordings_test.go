@@ -87,6 +87,17 @@ func TestRecordingsOopsie(t *testing.T) {
 		t.Errorf("the language instruction is not shown:\n%s", r.stdout)
 	}
 
+	// before annotating, bddl has judged nothing: no table of zeros
+	// (nor an empty JSON line) on stdout, only the error
+	for _, format := range []string{"text", "json"} {
+		args = []string{"annotations", "compare", session, "--against", "human", "--format", format}
+		r = runBDDL(t, args...)
+		r.wantCode(t, args, 1)
+		if r.stdout != "" || !strings.Contains(r.stderr, "no episode among 3 is annotated by both bddl and human") {
+			t.Errorf("compare with no bddl annotation, %s: stdout %q, stderr %q", format, r.stdout, r.stderr)
+		}
+	}
+
 	// annotate, then compare with the people
 	args = []string{"annotate", session, "--map", mapFile, "--annotator", "bddl", "--format", "json"}
 	r = runBDDL(t, args...)
