@@ -12,9 +12,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/dora"
 	"github.com/openbddl/bddl/episode/oopsie"
 	"github.com/openbddl/bddl/episode/recording"
+	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -280,10 +282,12 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	if !toFile {
-		if err := os.MkdirAll(opts.out, 0o755); err != nil {
-			return misuse("-o %v", err)
-		}
+	outDir := opts.out
+	if toFile {
+		outDir = filepath.Dir(opts.out)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return misuse("-o %v", err)
 	}
 	ropts := opts.recordingFlags.options(ref, prog, m)
 	ropts.DeclareSteps = true
@@ -310,7 +314,23 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 		}
 		if err != nil {
 			failed++
-			fmt.Fprintf(opts.err, "bddl: %v\n", err)
+			// A stream's error (a gap, a timestamp) names the stream
+			// and sample, not the recording it is in.
+			msg := err.Error()
+			if !strings.Contains(msg, ep.path) {
+				msg = ep.path + ": " + msg
+			}
+			fmt.Fprintf(opts.err, "bddl: %s\n", msg)
+		}
+	}
+	// The definition beside the episodes, as from-omnigibson and
+	// RoboLab's convert write it, so that 'bddl check --episode OUT'
+	// finds it with no --activity (batch.Resolver).
+	if failed < len(eps) && opts.out != "-" {
+		def := filepath.Join(outDir, batch.DefinitionFile(ref))
+		if err := fsutil.WriteFileAtomic(def, definitionCopy(pathOf(opts.activity), bddl.FormatProblem(prog.Problem()))); err != nil {
+			fmt.Fprintf(opts.err, "bddl: writing the definition beside the episodes: %v\n", err)
+			failed++
 		}
 	}
 	if failed > 0 {

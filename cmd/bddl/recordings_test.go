@@ -147,6 +147,23 @@ func TestRecordingsOopsie(t *testing.T) {
 			t.Errorf("converted %d: %v", i, l)
 		}
 	}
+	// with no --activity: the definition copied beside them is found,
+	// also for a single episode written to a new directory
+	args = []string{"check", "--format", "json", "--episode", out}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	for i, l := range jsonResults(t, r.stdout) {
+		if l["success"] != want[i].success || l["error"] != nil {
+			t.Errorf("converted %d, no --activity: %v", i, l)
+		}
+	}
+	one := filepath.Join(t.TempDir(), "new", "one.jsonl")
+	args = []string{"episode", "from-oopsie", ep("ep_single.h5"), "--map", mapFile, "-o", one}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 0)
+	args = []string{"check", "--episode", one}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 0)
 }
 
 func TestRecordingsMisuse(t *testing.T) {
@@ -289,6 +306,18 @@ func TestRecordingsDoraGap(t *testing.T) {
 	if lines[1]["success"] != false || !strings.Contains(msg, "observation.base_state: sample 61: a gap of 1.5") {
 		t.Fatalf("the gap: %v", lines[1])
 	}
+	// from-dora names the episode whose stream has the gap, and writes
+	// the others with the definition beside them
+	out := t.TempDir()
+	args = []string{"episode", "from-dora", session, "--map", mapFile, "-o", out}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	if !strings.Contains(r.stderr, "bddl: "+ep+": observation.base_state: sample 61: a gap of 1.5") {
+		t.Errorf("from-dora does not name the episode of the gap:\n%s", r.stderr)
+	}
+	args = []string{"check", "--episode", out}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 0)
 	// annotate calls it undetermined
 	args = []string{"annotate", ep, "--map", mapFile, "--format", "json"}
 	r = runBDDL(t, args...)
