@@ -327,3 +327,33 @@ func TestRecordingsDoraGap(t *testing.T) {
 		t.Fatalf("annotation: %v", l)
 	}
 }
+
+// TestRecordingsTruncatedOopsie: a truncated episode in a session is
+// reported truncated, the others checked (it was taken for a RoboLab run
+// file: "cannot be checked in one run", or the map refused).
+func TestRecordingsTruncatedOopsie(t *testing.T) {
+	_, session, mapFile := oopsieSession(t)
+	b, err := os.ReadFile(filepath.Join(oopsieData, "bad", "truncated.h5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(session, "ep_cut.h5")
+	if err := os.WriteFile(cut, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range []string{session, cut} {
+		args := []string{"check", "--format", "json", "--episode", ep, "--map", mapFile}
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, 1)
+		found := false
+		for _, l := range jsonResults(t, r.stdout) {
+			if l["episode"] == cut {
+				msg, _ := l["error"].(string)
+				found = strings.Contains(msg, "truncated: the file has")
+			}
+		}
+		if !found {
+			t.Errorf("%s: the truncated episode is not reported truncated:\n%s%s", ep, r.stdout, r.stderr)
+		}
+	}
+}

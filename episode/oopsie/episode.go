@@ -125,6 +125,13 @@ func IsOopsie(path string) (ok bool) {
 			ok = false
 		}
 	}()
+	if info, err := os.Stat(path); err == nil && truncated(path, info.Size()) != "" {
+		// A file cut short cannot be opened, so its layout is told by
+		// the schema attribute's value among its first bytes; Open then
+		// says it is truncated (rather than check taking it for a
+		// RoboLab run file).
+		return schemaInHead(path)
+	}
 	f, err := hdf5.Open(path)
 	if err != nil {
 		return false
