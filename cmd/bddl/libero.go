@@ -278,11 +278,21 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 		return false, nil
 	}
 	var paths []string
+	other := ""
 	for _, in := range ins {
 		if !isLiberoEpisode(in.Path) {
-			return false, nil
+			other = in.Path
+			continue
 		}
 		paths = append(paths, in.Path)
+	}
+	switch {
+	case len(paths) == 0:
+		return false, nil
+	case other != "":
+		// The BEHAVIOR-1K path would stop at the LIBERO header with
+		// "not a bddl episode header".
+		return true, misuse("LIBERO episodes (%s) and BEHAVIOR-1K ones (%s) cannot be checked in one run: check them separately", paths[0], other)
 	}
 	if err := checkFormat(opts.format); err != nil {
 		return true, err

@@ -236,3 +236,26 @@ func TestLiberoCheckRefusesUnsupportedFlags(t *testing.T) {
 		runBDDL(t, args...).wantCode(t, args, exitMisuse)
 	}
 }
+
+// TestLiberoMixedWithBehaviorRefused: LIBERO and BEHAVIOR-1K episodes in
+// one run are refused, naming one of each (the BEHAVIOR-1K path stopped
+// at the LIBERO header: "not a bddl episode header").
+func TestLiberoMixedWithBehaviorRefused(t *testing.T) {
+	files := liberoCorpus(t)
+	out := t.TempDir()
+	args := []string{"sample", "--seed", "3", "-o", out, files[0]}
+	runBDDL(t, args...).wantCode(t, args, 0)
+	written, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
+	b1k := filepath.Join("..", "..", "activities", "examples", "cleaning_shoes", "episodes", "success.jsonl")
+	for _, init := range []bool{true, false} {
+		args = []string{"check", "--episode", written[0], "--episode", b1k}
+		if init {
+			args = append(args, "--init")
+		}
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, 2)
+		if !strings.Contains(r.stderr, "cannot be checked in one run") || !strings.Contains(r.stderr, "success.jsonl") {
+			t.Errorf("%v: %s", args, r.stderr)
+		}
+	}
+}
