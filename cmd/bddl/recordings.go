@@ -159,6 +159,15 @@ func (r recEpisode) open(o recording.Options) (*joined, error) {
 
 // convertedName is the episode file a recording is written to:
 // X.jsonl for X.h5; <session>_<episode>.jsonl for a Dora folder.
+// layoutName is the layout as JSON records name it ("oopsie",
+// "dora-record"), the same in check, annotate and the converters.
+func (r recEpisode) layoutName() string {
+	if r.layout == "dora" {
+		return "dora-record"
+	}
+	return r.layout
+}
+
 func (r recEpisode) convertedName() string {
 	if r.layout == "dora" {
 		abs, _ := filepath.Abs(r.path)
@@ -303,7 +312,7 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 		}
 		steps, err := convertRecording(ep, ropts, dst)
 		if opts.format == "json" {
-			rec := map[string]any{"episode": ep.path, "layout": ep.layout, "file": dst, "steps": steps}
+			rec := map[string]any{"episode": ep.path, "layout": ep.layoutName(), "file": dst, "steps": steps}
 			if err != nil {
 				rec["error"] = err.Error()
 			}

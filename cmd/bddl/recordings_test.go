@@ -256,9 +256,15 @@ func TestRecordingsDora(t *testing.T) {
 	if len(lines) != 2 || lines[0]["success"] != true || lines[1]["success"] != false || lines[0]["layout"] != "dora-record" {
 		t.Fatalf("check:\n%s\n%s", r.stdout, r.stderr)
 	}
-	args = []string{"annotate", session, "--map", mapFile}
+	args = []string{"annotate", session, "--map", mapFile, "--format", "json"}
 	r = runBDDL(t, args...)
 	r.wantCode(t, args, 0)
+	// the layout is spelt as check spells it
+	for _, l := range jsonResults(t, r.stdout) {
+		if l["layout"] != "dora-record" {
+			t.Errorf("annotate's record: layout %v, want dora-record", l["layout"])
+		}
+	}
 	b, err := os.ReadFile(filepath.Join(session, "episode_000000001", "bddl_annotation.json"))
 	if err != nil {
 		t.Fatal(err)
