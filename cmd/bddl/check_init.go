@@ -46,6 +46,13 @@ func init() {
 			if done, err := checkLibero(c, o); done {
 				return err
 			}
+			// Oopsie and Dora-record recordings are joined with their
+			// tracks by check's own reader, which --init does not use:
+			// say so rather than fail on their bytes as episode lines.
+			if ins, err := batch.Expand(o.episodes, batch.ExpandOptions{What: "episodes", Match: batch.IsEpisodeFile,
+				Describe: batch.EpisodeSuffixes()}); err == nil && hasRecordings(ins) {
+				return misuse("--init does not read Oopsie or Dora-record recordings: run check without --init (its report says whether :init held), or convert them with 'bddl episode from-oopsie' / 'from-dora' first")
+			}
 			return runCheckInit(o, o.episodes)
 		}
 	})

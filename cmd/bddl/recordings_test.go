@@ -87,6 +87,15 @@ func TestRecordingsOopsie(t *testing.T) {
 		t.Errorf("the language instruction is not shown:\n%s", r.stdout)
 	}
 
+	// --init refuses recordings by name instead of failing on their
+	// bytes as episode lines
+	args = []string{"check", "--init", "--episode", session, "--map", mapFile}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 2)
+	if !strings.Contains(r.stderr, "--init does not read Oopsie or Dora-record recordings") {
+		t.Errorf("check --init on recordings: %s", r.stderr)
+	}
+
 	// before annotating, bddl has judged nothing: no table of zeros
 	// (nor an empty JSON line) on stdout, only the error
 	for _, format := range []string{"text", "json"} {
