@@ -40,7 +40,10 @@ type Unplaceable struct {
 }
 
 func (u *Unplaceable) Error() string {
-	msg := fmt.Sprintf("cannot place %s in %s", u.Object, u.Region)
+	msg := "cannot place " + u.Object
+	if u.Region != "" { // no region: the object has no placement at all
+		msg += " in " + u.Region
+	}
 	if len(u.Blockers) > 0 && u.Tries > 0 {
 		msg += fmt.Sprintf(" after %d tries: its footprint always overlaps %s", u.Tries, strings.Join(u.Blockers, ", "))
 	}

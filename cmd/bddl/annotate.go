@@ -154,7 +154,7 @@ func writeAnnotation(ep recEpisode, a *recording.Annotation, force bool) (string
 func printAnnotation(w io.Writer, format string, ep recEpisode, a *recording.Annotation, where string, err error) {
 	tax := recording.ParseTaxonomy(a.Taxonomy)
 	if format == "json" {
-		rec := map[string]any{"episode": ep.path, "layout": ep.layout, "annotator": a.Annotator, "success": a.Success,
+		rec := map[string]any{"episode": ep.path, "layout": ep.layoutName(), "annotator": a.Annotator, "success": a.Success,
 			"failure_description": a.FailureDescription, "taxonomy": tax, "timestamp": a.Timestamp, "written": where}
 		if err != nil {
 			rec["error"] = err.Error()
@@ -260,9 +260,10 @@ func runAnnotationsCompare(opts *compareOptions, paths []string) error {
 	compared := 0
 	for _, p := range pairs {
 		g := recording.Agree(ann, p[0], p[1])
-		if g.Episodes > 0 {
-			compared++
+		if g.Episodes == 0 {
+			continue // nothing both judged: no figures (kappa of nothing)
 		}
+		compared++
 		if opts.format == "json" {
 			line, _ := json.Marshal(g)
 			fmt.Fprintf(opts.streams.out, "%s\n", line)

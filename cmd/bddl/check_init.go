@@ -46,6 +46,13 @@ func init() {
 			if done, err := checkLibero(c, o); done {
 				return err
 			}
+			// Oopsie and Dora-record recordings are joined with their
+			// tracks by check's own reader, which --init does not use:
+			// say so rather than fail on their bytes as episode lines.
+			if ins, err := batch.Expand(o.episodes, batch.ExpandOptions{What: "episodes", Match: batch.IsEpisodeFile,
+				Describe: batch.EpisodeSuffixes()}); err == nil && hasRecordings(ins) {
+				return misuse("--init does not read Oopsie or Dora-record recordings: run check without --init (its report says whether :init held), or convert them with 'bddl episode from-oopsie' / 'from-dora' first")
+			}
 			return runCheckInit(o, o.episodes)
 		}
 	})
@@ -164,7 +171,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 					}
 					defPath = h.Activity
 					if !filepath.IsAbs(defPath) && !fileExists(defPath) {
-						defPath = filepath.Join(filepath.Dir(ep), defPath)
+						defPath = besideEpisode(ep, defPath)
 					}
 				}
 				if !fileExists(defPath) {
@@ -212,6 +219,25 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 		}
 	}
 	return jobs, nil
+}
+
+// besideEpisode resolves a relative header activity against the
+// episode's directory: the path itself, else the copy of the definition
+// bddl writes beside the episodes it makes (<name>.bddl, as
+// batch.Resolver finds it for check without --init).
+func besideEpisode(ep, ref string) string {
+	dir := filepath.Dir(ep)
+	path := filepath.Join(dir, ref)
+	if fileExists(path) || strings.ContainsAny(ref, "/\\") {
+		return path
+	}
+	name := strings.TrimSuffix(ref, ".bddl")
+	for _, cand := range []string{batch.DefinitionFile(name), batch.DefinitionFile(activities.StripInstance(name))} {
+		if c := filepath.Join(dir, cand); fileExists(c) {
+			return c
+		}
+	}
+	return path
 }
 
 // episodeFiles lists path itself when it is an episode file, the

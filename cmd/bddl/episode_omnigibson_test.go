@@ -177,6 +177,13 @@ func TestCheckInit(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "TRUE   "+out) {
 		t.Errorf("glob: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// With no --activity, the definition from-omnigibson copied beside
+	// the episode (<name>.bddl, the header's activity) is found, as
+	// check without --init finds it.
+	code, stdout, stderr = runCLI("check", "--init", "--no-progress", filepath.Dir(out))
+	if code != 0 || !strings.Contains(stdout, "TRUE   "+out) {
+		t.Errorf("no --activity: exit %d\n%s%s", code, stdout, stderr)
+	}
 }
 
 // TestOmniGibsonSharedTasks: every shared task folder, as the simulator

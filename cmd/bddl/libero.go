@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -277,11 +278,21 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 		return false, nil
 	}
 	var paths []string
+	other := ""
 	for _, in := range ins {
 		if !isLiberoEpisode(in.Path) {
-			return false, nil
+			other = in.Path
+			continue
 		}
 		paths = append(paths, in.Path)
+	}
+	switch {
+	case len(paths) == 0:
+		return false, nil
+	case other != "":
+		// The BEHAVIOR-1K path would stop at the LIBERO header with
+		// "not a bddl episode header".
+		return true, misuse("LIBERO episodes (%s) and BEHAVIOR-1K ones (%s) cannot be checked in one run: check them separately", paths[0], other)
 	}
 	if err := checkFormat(opts.format); err != nil {
 		return true, err
@@ -345,16 +356,22 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 		if initOnly {
 			what = "INIT OK"
 		}
-		fmt.Fprintf(w, "%-40s  %-8s  %-8s  %-6s  %s\n", "TASK", "EPISODES", what, "RATE", "MEAN SCORE")
+		// A tabwriter, as check's other tables: LIBERO task names are
+		// often longer than any fixed width.
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "TASK\tEPISODES\t%s\tRATE\tMEAN SCORE\n", what)
 		var all row
 		for _, task := range order {
 			x := rows[task]
-			fmt.Fprintf(w, "%-40s  %-8d  %-8d  %5.1f%%  %.3f\n", task, x.episodes, x.successes, 100*float64(x.successes)/float64(x.episodes), x.score/float64(x.episodes))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.3f\n", task, x.episodes, x.successes, 100*float64(x.successes)/float64(x.episodes), x.score/float64(x.episodes))
 			all.episodes += x.episodes
 			all.successes += x.successes
 			all.score += x.score
 		}
-		fmt.Fprintf(w, "%-40s  %-8d  %-8d  %5.1f%%  %.3f\n", "all", all.episodes, all.successes, 100*float64(all.successes)/float64(all.episodes), all.score/float64(all.episodes))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.3f\n", "all", all.episodes, all.successes, 100*float64(all.successes)/float64(all.episodes), all.score/float64(all.episodes))
+		if err := tw.Flush(); err != nil {
+			return true, err
+		}
 	}
 	if failed {
 		return true, findings()

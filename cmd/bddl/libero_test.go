@@ -63,6 +63,15 @@ func TestLiberoSampleThenCheckInit(t *testing.T) {
 	if n := strings.Count(r.stdout, ": :init holds at the first step"); n != len(files) || !strings.Contains(r.stdout, "INIT OK") {
 		t.Errorf("check --init: %d episodes hold, want %d:\n%s", n, len(files), r.stdout)
 	}
+	// The table's columns line up however long the task names are.
+	table := r.stdout[strings.Index(r.stdout, "TASK "):]
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	col := strings.Index(lines[0], "EPISODES")
+	for _, l := range lines[1:] {
+		if len(l) <= col || l[col-1] != ' ' || l[col] == ' ' {
+			t.Errorf("column EPISODES at %d does not line up in %q", col, l)
+		}
+	}
 	// The JSON report is the record check prints for BEHAVIOR-1K.
 	args = append([]string{"check", "--format", "json"}, written[:5]...)
 	r = runBDDL(t, args...)
@@ -225,5 +234,28 @@ func TestLiberoCheckRefusesUnsupportedFlags(t *testing.T) {
 	for _, flag := range [][]string{{"--per-step"}, {"--lenient"}, {"--shard", "0/2"}, {"--out", filepath.Join(out, "r.jsonl")}, {"--hold", "0"}} {
 		args := append(append([]string{"check"}, flag...), ep...)
 		runBDDL(t, args...).wantCode(t, args, exitMisuse)
+	}
+}
+
+// TestLiberoMixedWithBehaviorRefused: LIBERO and BEHAVIOR-1K episodes in
+// one run are refused, naming one of each (the BEHAVIOR-1K path stopped
+// at the LIBERO header: "not a bddl episode header").
+func TestLiberoMixedWithBehaviorRefused(t *testing.T) {
+	files := liberoCorpus(t)
+	out := t.TempDir()
+	args := []string{"sample", "--seed", "3", "-o", out, files[0]}
+	runBDDL(t, args...).wantCode(t, args, 0)
+	written, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
+	b1k := filepath.Join("..", "..", "activities", "examples", "cleaning_shoes", "episodes", "success.jsonl")
+	for _, init := range []bool{true, false} {
+		args = []string{"check", "--episode", written[0], "--episode", b1k}
+		if init {
+			args = append(args, "--init")
+		}
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, 2)
+		if !strings.Contains(r.stderr, "cannot be checked in one run") || !strings.Contains(r.stderr, "success.jsonl") {
+			t.Errorf("%v: %s", args, r.stderr)
+		}
 	}
 }

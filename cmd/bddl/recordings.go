@@ -12,9 +12,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/dora"
 	"github.com/openbddl/bddl/episode/oopsie"
 	"github.com/openbddl/bddl/episode/recording"
+	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -157,6 +159,15 @@ func (r recEpisode) open(o recording.Options) (*joined, error) {
 
 // convertedName is the episode file a recording is written to:
 // X.jsonl for X.h5; <session>_<episode>.jsonl for a Dora folder.
+// layoutName is the layout as JSON records name it ("oopsie",
+// "dora-record"), the same in check, annotate and the converters.
+func (r recEpisode) layoutName() string {
+	if r.layout == "dora" {
+		return "dora-record"
+	}
+	return r.layout
+}
+
 func (r recEpisode) convertedName() string {
 	if r.layout == "dora" {
 		abs, _ := filepath.Abs(r.path)
@@ -280,10 +291,12 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
-	if !toFile {
-		if err := os.MkdirAll(opts.out, 0o755); err != nil {
-			return misuse("-o %v", err)
-		}
+	outDir := opts.out
+	if toFile {
+		outDir = filepath.Dir(opts.out)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return misuse("-o %v", err)
 	}
 	ropts := opts.recordingFlags.options(ref, prog, m)
 	ropts.DeclareSteps = true
@@ -299,7 +312,7 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 		}
 		steps, err := convertRecording(ep, ropts, dst)
 		if opts.format == "json" {
-			rec := map[string]any{"episode": ep.path, "layout": ep.layout, "file": dst, "steps": steps}
+			rec := map[string]any{"episode": ep.path, "layout": ep.layoutName(), "file": dst, "steps": steps}
 			if err != nil {
 				rec["error"] = err.Error()
 			}
@@ -310,7 +323,23 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 		}
 		if err != nil {
 			failed++
-			fmt.Fprintf(opts.err, "bddl: %v\n", err)
+			// A stream's error (a gap, a timestamp) names the stream
+			// and sample, not the recording it is in.
+			msg := err.Error()
+			if !strings.Contains(msg, ep.path) {
+				msg = ep.path + ": " + msg
+			}
+			fmt.Fprintf(opts.err, "bddl: %s\n", msg)
+		}
+	}
+	// The definition beside the episodes, as from-omnigibson and
+	// RoboLab's convert write it, so that 'bddl check --episode OUT'
+	// finds it with no --activity (batch.Resolver).
+	if failed < len(eps) && opts.out != "-" {
+		def := filepath.Join(outDir, batch.DefinitionFile(ref))
+		if err := fsutil.WriteFileAtomic(def, definitionCopy(pathOf(opts.activity), bddl.FormatProblem(prog.Problem()))); err != nil {
+			fmt.Fprintf(opts.err, "bddl: writing the definition beside the episodes: %v\n", err)
+			failed++
 		}
 	}
 	if failed > 0 {

@@ -87,6 +87,26 @@ func TestRecordingsOopsie(t *testing.T) {
 		t.Errorf("the language instruction is not shown:\n%s", r.stdout)
 	}
 
+	// --init refuses recordings by name instead of failing on their
+	// bytes as episode lines
+	args = []string{"check", "--init", "--episode", session, "--map", mapFile}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 2)
+	if !strings.Contains(r.stderr, "--init does not read Oopsie or Dora-record recordings") {
+		t.Errorf("check --init on recordings: %s", r.stderr)
+	}
+
+	// before annotating, bddl has judged nothing: no table of zeros
+	// (nor an empty JSON line) on stdout, only the error
+	for _, format := range []string{"text", "json"} {
+		args = []string{"annotations", "compare", session, "--against", "human", "--format", format}
+		r = runBDDL(t, args...)
+		r.wantCode(t, args, 1)
+		if r.stdout != "" || !strings.Contains(r.stderr, "no episode among 3 is annotated by both bddl and human") {
+			t.Errorf("compare with no bddl annotation, %s: stdout %q, stderr %q", format, r.stdout, r.stderr)
+		}
+	}
+
 	// annotate, then compare with the people
 	args = []string{"annotate", session, "--map", mapFile, "--annotator", "bddl", "--format", "json"}
 	r = runBDDL(t, args...)
@@ -136,6 +156,23 @@ func TestRecordingsOopsie(t *testing.T) {
 			t.Errorf("converted %d: %v", i, l)
 		}
 	}
+	// with no --activity: the definition copied beside them is found,
+	// also for a single episode written to a new directory
+	args = []string{"check", "--format", "json", "--episode", out}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	for i, l := range jsonResults(t, r.stdout) {
+		if l["success"] != want[i].success || l["error"] != nil {
+			t.Errorf("converted %d, no --activity: %v", i, l)
+		}
+	}
+	one := filepath.Join(t.TempDir(), "new", "one.jsonl")
+	args = []string{"episode", "from-oopsie", ep("ep_single.h5"), "--map", mapFile, "-o", one}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 0)
+	args = []string{"check", "--episode", one}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 0)
 }
 
 func TestRecordingsMisuse(t *testing.T) {
@@ -228,9 +265,15 @@ func TestRecordingsDora(t *testing.T) {
 	if len(lines) != 2 || lines[0]["success"] != true || lines[1]["success"] != false || lines[0]["layout"] != "dora-record" {
 		t.Fatalf("check:\n%s\n%s", r.stdout, r.stderr)
 	}
-	args = []string{"annotate", session, "--map", mapFile}
+	args = []string{"annotate", session, "--map", mapFile, "--format", "json"}
 	r = runBDDL(t, args...)
 	r.wantCode(t, args, 0)
+	// the layout is spelt as check spells it
+	for _, l := range jsonResults(t, r.stdout) {
+		if l["layout"] != "dora-record" {
+			t.Errorf("annotate's record: layout %v, want dora-record", l["layout"])
+		}
+	}
 	b, err := os.ReadFile(filepath.Join(session, "episode_000000001", "bddl_annotation.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -278,6 +321,18 @@ func TestRecordingsDoraGap(t *testing.T) {
 	if lines[1]["success"] != false || !strings.Contains(msg, "observation.base_state: sample 61: a gap of 1.5") {
 		t.Fatalf("the gap: %v", lines[1])
 	}
+	// from-dora names the episode whose stream has the gap, and writes
+	// the others with the definition beside them
+	out := t.TempDir()
+	args = []string{"episode", "from-dora", session, "--map", mapFile, "-o", out}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	if !strings.Contains(r.stderr, "bddl: "+ep+": observation.base_state: sample 61: a gap of 1.5") {
+		t.Errorf("from-dora does not name the episode of the gap:\n%s", r.stderr)
+	}
+	args = []string{"check", "--episode", out}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 0)
 	// annotate calls it undetermined
 	args = []string{"annotate", ep, "--map", mapFile, "--format", "json"}
 	r = runBDDL(t, args...)
@@ -285,5 +340,35 @@ func TestRecordingsDoraGap(t *testing.T) {
 	if l := jsonResults(t, r.stdout)[0]; fmt.Sprint(l["taxonomy"]) != "map[failure_category:undetermined severity:1]" ||
 		!strings.Contains(fmt.Sprint(l["failure_description"]), "a gap of") {
 		t.Fatalf("annotation: %v", l)
+	}
+}
+
+// TestRecordingsTruncatedOopsie: a truncated episode in a session is
+// reported truncated, the others checked (it was taken for a RoboLab run
+// file: "cannot be checked in one run", or the map refused).
+func TestRecordingsTruncatedOopsie(t *testing.T) {
+	_, session, mapFile := oopsieSession(t)
+	b, err := os.ReadFile(filepath.Join(oopsieData, "bad", "truncated.h5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(session, "ep_cut.h5")
+	if err := os.WriteFile(cut, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range []string{session, cut} {
+		args := []string{"check", "--format", "json", "--episode", ep, "--map", mapFile}
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, 1)
+		found := false
+		for _, l := range jsonResults(t, r.stdout) {
+			if l["episode"] == cut {
+				msg, _ := l["error"].(string)
+				found = strings.Contains(msg, "truncated: the file has")
+			}
+		}
+		if !found {
+			t.Errorf("%s: the truncated episode is not reported truncated:\n%s%s", ep, r.stdout, r.stderr)
+		}
 	}
 }

@@ -139,3 +139,40 @@ func TestAnnotateFailureLeavesOriginal(t *testing.T) {
 		t.Fatalf("truncated: %v", err)
 	}
 }
+
+// TestAnnotateNullDataset: an action entry stored as h5py.Empty (a null
+// dataspace with no storage, which the HDF5 library describes as a
+// scalar at an undefined address) is an empty dataset: it is read as
+// empty and annotate's comparison of the copy does not read its data.
+func TestAnnotateNullDataset(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/variants/ep_null.h5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "ep_null.h5")
+	if err := os.WriteFile(p, data, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := e.Dataset(ActionsGroup + "/cartesian_velocity")
+	e.Close()
+	if !ok || !d.Empty || d.Rows != 0 {
+		t.Fatalf("cartesian_velocity %+v (found %v), want empty", d, ok)
+	}
+	a := verdict
+	if err := Annotate(p, &a, false); err != nil {
+		t.Fatal(err)
+	}
+	e, err = Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if got := e.Annotation("bddl"); got == nil || *got != a {
+		t.Fatalf("annotation read back %+v, want %+v", got, a)
+	}
+}

@@ -125,6 +125,13 @@ func IsOopsie(path string) (ok bool) {
 			ok = false
 		}
 	}()
+	if info, err := os.Stat(path); err == nil && truncated(path, info.Size()) != "" {
+		// A file cut short cannot be opened, so its layout is told by
+		// the schema attribute's value among its first bytes; Open then
+		// says it is truncated (rather than check taking it for a
+		// RoboLab run file).
+		return schemaInHead(path)
+	}
 	f, err := hdf5.Open(path)
 	if err != nil {
 		return false
@@ -379,6 +386,12 @@ func lookup(g *hdf5.Group, path string) hdf5.Object {
 // a dataset that is not chunked; "scalar" is [1].
 func dimsOfInfo(info string) ([]uint64, bool) {
 	if strings.Contains(info, ", scalar,") {
+		// The library reads a null dataspace (h5py.Empty: no data at
+		// all) as a scalar; with no storage ever allocated (HDF5's
+		// undefined address) it holds nothing to read.
+		if strings.Contains(info, "address=0xFFFFFFFFFFFFFFFF") {
+			return []uint64{0}, true
+		}
 		return []uint64{1}, true
 	}
 	i := strings.Index(info, "array [")

@@ -103,7 +103,9 @@ func TestReaderBad(t *testing.T) {
 			t.Errorf("Open(%s) = %v, want an error with %q", tc.file, err, tc.want)
 		}
 	}
-	if IsOopsie("testdata/bad/not_oopsie.h5") || !IsOopsie("testdata/session/ep_noannot.h5") {
+	// a truncated episode is still one (its schema is among its first
+	// bytes), so check reports it truncated, not as a RoboLab run file
+	if IsOopsie("testdata/bad/not_oopsie.h5") || !IsOopsie("testdata/session/ep_noannot.h5") || !IsOopsie("testdata/bad/truncated.h5") {
 		t.Error("IsOopsie")
 	}
 }

@@ -1,6 +1,7 @@
 package oopsie
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -47,4 +48,17 @@ func truncated(path string, size int64) string {
 		return fmt.Sprintf("truncated: the file has %d bytes, its superblock declares %d", size, eof)
 	}
 	return ""
+}
+
+// schemaInHead reports whether the first 64 KiB of a file hold the
+// Oopsie schema's value, where HDF5 writers put the root's attributes.
+func schemaInHead(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, 64<<10)
+	n, _ := f.ReadAt(b, 0)
+	return bytes.Contains(b[:n], []byte("oopsiedata"))
 }

@@ -105,6 +105,15 @@ def track(path, n, lifted=True):
             f.write(json.dumps({"t": t, "objects": {"apple": {"aabb": [x - 0.04, 0.96, z, x + 0.04, 1.04, z + 0.08]}}}) + "\n")
 
 
+def null_episode(path):
+    # an action entry stored as h5py.Empty: a null dataspace with no
+    # storage, which the HDF5 library reads as a scalar
+    episode(path, 12, episode_id="ep_null")
+    with h5py.File(path, "a") as f:
+        del f["actions/cartesian_velocity"]
+        f.create_dataset("actions/cartesian_velocity", data=h5py.Empty("f8"))
+
+
 def main():
     for d in ("session", "bad"):
         shutil.rmtree(d, ignore_errors=True)
@@ -141,6 +150,7 @@ def main():
         b.attrs["source"] = "human"
         b.attrs["success"] = "0.0"
         b.attrs["timestamp"] = 1700000000.5
+    null_episode("variants/ep_null.h5")
 
 
 if __name__ == "__main__":
