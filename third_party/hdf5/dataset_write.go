@@ -2331,6 +2331,9 @@ func (fw *FileWriter) OpenDataset(path string) (*DatasetWriter, error) {
 			if err != nil {
 				return nil, fmt.Errorf("failed to parse attribute info: %w", err)
 			}
+			if !attrInfoMsg.Dense() { // bddl patch: attributes in the header
+				attrInfoMsg = nil
+			}
 		}
 	}
 
