@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,6 +66,13 @@ func Annotate(path string, a *recording.Annotation, force bool) error {
 					f.Close()
 					return &Error{File: path, Path: AnnotationsGroup + "/" + c.Name(), Row: -1, Msg: err.Error()}
 				}
+				if n := len(kept[c.Name()]); n > hdf5.MaxCompactAttributes {
+					// beyond eight the library's dense storage, which
+					// libhdf5 cannot read (third_party/hdf5/PATCHES.md)
+					f.Close()
+					return &Error{File: path, Path: AnnotationsGroup + "/" + c.Name(), Row: -1,
+						Msg: fmt.Sprintf("an annotator group of %d attributes (at most %d can be re-created): not rewritten", n, hdf5.MaxCompactAttributes)}
+				}
 			}
 		}
 		f.Close()
@@ -113,19 +119,14 @@ func copyBeside(path string, info os.FileInfo) (string, error) {
 	return name, nil
 }
 
-// annotationAttrs are the attributes written, in order. success is
-// written as the integer 1 or 0 and additional_notes only when there are
-// notes: the HDF5 library writes float attributes that libhdf5 (h5py)
-// misreads (1.0 as 2.2e-16), and moves a group's attributes to a dense
-// storage libhdf5 does not list once there are more than five; these
-// five read back the same through both.
+// annotationAttrs are the attributes written, in order: every one of the
+// layout's, success as a float64 scalar (1.0 or 0.0). The fork of the HDF5
+// library (third_party/hdf5/PATCHES.md) writes them as libhdf5 does, so
+// h5py reads the same values.
 func annotationAttrs(a *recording.Annotation) [][2]any {
-	attrs := [][2]any{{"source", a.Source}, {"timestamp", a.Timestamp}, {"success", int64(math.Round(a.Success))},
-		{"failure_description", a.FailureDescription}, {"taxonomy", a.Taxonomy}}
-	if a.AdditionalNotes != "" {
-		attrs = append(attrs, [2]any{"additional_notes", a.AdditionalNotes})
-	}
-	return attrs
+	return [][2]any{{"source", a.Source}, {"timestamp", a.Timestamp}, {"success", a.Success},
+		{"failure_description", a.FailureDescription}, {"taxonomy", a.Taxonomy},
+		{"additional_notes", a.AdditionalNotes}}
 }
 
 // writeAnnotations gives the copy a new episode_annotations group: the

@@ -1,11 +1,14 @@
 package oopsie
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/scigolib/hdf5"
 
 	"github.com/openbddl/bddl/episode/recording"
 )
@@ -137,5 +140,41 @@ func TestAnnotateFailureLeavesOriginal(t *testing.T) {
 	}
 	if err := Annotate("testdata/bad/truncated.h5", &verdict, false); err == nil || !strings.Contains(err.Error(), "truncated") {
 		t.Fatalf("truncated: %v", err)
+	}
+}
+
+// TestAnnotateRefusesManyAttrs: an annotator group of more than eight
+// attributes would be re-created in a storage libhdf5 cannot read, so the
+// file is left as it was.
+func TestAnnotateRefusesManyAttrs(t *testing.T) {
+	t.Parallel()
+	p := copyFixture(t, "ep_noannot.h5")
+	fw, err := hdf5.OpenForWrite(p, hdf5.OpenReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fw.CreateGroup("/" + AnnotationsGroup); err != nil {
+		t.Fatal(err)
+	}
+	g, err := fw.CreateGroup("/" + AnnotationsGroup + "/many")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, kv := range append(layoutAttrs(), [2]any{"extra_three", "x"}) {
+		if err := g.WriteAttribute(kv[0].(string), kv[1]); err != nil {
+			t.Fatalf("attribute %d: %v", i, err)
+		}
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	orig, _ := os.ReadFile(p)
+	a := verdict
+	err = Annotate(p, &a, false)
+	if err == nil || !strings.Contains(err.Error(), "an annotator group of 9 attributes") {
+		t.Fatalf("Annotate: %v", err)
+	}
+	if now, _ := os.ReadFile(p); !bytes.Equal(now, orig) {
+		t.Fatal("the file changed")
 	}
 }

@@ -2,6 +2,7 @@ package oopsie
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"testing"
 )
@@ -17,49 +18,71 @@ func h5pyPython() string {
 	return ""
 }
 
-// TestAnnotationReadByH5py reads the group Annotate wrote with h5py
-// (libhdf5): the annotation tools' view.
-func TestAnnotationReadByH5py(t *testing.T) {
-	t.Parallel()
-	py := h5pyPython()
-	if py == "" {
-		t.Skip("no python3 with h5py")
-	}
-	p := copyFixture(t, "ep_single.h5")
-	a := verdict
-	a.Success = 1 // 0.0 reads right even when floats are written wrong
-	if err := Annotate(p, &a, false); err != nil {
-		t.Fatal(err)
-	}
+// h5pyGroups reads every episode_annotations group with h5py: per group,
+// per attribute, [value (text for strings), shape].
+func h5pyGroups(t *testing.T, py, p string) map[string]map[string][2]any {
+	t.Helper()
 	script := `
 import h5py, json, sys
 f = h5py.File(sys.argv[1], "r")
-g = f["episode_annotations/bddl"]
-out = {}
-for k in g.attrs:
-    v = g.attrs[k]
-    v = v[0] if getattr(v, "shape", ()) == (1,) else v
-    out[k] = v.decode() if isinstance(v, bytes) else float(v)
-out["_root_timestamp"] = float(f.attrs["timestamp"])
-out["_gripper_20"] = float(f["observations/robot_states/gripper_position"][20][0])
+out = {"_root": {"timestamp": [float(f.attrs["timestamp"]), []],
+                 "gripper_20": [float(f["observations/robot_states/gripper_position"][20][0]), []]}}
+for name, g in f["episode_annotations"].items():
+    out[name] = {}
+    for k in g.attrs:
+        v = g.attrs[k]
+        shape = list(getattr(v, "shape", ()))
+        v = v.decode() if isinstance(v, bytes) else (v if isinstance(v, str) else v.item())
+        out[name][k] = [v, shape]
 print(json.dumps(out))
 `
 	b, err := exec.Command(py, "-c", script, p).CombinedOutput()
 	if err != nil {
 		t.Fatalf("h5py: %v\n%s", err, b)
 	}
-	var got map[string]any
+	var got map[string]map[string][2]any
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatalf("%v: %s", err, b)
 	}
-	want := map[string]any{"source": "bddl", "timestamp": a.Timestamp, "success": 1.0, "failure_description": a.FailureDescription,
-		"taxonomy": a.Taxonomy, "_root_timestamp": 1.7e9, "_gripper_20": 0.9}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("h5py reads %s = %v, want %v", k, got[k], v)
-		}
+	return got
+}
+
+// TestAnnotationReadByH5py reads the groups Annotate wrote with h5py
+// (libhdf5), the annotation tools' view: every attribute of the layout,
+// success a float scalar, and the people's groups re-created with every
+// attribute as h5py read it before.
+func TestAnnotationReadByH5py(t *testing.T) {
+	t.Parallel()
+	py := h5pyPython()
+	if py == "" {
+		t.Skip("no python3 with h5py")
 	}
-	if len(got) != len(want) {
-		t.Errorf("h5py reads %v", got)
+	for _, success := range []float64{1, 0} {
+		p := copyFixture(t, "ep_single.h5")
+		before := h5pyGroups(t, py, p)
+		a := verdict
+		a.Success = success
+		a.AdditionalNotes = "a note"
+		if err := Annotate(p, &a, false); err != nil {
+			t.Fatal(err)
+		}
+		got := h5pyGroups(t, py, p)
+		want := map[string][2]any{"source": {"bddl", []any{}}, "timestamp": {a.Timestamp, []any{}},
+			"success": {success, []any{}}, "failure_description": {a.FailureDescription, []any{}},
+			"taxonomy": {a.Taxonomy, []any{}}, "additional_notes": {"a note", []any{}}}
+		if fmt.Sprint(got["bddl"]) != fmt.Sprint(want) {
+			t.Errorf("h5py reads the bddl group as\n%v\nwant\n%v", got["bddl"], want)
+		}
+		if len(before) < 3 {
+			t.Fatalf("the fixture has no people's groups: %v", before)
+		}
+		for name, attrs := range before {
+			if fmt.Sprint(got[name]) != fmt.Sprint(attrs) {
+				t.Errorf("h5py reads %s as\n%v\nwas\n%v", name, got[name], attrs)
+			}
+		}
+		if len(got) != len(before)+1 {
+			t.Errorf("h5py reads groups %v", got)
+		}
 	}
 }
