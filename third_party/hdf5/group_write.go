@@ -652,6 +652,25 @@ func (fw *FileWriter) updateGroupStNodeAddr(parentPath string, newStNodeAddr uin
 func (fw *FileWriter) rewriteSymbolTableMessage(headerAddr, btreeAddr, heapAddr uint64) error {
 	stMsg := core.EncodeSymbolTableMessage(btreeAddr, heapAddr, int(fw.file.sb.OffsetSize), int(fw.file.sb.LengthSize))
 
+	// bddl patch: a version 1 object header (libhdf5's default, h5py's
+	// files) is parsed, continuation blocks included, and its symbol table
+	// message rewritten where it is. The byte search below looked at the
+	// header's first 128 bytes only and missed the message of an h5py root
+	// group whose attributes had pushed it into a continuation block.
+	if oh, err := core.ReadObjectHeader(fw.writer.Reader(), headerAddr, fw.file.sb); err == nil && oh.Version == 1 {
+		for _, msg := range oh.Messages {
+			if msg.Type != core.MsgSymbolTable || len(msg.Data) != len(stMsg) {
+				continue
+			}
+			//nolint:gosec // G115: HDF5 addresses fit in int64.
+			if _, err := fw.writer.WriteAt(stMsg, int64(msg.Offset)+8); err != nil {
+				return fmt.Errorf("rewrite symbol table message: %w", err)
+			}
+			return fw.updateRootCache(headerAddr, btreeAddr, heapAddr)
+		}
+		return fmt.Errorf("symbol table message not found in object header at 0x%X", headerAddr)
+	}
+
 	// Find and overwrite the symbol table message in the object header.
 	// The message data starts after the object header prefix and message header.
 	// For v2 headers: OHDR(4) + version(1) + flags(1) + chunk_size(varies) + msg_type(1) + msg_size(2) + msg_flags(1) = variable
@@ -1076,5 +1095,24 @@ func (fw *FileWriter) CreateGroupWithLinks(name string, links map[string]string)
 		return fmt.Errorf("adding links to symbol table groups not yet supported in MVP (group %s has %d links)", name, len(links))
 	}
 
+	return nil
+}
+
+// updateRootCache keeps a version 0 superblock's cached copy of the root
+// group's symbol table addresses (its root entry's scratch pad, bytes 80-95
+// with 8-byte addresses) in step with the root's symbol table message
+// (bddl patch): this reader and libhdf5 may use either.
+func (fw *FileWriter) updateRootCache(headerAddr, btreeAddr, heapAddr uint64) error {
+	sb := fw.file.sb
+	if sb.Version != core.Version0 || headerAddr != sb.RootGroup || sb.OffsetSize != 8 || sb.RootHeapAddr == 0 {
+		return nil
+	}
+	var buf [16]byte
+	sb.Endianness.PutUint64(buf[0:8], btreeAddr)
+	sb.Endianness.PutUint64(buf[8:16], heapAddr)
+	if _, err := fw.writer.WriteAt(buf[:], 80); err != nil {
+		return fmt.Errorf("rewrite the superblock's root cache: %w", err)
+	}
+	sb.RootBTreeAddr, sb.RootHeapAddr = btreeAddr, heapAddr
 	return nil
 }

@@ -105,20 +105,29 @@ func LoadLocalHeap(r io.ReaderAt, address uint64, sb *core.Superblock) (*LocalHe
 // GetString retrieves a null-terminated string from the heap at the given offset.
 // The offset is relative to the start of the data segment (after the 32-byte header).
 func (h *LocalHeap) GetString(offset uint64) (string, error) {
-	if offset >= uint64(len(h.Data)) {
+	// bddl patch: a heap being written (one just expanded, whose Data is
+	// empty) holds its strings in the write buffer, at the same offsets.
+	// Read as empty, every old name sorted before the new one, which left a
+	// group's symbol table out of order (libhdf5's binary search then
+	// missed its children) after each heap expansion.
+	data := h.Data
+	if len(h.strings) > len(data) {
+		data = h.strings
+	}
+	if offset >= uint64(len(data)) {
 		return "", errors.New("offset beyond heap data")
 	}
 
 	end := offset
-	for end < uint64(len(h.Data)) && h.Data[end] != 0 {
+	for end < uint64(len(data)) && data[end] != 0 {
 		end++
 	}
 
-	if end >= uint64(len(h.Data)) {
+	if end >= uint64(len(data)) {
 		return "", errors.New("string not null-terminated")
 	}
 
-	return string(h.Data[offset:end]), nil
+	return string(data[offset:end]), nil
 }
 
 // --- Write Support Functions ---
