@@ -37,7 +37,7 @@ for name, g in f["episode_annotations"].items():
     for k in g.attrs:
         v = g.attrs[k]
         shape = list(getattr(v, "shape", ()))
-        v = v.decode() if isinstance(v, bytes) else (v if isinstance(v, str) else v.item())
+        v = "bytes" if isinstance(v, bytes) else (v if isinstance(v, str) else v.item())
         out[name][k] = [v, shape]
 print(json.dumps(out))
 `

@@ -1069,6 +1069,23 @@ func inferAndEncodeAttributeValue(fw *FileWriter, value interface{}) (*core.Data
 		return prepareVLenStringAttribute(fw, strs)
 	}
 
+	// bddl patch: a string is written as libhdf5 (h5py) writes a str: a
+	// scalar variable-length UTF-8 string, so h5py reads it back as str
+	// (a fixed-length ASCII string reads as bytes).
+	if str, ok := value.(string); ok {
+		dt, _, data, err := prepareVLenStringAttribute(fw, []string{str})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		dt.ClassBitField = 0x101 // string, null-terminated, UTF-8 (H5T_CSET_UTF8)
+		base, err := core.EncodeDatatypeMessage(&core.DatatypeMessage{Class: core.DatatypeFixed, Version: 1, Size: 1})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		dt.Properties = base // one unsigned byte a character, as libhdf5's base type
+		return dt, &core.DataspaceMessage{Type: core.DataspaceScalar}, data, nil
+	}
+
 	// Generic path for scalars and numeric slices.
 	datatype, dataspace, err := inferDatatypeFromValue(value)
 	if err != nil {

@@ -41,3 +41,14 @@ for k, v in VALUES.items():
     head, data = message(buf, k)
     with open(os.path.join(out, k + ".bin"), "wb") as w:
         w.write(head + data[: v.dtype.itemsize])
+
+# A str attribute: libhdf5 writes a variable-length UTF-8 string. Only its
+# message up to the value (the value is a global heap reference) is kept.
+with tempfile.TemporaryDirectory() as d:
+    p = os.path.join(d, "s.h5")
+    with h5py.File(p, "w", libver="latest") as f:
+        f.create_group("g").attrs["source"] = "human"
+    buf = open(p, "rb").read()
+head, _ = message(buf, "source")
+with open(os.path.join(out, "source_str.bin"), "wb") as w:
+    w.write(head)
