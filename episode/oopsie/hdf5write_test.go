@@ -221,3 +221,74 @@ print(json.dumps(out))
 		}
 	}
 }
+
+// TestAddToExistingGroup creates groups under a group of an h5py-written
+// file (writer defect 4: only the root or the library's own groups could be
+// added to): enough of them, with long names, to grow the group's name heap
+// and split its symbol nodes. Every new and old group must read back, here
+// and through h5py when present.
+func TestAddToExistingGroup(t *testing.T) {
+	t.Parallel()
+	p := copyFixture(t, "ep_single.h5")
+	fw, err := hdf5.OpenForWrite(p, hdf5.OpenReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for i := range 12 {
+		n := fmt.Sprintf("tool_%02d_with_a_rather_long_annotator_name_to_fill_the_heap", 11-i)
+		names = append(names, n)
+		g, err := fw.CreateGroup("/" + AnnotationsGroup + "/" + n)
+		if err != nil {
+			t.Fatalf("group %d: %v", i, err)
+		}
+		if err := g.WriteAttribute("success", float64(i%2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := fw.CreateGroup("/" + AnnotationsGroup + "/missing/child"); err == nil {
+		t.Error("a group under a missing group was created")
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if len(e.Annotations) != 12+2 {
+		t.Fatalf("%d annotator groups read back, want 14", len(e.Annotations))
+	}
+	for i, n := range names {
+		if a := e.Annotation(n); a == nil || a.Success != float64(i%2) {
+			t.Errorf("%s reads %+v", n, a)
+		}
+	}
+	py := h5pyPython()
+	if py == "" {
+		return
+	}
+	script := `
+import h5py, json, sys
+f = h5py.File(sys.argv[1], "r")
+g = f["episode_annotations"]
+print(json.dumps({k: float(g[k].attrs["success"]) for k in g}))
+`
+	b, err := exec.Command(py, "-c", script, p).CombinedOutput()
+	if err != nil {
+		t.Fatalf("h5py: %v\n%s", err, b)
+	}
+	var got map[string]float64
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if len(got) != 14 {
+		t.Errorf("h5py reads %v", got)
+	}
+	for i, n := range names {
+		if v, ok := got[n]; !ok || v != float64(i%2) {
+			t.Errorf("h5py reads %s = %v", n, got[n])
+		}
+	}
+}
