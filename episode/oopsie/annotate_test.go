@@ -132,11 +132,10 @@ func TestAnnotateFailureLeavesOriginal(t *testing.T) {
 	}
 }
 
-// TestAnnotateRefusesManyAttrs: an annotator group of more than eight
-// attributes would be re-created in a storage libhdf5 cannot read, so the
-// file is left as it was.
-func TestAnnotateRefusesManyAttrs(t *testing.T) {
-	t.Parallel()
+// manyAttrsFixture is ep_noannot.h5 given an annotator group "many" of
+// nine attributes (beyond what the library can re-create readably).
+func manyAttrsFixture(t *testing.T) string {
+	t.Helper()
 	p := copyFixture(t, "ep_noannot.h5")
 	fw, err := hdf5.OpenForWrite(p, hdf5.OpenReadWrite)
 	if err != nil {
@@ -157,8 +156,61 @@ func TestAnnotateRefusesManyAttrs(t *testing.T) {
 	if err := fw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	orig, _ := os.ReadFile(p)
+	return p
+}
+
+// TestAnnotateInPlaceLeavesOthers: written in place, the annotation leaves
+// the other annotator groups as they are, even one of nine attributes.
+func TestAnnotateInPlaceLeavesOthers(t *testing.T) {
+	t.Parallel()
+	p := manyAttrsFixture(t)
 	a := verdict
+	if err := Annotate(p, &a, false); err != nil {
+		t.Fatal(err)
+	}
+	f, err := hdf5.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	g, ok := lookup(f.Root(), AnnotationsGroup+"/many").(*hdf5.Group)
+	if !ok {
+		t.Fatal("the group many is gone")
+	}
+	if got, err := attrsOf(g); err != nil || len(got) != 9 {
+		t.Fatalf("many reads %v, %v", got, err)
+	}
+}
+
+// TestAnnotateRebuilt takes the other way, as for a group the library
+// cannot add to: episode_annotations made again with the other groups
+// re-created; one of nine attributes cannot be, and the file is left as it
+// was. Not parallel: it replaces inPlace.
+func TestAnnotateRebuilt(t *testing.T) {
+	inPlace = func(string, bool, bool, *recording.Annotation) error { return errors.New("not in place") }
+	defer func() { inPlace = writeAnnotation }()
+	p := copyFixture(t, "ep_single.h5")
+	prev := open(t, "ep_single.h5").Annotations
+	a := verdict
+	if err := Annotate(p, &a, false); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if got := e.Annotation("bddl"); got == nil || *got != a || len(e.Annotations) != len(prev)+1 {
+		t.Fatalf("after a rebuild: %+v", e.Annotations)
+	}
+	for _, h := range prev {
+		if g := e.Annotation(h.Annotator); g == nil || *g != *h {
+			t.Errorf("%s reads %+v, was %+v", h.Annotator, g, h)
+		}
+	}
+
+	p = manyAttrsFixture(t)
+	orig, _ := os.ReadFile(p)
 	err = Annotate(p, &a, false)
 	if err == nil || !strings.Contains(err.Error(), "an annotator group of 9 attributes") {
 		t.Fatalf("Annotate: %v", err)
