@@ -292,3 +292,68 @@ print(json.dumps({k: float(g[k].attrs["success"]) for k in g}))
 		}
 	}
 }
+
+// TestEmptyDatasetWritten creates empty datasets ([0, 1], [0, 7]) beside
+// non-empty ones in an h5py-written episode (writer defect 6: "dimension 0
+// cannot be 0"): they read back as empty action entries, here and, when
+// present, through h5py with their shapes.
+func TestEmptyDatasetWritten(t *testing.T) {
+	t.Parallel()
+	p := copyFixture(t, "ep_single.h5")
+	fw, err := hdf5.OpenForWrite(p, hdf5.OpenReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shapes := map[string][]uint64{"empty_one": {0, 1}, "empty_seven": {0, 7}, "full": {3, 2}}
+	for _, n := range []string{"empty_one", "empty_seven", "full"} {
+		dw, err := fw.CreateDataset("/"+ActionsGroup+"/"+n, hdf5.Float64, shapes[n])
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		data := make([]float64, shapes[n][0]*shapes[n][1])
+		for i := range data {
+			data[i] = float64(i) + 0.5
+		}
+		if err := dw.Write(data); err != nil {
+			t.Fatalf("%s: write: %v", n, err)
+		}
+	}
+	if _, err := fw.CreateDataset("/"+ActionsGroup+"/chunked_empty", hdf5.Float64, []uint64{0, 1}, hdf5.WithChunkDims([]uint64{1, 1})); err == nil {
+		t.Error("an empty chunked dataset was accepted")
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	found := map[string]Dataset{}
+	for _, d := range e.Actions {
+		found[d.Name] = d
+	}
+	for n, s := range shapes {
+		d, ok := found[n]
+		if !ok || d.Rows != int(s[0]) || d.Width != int(s[1]) || d.Empty != (s[0] == 0) {
+			t.Errorf("%s reads %+v, want shape %v", n, d, s)
+		}
+	}
+	py := h5pyPython()
+	if py == "" {
+		return
+	}
+	script := `
+import h5py, json, sys
+a = h5py.File(sys.argv[1], "r")["actions"]
+print(json.dumps({k: [list(a[k].shape), a[k].dtype.str, a[k][:].ravel().tolist()] for k in ("empty_one", "empty_seven", "full")}))
+`
+	b, err := exec.Command(py, "-c", script, p).CombinedOutput()
+	if err != nil {
+		t.Fatalf("h5py: %v\n%s", err, b)
+	}
+	want := `{"empty_one": [[0, 1], "<f8", []], "empty_seven": [[0, 7], "<f8", []], "full": [[3, 2], "<f8", [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]]}`
+	if got := string(bytes.TrimSpace(b)); got != want {
+		t.Errorf("h5py reads\n%s\nwant\n%s", got, want)
+	}
+}
