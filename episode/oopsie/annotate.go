@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,7 +39,6 @@ func Annotate(path string, a *recording.Annotation, force bool) error {
 	if err != nil {
 		return err
 	}
-	old := e.Annotations
 	e.Close()
 	group := AnnotationsGroup + "/" + a.Annotator
 	if e.Annotation(a.Annotator) != nil && !force {
@@ -50,22 +48,35 @@ func Annotate(path string, a *recording.Annotation, force bool) error {
 	if err != nil {
 		return err
 	}
-	// The attributes of the annotator groups kept, as read.
+	// The attributes of the annotator groups kept, as read; rebuildErr
+	// says why they could not be re-created, should that be needed.
 	kept := map[string]map[string]any{}
+	var rebuildErr error
+	hasGroup, hasMine := false, false
 	if f, err := hdf5.Open(path); err == nil {
 		if g, ok := lookup(f.Root(), AnnotationsGroup).(*hdf5.Group); ok {
+			hasGroup = true
 			for _, c := range g.Children() {
 				cg, ok := c.(*hdf5.Group)
+				if ok && c.Name() == a.Annotator {
+					hasMine = true
+				}
 				if !ok || c.Name() == a.Annotator {
 					continue
 				}
-				if len(cg.Children()) > 0 {
-					f.Close()
-					return &Error{File: path, Path: AnnotationsGroup + "/" + c.Name(), Row: -1, Msg: "an annotator group holding more than attributes: not rewritten"}
-				}
+				p := AnnotationsGroup + "/" + c.Name()
 				if kept[c.Name()], err = attrsOf(cg); err != nil {
 					f.Close()
-					return &Error{File: path, Path: AnnotationsGroup + "/" + c.Name(), Row: -1, Msg: err.Error()}
+					return &Error{File: path, Path: p, Row: -1, Msg: err.Error()}
+				}
+				switch n := len(kept[c.Name()]); {
+				case len(cg.Children()) > 0:
+					rebuildErr = &Error{File: path, Path: p, Row: -1, Msg: "an annotator group holding more than attributes: not rewritten"}
+				case n > hdf5.MaxCompactAttributes:
+					// beyond eight the library's dense storage, which
+					// libhdf5 cannot read (third_party/hdf5/PATCHES.md)
+					rebuildErr = &Error{File: path, Path: p, Row: -1,
+						Msg: fmt.Sprintf("an annotator group of %d attributes (at most %d can be re-created): not rewritten", n, hdf5.MaxCompactAttributes)}
 				}
 			}
 		}
@@ -75,18 +86,82 @@ func Annotate(path string, a *recording.Annotation, force bool) error {
 	if err != nil {
 		return err
 	}
+	// In place first: only the annotator's group is written (and, with
+	// force, the old one unlinked); every other group keeps its bytes.
 	tmp, err := copyBeside(path, info)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp) // a no-op once renamed
-	if err := writeAnnotations(tmp, len(old) > 0, kept, a); err != nil {
+	defer func() { os.Remove(tmp) }() // a no-op once renamed
+	err = inPlace(tmp, hasGroup, hasMine, a)
+	if err == nil {
+		err = verify(path, tmp, before, kept, a)
+	}
+	if err == nil {
+		return os.Rename(tmp, path)
+	}
+	// Else (a group the library cannot add to, such as one using link
+	// messages) episode_annotations is made again in a fresh copy.
+	if rebuildErr != nil {
+		return rebuildErr
+	}
+	os.Remove(tmp)
+	if tmp, err = copyBeside(path, info); err != nil {
+		return err
+	}
+	if err := writeAnnotations(tmp, hasGroup, kept, a); err != nil {
 		return &Error{File: path, Path: group, Row: -1, Msg: "cannot write the annotation (the file is unchanged): " + err.Error()}
 	}
 	if err := verify(path, tmp, before, kept, a); err != nil {
 		return &Error{File: path, Path: group, Row: -1, Msg: "the rewritten file did not read back as expected (the file is unchanged): " + err.Error()}
 	}
 	return os.Rename(tmp, path)
+}
+
+// inPlace is writeAnnotation; tests replace it to take the other way.
+var inPlace = writeAnnotation
+
+// writeAnnotation writes a's group into the copy in place: under the
+// existing episode_annotations group (made when there is none), the old
+// group of the same annotator unlinked first.
+func writeAnnotation(tmp string, hasGroup, hasMine bool, a *recording.Annotation) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the HDF5 library failed (%v)", p)
+		}
+	}()
+	fw, err := hdf5.OpenForWrite(tmp, hdf5.OpenReadWrite)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := fw.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+	}()
+	path := "/" + AnnotationsGroup + "/" + a.Annotator
+	switch {
+	case hasMine:
+		// the library frees only empty groups: the old one's storage
+		// stays, unreachable
+		if err := fw.Delete(path); err != nil && !strings.Contains(err.Error(), "cascade delete failed") {
+			return err
+		}
+	case !hasGroup:
+		if _, err := fw.CreateGroup("/" + AnnotationsGroup); err != nil {
+			return err
+		}
+	}
+	g, err := fw.CreateGroup(path)
+	if err != nil {
+		return err
+	}
+	for _, kv := range annotationAttrs(a) {
+		if err := g.WriteAttribute(kv[0].(string), kv[1]); err != nil {
+			return fmt.Errorf("attribute %s: %v", kv[0], err)
+		}
+	}
+	return nil
 }
 
 // copyBeside copies a file to a temporary file in its directory, with
@@ -113,19 +188,14 @@ func copyBeside(path string, info os.FileInfo) (string, error) {
 	return name, nil
 }
 
-// annotationAttrs are the attributes written, in order. success is
-// written as the integer 1 or 0 and additional_notes only when there are
-// notes: the HDF5 library writes float attributes that libhdf5 (h5py)
-// misreads (1.0 as 2.2e-16), and moves a group's attributes to a dense
-// storage libhdf5 does not list once there are more than five; these
-// five read back the same through both.
+// annotationAttrs are the attributes written, in order: every one of the
+// layout's, success as a float64 scalar (1.0 or 0.0). The fork of the HDF5
+// library (third_party/hdf5/PATCHES.md) writes them as libhdf5 does, so
+// h5py reads the same values.
 func annotationAttrs(a *recording.Annotation) [][2]any {
-	attrs := [][2]any{{"source", a.Source}, {"timestamp", a.Timestamp}, {"success", int64(math.Round(a.Success))},
-		{"failure_description", a.FailureDescription}, {"taxonomy", a.Taxonomy}}
-	if a.AdditionalNotes != "" {
-		attrs = append(attrs, [2]any{"additional_notes", a.AdditionalNotes})
-	}
-	return attrs
+	return [][2]any{{"source", a.Source}, {"timestamp", a.Timestamp}, {"success", a.Success},
+		{"failure_description", a.FailureDescription}, {"taxonomy", a.Taxonomy},
+		{"additional_notes", a.AdditionalNotes}}
 }
 
 // writeAnnotations gives the copy a new episode_annotations group: the

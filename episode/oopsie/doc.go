@@ -20,13 +20,15 @@
 // # Writing a verdict
 //
 // Annotate adds episode_annotations/<annotator>/ with the attributes of
-// recording.Annotation. The HDF5 library can add groups only under the
-// root or under groups it created itself, so the file is rewritten as a
-// copy: the original's bytes are copied to a temporary file beside it; a
-// new episode_annotations group replaces the old one in the copy (the
-// existing annotator groups re-created with their attributes, the old
-// group unlinked); the copy is read back and every object but the
-// annotation groups compared with the original through the reader; only
-// then is it renamed over the original (keeping its mode and owner). Any
-// failure leaves the original untouched.
+// recording.Annotation, written as libhdf5 writes them (the HDF5 library is
+// our fork, third_party/hdf5). The original's bytes are copied to a
+// temporary file beside it and the group is added there in place (with
+// --force the old group of the same annotator is unlinked first); when the
+// library cannot add to the existing episode_annotations group, a fresh
+// copy gets a new one instead, the other annotator groups re-created with
+// their attributes. The copy is read back and every object but the
+// annotation groups compared with the original through the reader, each
+// other annotator group's attributes with what they were; only then is it
+// renamed over the original (keeping its mode and owner). Any failure
+// leaves the original untouched.
 package oopsie

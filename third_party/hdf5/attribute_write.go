@@ -162,6 +162,9 @@ func (ds *DatasetWriter) RebalanceAttributeBTree() error {
 			break
 		}
 	}
+	if !attrInfo.Dense() { // bddl patch: compact attributes
+		attrInfo = nil
+	}
 
 	if attrInfo == nil {
 		// No dense storage - nothing to rebalance
@@ -225,7 +228,7 @@ func writeAttribute(fw *FileWriter, objectAddr uint64, name string, value interf
 				compactCount++
 			}
 		}
-		if msg.Type == core.MsgAttributeInfo {
+		if msg.Type == core.MsgAttributeInfo && isDenseInfo(msg, sb) {
 			hasDenseStorage = true
 		}
 	}
@@ -297,7 +300,24 @@ func writeCompactAttribute(fw *FileWriter, objectAddr uint64, oh *core.ObjectHea
 	// 5. Remove null padding messages and continuation-sourced messages.
 	// Null messages (type 0) are used as padding and can be safely removed.
 	// Messages from OCHK continuation blocks should not be rewritten into the main OHDR.
+	hasInfo := false
+	for _, msg := range oh.Messages {
+		hasInfo = hasInfo || msg.Type == core.MsgAttributeInfo
+	}
 	oh.Messages = filterMainChunkMessages(oh.Messages)
+
+	// bddl patch: a version 2 header with attributes has an attribute info
+	// message (libhdf5's H5O__attr_create adds one; without it libhdf5
+	// counts no attributes).
+	if oh.Version >= 2 && !hasInfo {
+		aim, err := core.EncodeAttributeInfoMessage(core.NewCompactAttributeInfo(), sb)
+		if err != nil {
+			return err
+		}
+		if err := core.AddMessageToObjectHeader(oh, core.MsgAttributeInfo, aim); err != nil {
+			return fmt.Errorf("failed to add attribute info message: %w", err)
+		}
+	}
 
 	// 6. Add new attribute message.
 	if err := core.AddMessageToObjectHeader(oh, core.MsgAttribute, attrMsg); err != nil {
@@ -353,10 +373,35 @@ func writeAttributeViaContinuation(fw *FileWriter, objectAddr uint64, oh *core.O
 	lastIdx := len(oh.Messages) - 1
 	oh.Messages = oh.Messages[:lastIdx]
 
-	// Write the attribute to an OCHK continuation block.
+	// bddl patch: when the main chunk has no room left for the continuation
+	// message, the attribute messages at its end move into the new block
+	// with the new one, until it fits. This used to fall back to dense
+	// storage as soon as a sixth attribute overflowed a new group's header.
 	ochkMessages := []core.MessageWriter{
 		{Type: core.MsgAttribute, Data: attrMsg},
 	}
+	contProbe := core.EncodeContinuationMessage(0, 0, sb)
+	for {
+		if err := core.AddMessageToObjectHeader(oh, core.MsgContinuation, contProbe); err != nil {
+			return fmt.Errorf("failed to add continuation message: %w", err)
+		}
+		fits := core.ObjectHeaderSizeFromParsed(oh) <= allocSize
+		oh.Messages = oh.Messages[:len(oh.Messages)-1]
+		if fits {
+			break
+		}
+		i := len(oh.Messages) - 1
+		for i >= 0 && oh.Messages[i].Type != core.MsgAttribute {
+			i--
+		}
+		if i < 0 {
+			// Nothing left to move: fall back to dense.
+			return transitionToDenseAttributes(fw, objectAddr, oh, name, value, sb)
+		}
+		ochkMessages = append([]core.MessageWriter{{Type: core.MsgAttribute, Data: oh.Messages[i].Data}}, ochkMessages...)
+		oh.Messages = append(oh.Messages[:i:i], oh.Messages[i+1:]...)
+	}
+
 	ochkSize := core.ContinuationChunkSizeV2(ochkMessages)
 
 	allocator := fw.writer.Allocator()
@@ -373,15 +418,6 @@ func writeAttributeViaContinuation(fw *FileWriter, objectAddr uint64, oh *core.O
 	contMsgData := core.EncodeContinuationMessage(ochkAddr, ochkSize, sb)
 	if err := core.AddMessageToObjectHeader(oh, core.MsgContinuation, contMsgData); err != nil {
 		return fmt.Errorf("failed to add continuation message: %w", err)
-	}
-
-	// Check if the OHDR with continuation message fits.
-	newSize := core.ObjectHeaderSizeFromParsed(oh)
-	if newSize > allocSize {
-		// Even the continuation message doesn't fit -- fall back to dense.
-		// Remove the continuation message we just added.
-		oh.Messages = oh.Messages[:len(oh.Messages)-1]
-		return transitionToDenseAttributes(fw, objectAddr, oh, name, value, sb)
 	}
 
 	// Rewrite the main OHDR (now with continuation message instead of attribute).
@@ -445,7 +481,7 @@ func writeAttributeWithCachedHeader(fw *FileWriter, objectAddr uint64, oh *core.
 		if msg.Type == core.MsgAttribute {
 			compactCount++
 		}
-		if msg.Type == core.MsgAttributeInfo {
+		if msg.Type == core.MsgAttributeInfo && isDenseInfo(msg, sb) {
 			// Dense storage was set up by a previous transition -- use it directly.
 			return writeDenseAttribute(fw, objectAddr, freshOH, name, value, sb)
 		}
@@ -569,7 +605,7 @@ func deleteAttribute(fw *FileWriter, objectAddr uint64, name string) error {
 	// Check storage type
 	hasDenseStorage := false
 	for _, msg := range oh.Messages {
-		if msg.Type == core.MsgAttributeInfo {
+		if msg.Type == core.MsgAttributeInfo && isDenseInfo(msg, sb) {
 			hasDenseStorage = true
 			break
 		}
@@ -925,8 +961,8 @@ func transitionToDenseAttributes(fw *FileWriter, objectAddr uint64, _ *core.Obje
 	// All attributes are now in dense storage, so we only keep structural messages.
 	var newMessages []*core.HeaderMessage
 	for _, msg := range oh.Messages {
-		if msg.Type == core.MsgAttribute {
-			continue // Migrated to dense.
+		if msg.Type == core.MsgAttribute || msg.Type == core.MsgAttributeInfo {
+			continue // Migrated to dense (bddl patch: the compact info message too).
 		}
 		if msg.Type == core.MsgContinuation {
 			continue // OCHK blocks are no longer needed.
@@ -1031,6 +1067,23 @@ func inferAndEncodeAttributeValue(fw *FileWriter, value interface{}) (*core.Data
 			return nil, nil, nil, fmt.Errorf("cannot write empty []string attribute (no elements)")
 		}
 		return prepareVLenStringAttribute(fw, strs)
+	}
+
+	// bddl patch: a string is written as libhdf5 (h5py) writes a str: a
+	// scalar variable-length UTF-8 string, so h5py reads it back as str
+	// (a fixed-length ASCII string reads as bytes).
+	if str, ok := value.(string); ok {
+		dt, _, data, err := prepareVLenStringAttribute(fw, []string{str})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		dt.ClassBitField = 0x101 // string, null-terminated, UTF-8 (H5T_CSET_UTF8)
+		base, err := core.EncodeDatatypeMessage(&core.DatatypeMessage{Class: core.DatatypeFixed, Version: 1, Size: 1})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		dt.Properties = base // one unsigned byte a character, as libhdf5's base type
+		return dt, &core.DataspaceMessage{Type: core.DataspaceScalar}, data, nil
 	}
 
 	// Generic path for scalars and numeric slices.
@@ -1174,8 +1227,7 @@ func inferSignedInt(v reflect.Value) (*core.DatatypeMessage, *core.DataspaceMess
 	}
 
 	ds := &core.DataspaceMessage{
-		Dimensions: []uint64{1}, // Scalar (HDF5 uses [1] for scalars)
-		MaxDims:    nil,
+		Type: core.DataspaceScalar, // bddl patch: rank 0, not [1]
 	}
 
 	return dt, ds, nil
@@ -1204,8 +1256,7 @@ func inferUnsignedInt(v reflect.Value) (*core.DatatypeMessage, *core.DataspaceMe
 	}
 
 	ds := &core.DataspaceMessage{
-		Dimensions: []uint64{1}, // Scalar
-		MaxDims:    nil,
+		Type: core.DataspaceScalar, // bddl patch: rank 0, not [1]
 	}
 
 	return dt, ds, nil
@@ -1230,8 +1281,7 @@ func inferFloat(v reflect.Value) (*core.DatatypeMessage, *core.DataspaceMessage,
 	}
 
 	ds := &core.DataspaceMessage{
-		Dimensions: []uint64{1}, // Scalar
-		MaxDims:    nil,
+		Type: core.DataspaceScalar, // bddl patch: rank 0, not [1]
 	}
 
 	return dt, ds, nil
@@ -1249,8 +1299,7 @@ func inferString(v reflect.Value) (*core.DatatypeMessage, *core.DataspaceMessage
 	}
 
 	ds := &core.DataspaceMessage{
-		Dimensions: []uint64{1}, // Scalar
-		MaxDims:    nil,
+		Type: core.DataspaceScalar, // bddl patch: rank 0, not [1]
 	}
 
 	return dt, ds, nil
@@ -1442,3 +1491,11 @@ var (
 	_ = encodeAttributeValue
 	_ = unsafe.Sizeof(0)
 )
+
+// isDenseInfo reports whether an attribute info message names dense
+// storage (bddl patch: libhdf5 also writes one, with undefined addresses,
+// for attributes kept in the header).
+func isDenseInfo(msg *core.HeaderMessage, sb *core.Superblock) bool {
+	aim, err := core.ParseAttributeInfoMessage(msg.Data, sb)
+	return err != nil || aim.Dense() // unreadable: as before, taken for dense
+}

@@ -915,14 +915,19 @@ func (fw *FileWriter) CreateDataset(name string, dtype Datatype, dims []uint64, 
 	if err := validateDatasetName(name); err != nil {
 		return nil, err
 	}
-	if err := validateDimensions(dims); err != nil {
-		return nil, err
-	}
 
 	// Apply options
 	config := &datasetConfig{}
 	for _, opt := range opts {
 		opt(config)
+	}
+	if err := validateDimensions(dims); err != nil {
+		// bddl patch: a contiguous dataset may have a dimension of 0 (an
+		// empty dataset, as h5py writes np.zeros((0, 1))): no storage, its
+		// address undefined, as libhdf5 lays it out.
+		if len(dims) == 0 || len(config.chunkDims) > 0 || len(config.maxDims) > 0 {
+			return nil, err
+		}
 	}
 
 	// Validate maxDims if specified
@@ -963,10 +968,13 @@ func (fw *FileWriter) CreateDataset(name string, dtype Datatype, dims []uint64, 
 	totalElements := calculateTotalElements(dims)
 	dataSize := totalElements * uint64(dtInfo.size)
 
-	// Allocate space for dataset data
-	dataAddress, err := fw.writer.Allocate(dataSize)
-	if err != nil {
-		return nil, fmt.Errorf("failed to allocate space for data: %w", err)
+	// Allocate space for dataset data (bddl patch: none for an empty one)
+	dataAddress := undefinedAddress
+	if dataSize > 0 {
+		dataAddress, err = fw.writer.Allocate(dataSize)
+		if err != nil {
+			return nil, fmt.Errorf("failed to allocate space for data: %w", err)
+		}
 	}
 
 	// Encode datatype message using handler (simplified from complex switch)
@@ -1333,6 +1341,9 @@ func (dw *DatasetWriter) Write(data interface{}) error {
 	}
 
 	// Write data to file (contiguous layout)
+	if len(buf) == 0 {
+		return nil // bddl patch: an empty dataset has no storage
+	}
 	if err := dw.fileWriter.writer.WriteAtAddress(buf, dw.dataAddress); err != nil {
 		return fmt.Errorf("failed to write data: %w", err)
 	}
@@ -2330,6 +2341,9 @@ func (fw *FileWriter) OpenDataset(path string) (*DatasetWriter, error) {
 			attrInfoMsg, err = core.ParseAttributeInfoMessage(msg.Data, fw.file.sb)
 			if err != nil {
 				return nil, fmt.Errorf("failed to parse attribute info: %w", err)
+			}
+			if !attrInfoMsg.Dense() { // bddl patch: attributes in the header
+				attrInfoMsg = nil
 			}
 		}
 	}

@@ -223,7 +223,7 @@ func (fw *FileWriter) CreateGroup(path string) (*GroupWriter, error) {
 
 	// Validate parent exists (if not root)
 	if parent != "" && parent != "/" {
-		if _, exists := fw.groups[parent]; !exists {
+		if _, err := fw.groupMeta(parent); err != nil { // bddl patch: existing groups too
 			return nil, fmt.Errorf("parent group %q does not exist (create it first)", parent)
 		}
 	}
@@ -342,9 +342,9 @@ func (fw *FileWriter) linkEntryToParent(parentPath, childName string, childAddr 
 		heapAddr = fw.rootHeapAddr
 		btreeAddr = fw.rootBTreeAddr
 	} else {
-		meta, exists := fw.groups[parentPath]
-		if !exists {
-			return fmt.Errorf("parent group %q not found (create it first)", parentPath)
+		meta, err := fw.groupMeta(parentPath) // bddl patch: existing groups too
+		if err != nil {
+			return fmt.Errorf("parent group %q not found (create it first): %w", parentPath, err)
 		}
 		heapAddr = meta.heapAddr
 		btreeAddr = meta.btreeAddr
@@ -613,6 +613,54 @@ func (fw *FileWriter) updateGroupHeapAddr(parentPath string, newHeapAddr uint64)
 		return fmt.Errorf("group %q not found", parentPath)
 	}
 	meta.heapAddr = newHeapAddr
+	// bddl patch: the group's symbol table message follows its heap (it
+	// kept naming the old heap, so the names added after an expansion were
+	// read from the wrong heap).
+	if err := fw.rewriteSymbolTableMessage(meta.headerAddr, meta.btreeAddr, newHeapAddr); err != nil {
+		return err
+	}
+	return fw.updateParentCache(parentPath, meta.headerAddr, meta.btreeAddr, newHeapAddr)
+}
+
+// updateParentCache rewrites the cached symbol table addresses (cache type
+// 1, as libhdf5 writes for a group) of the group's entry in its parent's
+// symbol nodes (bddl patch): readers that take the cache would read the
+// old heap.
+func (fw *FileWriter) updateParentCache(path string, headerAddr, btreeAddr, heapAddr uint64) error {
+	parent, _ := parsePath(path)
+	pBTree := fw.rootBTreeAddr
+	if parent != "" && parent != "/" {
+		pm, err := fw.groupMeta(parent)
+		if err != nil {
+			return err
+		}
+		pBTree = pm.btreeAddr
+	}
+	_, snods, err := fw.readGroupBTree(pBTree)
+	if err != nil {
+		return err
+	}
+	n := uint64(fw.file.sb.OffsetSize)
+	entrySize := 2*n + 8 + 16
+	for _, s := range snods {
+		node, err := fw.readSymbolTableNode(s)
+		if err != nil {
+			return err
+		}
+		for i, e := range node.Entries {
+			if e.ObjectAddress != headerAddr || e.CacheType != 1 || n != 8 {
+				continue
+			}
+			var buf [16]byte
+			fw.file.sb.Endianness.PutUint64(buf[0:8], btreeAddr)
+			fw.file.sb.Endianness.PutUint64(buf[8:16], heapAddr)
+			at := s + 8 + uint64(i)*entrySize + 2*n + 8
+			//nolint:gosec // G115: HDF5 addresses fit in int64.
+			if _, err := fw.writer.WriteAt(buf[:], int64(at)); err != nil {
+				return fmt.Errorf("rewrite cached symbol table of %q: %w", path, err)
+			}
+		}
+	}
 	return nil
 }
 
@@ -651,6 +699,36 @@ func (fw *FileWriter) updateGroupStNodeAddr(parentPath string, newStNodeAddr uin
 // This is needed when the heap address changes due to expansion.
 func (fw *FileWriter) rewriteSymbolTableMessage(headerAddr, btreeAddr, heapAddr uint64) error {
 	stMsg := core.EncodeSymbolTableMessage(btreeAddr, heapAddr, int(fw.file.sb.OffsetSize), int(fw.file.sb.LengthSize))
+
+	// bddl patch: a version 1 object header (libhdf5's default, h5py's
+	// files) is parsed, continuation blocks included, and its symbol table
+	// message rewritten where it is. The byte search below looked at the
+	// header's first 128 bytes only and missed the message of an h5py root
+	// group whose attributes had pushed it into a continuation block.
+	if oh, err := core.ReadObjectHeader(fw.writer.Reader(), headerAddr, fw.file.sb); err == nil && oh.Version == 1 {
+		for _, msg := range oh.Messages {
+			if msg.Type != core.MsgSymbolTable || len(msg.Data) != len(stMsg) {
+				continue
+			}
+			//nolint:gosec // G115: HDF5 addresses fit in int64.
+			if _, err := fw.writer.WriteAt(stMsg, int64(msg.Offset)+8); err != nil {
+				return fmt.Errorf("rewrite symbol table message: %w", err)
+			}
+			return fw.updateRootCache(headerAddr, btreeAddr, heapAddr)
+		}
+		return fmt.Errorf("symbol table message not found in object header at 0x%X", headerAddr)
+	}
+	// bddl patch: a version 2 header is rewritten whole, its checksum
+	// recomputed (the byte search below left the old checksum in place).
+	if oh, err := core.ReadObjectHeader(fw.writer.Reader(), headerAddr, fw.file.sb); err == nil && oh.Version == 2 {
+		for _, msg := range oh.Messages {
+			if msg.Type == core.MsgSymbolTable && !msg.FromContinuation && len(msg.Data) == len(stMsg) {
+				msg.Data = stMsg
+				oh.Messages = filterMainChunkMessages(oh.Messages)
+				return writeOHDRWithBoundsCheck(fw, headerAddr, oh, fw.file.sb)
+			}
+		}
+	}
 
 	// Find and overwrite the symbol table message in the object header.
 	// The message data starts after the object header prefix and message header.
@@ -784,7 +862,7 @@ func (fw *FileWriter) CreateDenseGroup(name string, links map[string]string) err
 
 	// Validate parent exists (if not root)
 	if parent != "" && parent != "/" {
-		if _, exists := fw.groups[parent]; !exists {
+		if _, err := fw.groupMeta(parent); err != nil { // bddl patch: existing groups too
 			return fmt.Errorf("parent group %q does not exist (create it first)", parent)
 		}
 	}
@@ -821,9 +899,9 @@ func (fw *FileWriter) resolveObjectAddress(path string) (uint64, error) {
 		btreeAddr = fw.rootBTreeAddr
 		heapAddr = fw.rootHeapAddr
 	} else {
-		meta, exists := fw.groups[parent]
-		if !exists {
-			return 0, fmt.Errorf("parent group %q not found", parent)
+		meta, err := fw.groupMeta(parent) // bddl patch: existing groups too
+		if err != nil {
+			return 0, fmt.Errorf("parent group %q not found: %w", parent, err)
 		}
 		btreeAddr = meta.btreeAddr
 		heapAddr = meta.heapAddr
@@ -883,9 +961,9 @@ func (fw *FileWriter) unlinkFromParent(parentPath, childName string) (uint64, er
 		heapAddr = fw.rootHeapAddr
 		btreeAddr = fw.rootBTreeAddr
 	} else {
-		meta, exists := fw.groups[parentPath]
-		if !exists {
-			return 0, fmt.Errorf("parent group %q not found", parentPath)
+		meta, err := fw.groupMeta(parentPath) // bddl patch: existing groups too
+		if err != nil {
+			return 0, fmt.Errorf("parent group %q not found: %w", parentPath, err)
 		}
 		heapAddr = meta.heapAddr
 		btreeAddr = meta.btreeAddr
@@ -1077,4 +1155,92 @@ func (fw *FileWriter) CreateGroupWithLinks(name string, links map[string]string)
 	}
 
 	return nil
+}
+
+// updateRootCache keeps a version 0 superblock's cached copy of the root
+// group's symbol table addresses (its root entry's scratch pad, bytes 80-95
+// with 8-byte addresses) in step with the root's symbol table message
+// (bddl patch): this reader and libhdf5 may use either.
+func (fw *FileWriter) updateRootCache(headerAddr, btreeAddr, heapAddr uint64) error {
+	sb := fw.file.sb
+	if sb.Version != core.Version0 || headerAddr != sb.RootGroup || sb.OffsetSize != 8 || sb.RootHeapAddr == 0 {
+		return nil
+	}
+	var buf [16]byte
+	sb.Endianness.PutUint64(buf[0:8], btreeAddr)
+	sb.Endianness.PutUint64(buf[8:16], heapAddr)
+	if _, err := fw.writer.WriteAt(buf[:], 80); err != nil {
+		return fmt.Errorf("rewrite the superblock's root cache: %w", err)
+	}
+	sb.RootBTreeAddr, sb.RootHeapAddr = btreeAddr, heapAddr
+	return nil
+}
+
+// groupMeta returns the metadata of the group at path (not the root):
+// one made in this session, or (bddl patch) one already in the file,
+// found by walking the symbol tables from the root and registered on first
+// use. Only the library's groups could be added to or linked from before,
+// so nothing could be created under an existing non-root group.
+func (fw *FileWriter) groupMeta(path string) (*GroupMetadata, error) {
+	if meta, ok := fw.groups[path]; ok {
+		return meta, nil
+	}
+	btreeAddr, heapAddr := fw.rootBTreeAddr, fw.rootHeapAddr
+	var meta *GroupMetadata
+	for _, name := range strings.Split(strings.Trim(path, "/"), "/") {
+		addr, err := fw.findChild(btreeAddr, heapAddr, name)
+		if err != nil {
+			return nil, fmt.Errorf("group %q: %w", path, err)
+		}
+		oh, err := core.ReadObjectHeader(fw.writer.Reader(), addr, fw.file.sb)
+		if err != nil {
+			return nil, fmt.Errorf("group %q: %w", path, err)
+		}
+		meta = nil
+		for _, msg := range oh.Messages {
+			if msg.Type == core.MsgSymbolTable && len(msg.Data) >= 2*int(fw.file.sb.OffsetSize) {
+				n := int(fw.file.sb.OffsetSize)
+				btreeAddr = readAddrFromBuf(msg.Data, n, fw.file.sb.Endianness)
+				heapAddr = readAddrFromBuf(msg.Data[n:], n, fw.file.sb.Endianness)
+				meta = &GroupMetadata{heapAddr: heapAddr, btreeAddr: btreeAddr, headerAddr: addr,
+					headerAllocSz: core.ObjectHeaderSizeFromParsed(oh)}
+			}
+		}
+		if meta == nil {
+			return nil, fmt.Errorf("group %q: %s is not a group with a symbol table (only those can be added to)", path, name)
+		}
+	}
+	_, snods, err := fw.readGroupBTree(btreeAddr)
+	if err != nil {
+		return nil, fmt.Errorf("group %q: %w", path, err)
+	}
+	if len(snods) > 0 {
+		meta.stNodeAddr = snods[0]
+	}
+	fw.groups[path] = meta
+	return meta, nil
+}
+
+// findChild is the object address of the link name in a symbol-table group.
+func (fw *FileWriter) findChild(btreeAddr, heapAddr uint64, name string) (uint64, error) {
+	heap, err := fw.readLocalHeap(heapAddr)
+	if err != nil {
+		return 0, err
+	}
+	_, snods, err := fw.readGroupBTree(btreeAddr)
+	if err != nil {
+		return 0, err
+	}
+	for _, s := range snods {
+		node, err := fw.readSymbolTableNode(s)
+		if err != nil {
+			return 0, err
+		}
+		for _, e := range node.Entries {
+			if n, err := heap.GetString(e.LinkNameOffset); err == nil && n == name && e.CacheType != structures.CacheTypeSoftLink {
+				return e.ObjectAddress, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("%s does not exist", name)
 }

@@ -85,7 +85,7 @@ func (fw *FileWriter) CreateHardLink(linkPath, targetPath string) error {
 
 	// Validate parent exists
 	if parent != "" && parent != "/" {
-		if _, exists := fw.groups[parent]; !exists {
+		if _, err := fw.groupMeta(parent); err != nil { // bddl patch: existing groups too
 			return fmt.Errorf("parent group %q does not exist (create it first)", parent)
 		}
 	}
@@ -267,7 +267,7 @@ func (fw *FileWriter) CreateSoftLink(linkPath, targetPath string) error {
 
 	// Validate parent exists
 	if parent != "" && parent != "/" {
-		if _, exists := fw.groups[parent]; !exists {
+		if _, err := fw.groupMeta(parent); err != nil { // bddl patch: existing groups too
 			return fmt.Errorf("parent group %q does not exist (create it first)", parent)
 		}
 	}
@@ -381,7 +381,7 @@ func (fw *FileWriter) CreateExternalLink(linkPath, fileName, objectPath string) 
 
 	// Validate parent exists
 	if parent != "" && parent != "/" {
-		if _, exists := fw.groups[parent]; !exists {
+		if _, err := fw.groupMeta(parent); err != nil { // bddl patch: existing groups too
 			return fmt.Errorf("parent group %q does not exist (create it first)", parent)
 		}
 	}

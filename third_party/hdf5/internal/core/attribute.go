@@ -35,6 +35,32 @@ type AttributeInfoMessage struct {
 	// Optional fields for creation order (if tracked):
 	MaxCreationIndex    uint64 // Only present if creation order tracked
 	BTreeOrderIndexAddr uint64 // Only present if creation order indexed
+
+	heapUndefined bool // the heap address read was HDF5's undefined address
+}
+
+// Dense reports whether the attributes are in dense storage: the message
+// names a fractal heap. bddl patch: libhdf5 keeps this message, with the
+// undefined address (all ones), in every version 2 object header that has
+// attributes in the header itself; only a defined address means dense.
+func (m *AttributeInfoMessage) Dense() bool {
+	return m != nil && m.FractalHeapAddr != 0 && !m.heapUndefined
+}
+
+// NewCompactAttributeInfo is the attribute info message of an object whose
+// attributes are all in its header (bddl patch): libhdf5 counts a version 2
+// header's attributes from this message and reports none without it.
+func NewCompactAttributeInfo() *AttributeInfoMessage {
+	return &AttributeInfoMessage{heapUndefined: true}
+}
+
+func allOnes(b []byte) bool {
+	for _, c := range b {
+		if c != 0xff {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // ParseAttributeMessage parses an attribute message (type 0x000C).
@@ -439,7 +465,7 @@ func ParseAttributesFromMessages(r io.ReaderAt, messages []*HeaderMessage, sb *S
 	}
 
 	// If dense storage exists, read attributes from fractal heap
-	if attrInfo != nil && attrInfo.FractalHeapAddr != 0 {
+	if attrInfo.Dense() { // bddl patch: not for the undefined address
 		denseAttrs, err := readDenseAttributes(r, attrInfo, sb)
 		if err != nil {
 			return nil, fmt.Errorf("failed to read dense attributes: %w", err)
@@ -1009,14 +1035,15 @@ func ParseAttributeInfoMessage(data []byte, sb *Superblock) (*AttributeInfoMessa
 	trackCreationOrder := (msg.Flags & 0x01) != 0
 	indexCreationOrder := (msg.Flags & 0x02) != 0
 
-	// Max Compact and Min Dense (2 bytes each) - only if creation order tracked
+	// Maximum Creation Index (2 bytes) - only if creation order tracked.
+	// bddl patch: 2 bytes, as the format specification's Attribute Info
+	// message has it (4 were read, as if it were a Group Info message's
+	// max compact/min dense pair).
 	if trackCreationOrder {
-		if offset+4 > len(data) {
-			return nil, fmt.Errorf("attribute info message too short for max compact/min dense")
+		if offset+2 > len(data) {
+			return nil, fmt.Errorf("attribute info message too short for max creation index")
 		}
 		msg.MaxCreationIndex = uint64(sb.Endianness.Uint16(data[offset : offset+2]))
-		offset += 2
-		// Skip Min Dense (2 bytes) - not stored in struct
 		offset += 2
 	}
 
@@ -1026,6 +1053,7 @@ func ParseAttributeInfoMessage(data []byte, sb *Superblock) (*AttributeInfoMessa
 		return nil, fmt.Errorf("attribute info message too short for fractal heap address")
 	}
 	msg.FractalHeapAddr = readAddress(data[offset:offset+offsetSize], offsetSize)
+	msg.heapUndefined = allOnes(data[offset : offset+offsetSize])
 	offset += offsetSize
 
 	// B-tree Name Index Address (offset size bytes)
@@ -1081,7 +1109,7 @@ func EncodeAttributeInfoMessage(aim *AttributeInfoMessage, sb *Superblock) ([]by
 
 	// Max Compact/Min Dense (2 bytes each) if creation order tracked
 	if trackCreationOrder {
-		size += 4 // 2 for max compact + 2 for min dense
+		size += 2 // max creation index (bddl patch: was 4)
 	}
 
 	// Heap address (offsetSize bytes)
@@ -1107,23 +1135,32 @@ func EncodeAttributeInfoMessage(aim *AttributeInfoMessage, sb *Superblock) ([]by
 	buf[offset] = aim.Flags
 	offset++
 
-	// Max Compact/Min Dense if creation order tracked
+	// Maximum Creation Index if creation order tracked (bddl patch: 2
+	// bytes, see ParseAttributeInfoMessage).
 	if trackCreationOrder {
-		// For MVP: these are not used (Flags = 0), but encoding should support them
 		sb.Endianness.PutUint16(buf[offset:], uint16(aim.MaxCreationIndex)) //nolint:gosec // Safe: validated range
-		offset += 2
-
-		// Min Dense (not stored in struct, use 0)
-		sb.Endianness.PutUint16(buf[offset:], 0)
 		offset += 2
 	}
 
-	// Fractal Heap Address
-	writeAddress(buf[offset:], aim.FractalHeapAddr, offsetSize, sb.Endianness)
+	// Fractal Heap Address (bddl patch: the undefined address, all ones,
+	// for attributes stored in the object header)
+	if aim.FractalHeapAddr == 0 || aim.heapUndefined {
+		for i := 0; i < offsetSize; i++ {
+			buf[offset+i] = 0xff
+		}
+	} else {
+		writeAddress(buf[offset:], aim.FractalHeapAddr, offsetSize, sb.Endianness)
+	}
 	offset += offsetSize
 
 	// B-tree Name Index Address
-	writeAddress(buf[offset:], aim.BTreeNameIndexAddr, offsetSize, sb.Endianness)
+	if aim.FractalHeapAddr == 0 || aim.heapUndefined {
+		for i := 0; i < offsetSize; i++ {
+			buf[offset+i] = 0xff
+		}
+	} else {
+		writeAddress(buf[offset:], aim.BTreeNameIndexAddr, offsetSize, sb.Endianness)
+	}
 	offset += offsetSize
 
 	// B-tree Order Index Address if indexed

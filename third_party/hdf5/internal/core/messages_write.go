@@ -287,7 +287,17 @@ func encodeDatatypeNumeric(dt *DatatypeMessage) ([]byte, error) {
 	buf := make([]byte, messageSize)
 
 	// Pack class, version, and class bit field into bytes 0-3
-	classAndVersion := uint32(dt.Class) | (uint32(version) << 4) | (dt.ClassBitField << 8)
+	bitField := dt.ClassBitField
+	if dt.Class == DatatypeFloat {
+		// bddl patch: an IEEE float's bit field names its mantissa
+		// normalisation (bits 4-5: 2, the most significant bit implied)
+		// and its sign bit's position (bits 8-15), as libhdf5 writes them
+		// (0x20, 63 for float64). Without them libhdf5 reads the mantissa
+		// without its implied bit: 1.0 as 2.2e-16. Byte order and padding
+		// (bits 0-3) are kept.
+		bitField = bitField&0x0f | 0x20 | (dt.Size*8-1)<<8
+	}
+	classAndVersion := uint32(dt.Class) | (uint32(version) << 4) | (bitField << 8)
 	binary.LittleEndian.PutUint32(buf[0:4], classAndVersion)
 
 	// Size (bytes 4-7)
@@ -561,9 +571,18 @@ func EncodeAttributeMessage(name string, datatype *DatatypeMessage, dataspace *D
 		return nil, fmt.Errorf("encode datatype: %w", err)
 	}
 
-	dataspaceBytes, err := EncodeDataspaceMessage(dataspace.Dimensions, dataspace.MaxDims)
-	if err != nil {
-		return nil, fmt.Errorf("encode dataspace: %w", err)
+	var dataspaceBytes []byte
+	if len(dataspace.Dimensions) == 0 {
+		// bddl patch: a scalar attribute's dataspace is rank 0, as
+		// libhdf5 writes it beside a version 3 attribute message: version
+		// 2, rank 0, no flags, type 0 (scalar). It was written as a
+		// one-element array.
+		dataspaceBytes = []byte{2, 0, 0, byte(DataspaceScalar)}
+	} else {
+		dataspaceBytes, err = EncodeDataspaceMessage(dataspace.Dimensions, dataspace.MaxDims)
+		if err != nil {
+			return nil, fmt.Errorf("encode dataspace: %w", err)
+		}
 	}
 
 	// Calculate sizes

@@ -62,7 +62,7 @@ const (
 	MsgFilterPipeline MessageType = 11 // Filter Pipeline (compression, etc)
 	MsgAttribute      MessageType = 12
 	MsgName           MessageType = 13 // Corrected: Name is 0x000D
-	MsgAttributeInfo  MessageType = 15 // Attribute Info (0x000F) - for dense attribute storage
+	MsgAttributeInfo  MessageType = 21 // Attribute Info (0x0015); bddl patch: was 15 (0x000F, the shared message table), which libhdf5 ignores, so dense attributes were invisible to it
 	MsgContinuation   MessageType = 16 // Object header continuation (0x0010)
 	MsgSymbolTable    MessageType = 17
 	MsgLinkMessage    MessageType = 6

@@ -35,6 +35,11 @@ type LocalHeap struct {
 	OffsetToHeadFreeList uint64 // Offset to head of free list (MVP: always 1 = null)
 	DataSegmentAddress   uint64 // Address where data segment will be written
 	strings              []byte // Buffer for storing strings during construction
+
+	// bddl patch: where a heap loaded from a file was, and its data
+	// segment (libhdf5 moves a grown segment away from its header).
+	loadedAt, loadedData uint64
+	loaded               bool
 }
 
 // LoadLocalHeap loads a local heap from the specified file address.
@@ -88,6 +93,7 @@ func LoadLocalHeap(r io.ReaderAt, address uint64, sb *core.Superblock) (*LocalHe
 	heap := &LocalHeap{
 		//nolint:gosec // G115: headerSize is calculated from small values (LengthSize, OffsetSize <= 8)
 		HeaderSize: uint64(headerSize),
+		loadedAt:   address, loadedData: dataSegmentAddr, loaded: true,
 	}
 
 	// Allocate and read data segment from the ACTUAL address in the header
@@ -105,20 +111,29 @@ func LoadLocalHeap(r io.ReaderAt, address uint64, sb *core.Superblock) (*LocalHe
 // GetString retrieves a null-terminated string from the heap at the given offset.
 // The offset is relative to the start of the data segment (after the 32-byte header).
 func (h *LocalHeap) GetString(offset uint64) (string, error) {
-	if offset >= uint64(len(h.Data)) {
+	// bddl patch: a heap being written (one just expanded, whose Data is
+	// empty) holds its strings in the write buffer, at the same offsets.
+	// Read as empty, every old name sorted before the new one, which left a
+	// group's symbol table out of order (libhdf5's binary search then
+	// missed its children) after each heap expansion.
+	data := h.Data
+	if len(h.strings) > len(data) {
+		data = h.strings
+	}
+	if offset >= uint64(len(data)) {
 		return "", errors.New("offset beyond heap data")
 	}
 
 	end := offset
-	for end < uint64(len(h.Data)) && h.Data[end] != 0 {
+	for end < uint64(len(data)) && data[end] != 0 {
 		end++
 	}
 
-	if end >= uint64(len(h.Data)) {
+	if end >= uint64(len(data)) {
 		return "", errors.New("string not null-terminated")
 	}
 
-	return string(h.Data[offset:end]), nil
+	return string(data[offset:end]), nil
 }
 
 // --- Write Support Functions ---
@@ -219,6 +234,12 @@ func (h *LocalHeap) WriteTo(w io.WriterAt, address uint64) error {
 	// Header size is 32 bytes for 8-byte addressing (4 + 1 + 3 + 8 + 8 + 8)
 	headerSize := uint64(32)
 	h.DataSegmentAddress = address + headerSize
+	if h.loaded && address == h.loadedAt {
+		// bddl patch: written back where it was read, the data segment
+		// stays where the header says (it was written after the header
+		// whatever its place, over the objects that followed it).
+		h.DataSegmentAddress = h.loadedData
+	}
 
 	// Pad strings buffer to full data segment size
 	if uint64(len(h.strings)) < h.DataSegmentSize {
