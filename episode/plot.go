@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/openbddl/bddl/internal/termsafe"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -68,7 +69,9 @@ func (r *Result) PlotTimeline(path string) error {
 		return fmt.Errorf("episode: cannot plot to %s: use .svg or .png", path)
 	}
 	p := plot.New()
-	p.Title.Text = r.Activity + ": " + filepath.Base(r.Episode)
+	// The episode's file name may hold control bytes, which XML forbids
+	// (the SVG would not open) and a terminal would act on.
+	p.Title.Text = termsafe.Text(r.Activity + ": " + filepath.Base(r.Episode))
 	p.X.Label.Text = "step          (blue: true, orange: false, grey: unknown)"
 	p.X.Tick.Marker = stepTicks{}
 	tl := &timeline{r: r}

@@ -1,7 +1,10 @@
 package episode
 
 import (
+	"bytes"
+	"encoding/xml"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -56,6 +59,40 @@ func TestPlotTimeline(t *testing.T) {
 		r, g, b, _ := c.RGBA()
 		if v != predicates.Unknown && (r > 2*g && r > 2*b || g > 2*r && g > 2*b) {
 			t.Errorf("%v is drawn pure red or green (%v): not colour-blind safe", v, c)
+		}
+	}
+}
+
+// TestPlotTimelineControlBytes: an episode file name holding ESC, BEL
+// or a newline (a name met in a walk) gives an SVG that is still XML
+// (which forbids those bytes) and holds none of them.
+func TestPlotTimelineControlBytes(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"c\x1b]0;T\a\nFAKE.jsonl", "d\r\x9b31m.jsonl", "e\x7f\x01.jsonl"} {
+		r := &Result{Activity: "a", Episode: "runs/" + name, Conjuncts: []string{"(cooked bacon)"}}
+		r.PerStep = []StepTruth{{Step: 0, Goal: predicates.True, Conjuncts: []predicates.Truth{predicates.True}}}
+		path := filepath.Join(t.TempDir(), "t.svg")
+		if err := r.PlotTimeline(path); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range data {
+			if b < 0x20 && b != '\n' && b != '\t' && b != '\r' || b == 0x7f {
+				t.Errorf("PlotTimeline(%q): control byte %#x in the SVG", name, b)
+				break
+			}
+		}
+		dec := xml.NewDecoder(bytes.NewReader(data))
+		for {
+			if _, err := dec.Token(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Errorf("PlotTimeline(%q): SVG is not XML: %v", name, err)
+				break
+			}
 		}
 	}
 }

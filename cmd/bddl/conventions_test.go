@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -71,6 +72,26 @@ func TestOutputFlagAliases(t *testing.T) {
 		r.wantCode(t, args, exitOK)
 		if !strings.Contains(r.stderr, "--out is deprecated and will be removed in the next release: use -o/--output") {
 			t.Errorf("no deprecation note: %s", r.stderr)
+		}
+	})
+}
+
+// TestHelpTeachesCurrentSpellings: no command's help (long text, examples
+// or flag usage) names a deprecated spelling, which would teach it.
+func TestHelpTeachesCurrentSpellings(t *testing.T) {
+	t.Parallel()
+	old := regexp.MustCompile(`(^|[\s'"(\x60])--(out|outdir|out-dir)\b([^-]|$)`)
+	walkCommands(newRootCmd(streams{}), func(c *cobra.Command) {
+		texts := []string{c.Long, c.Example}
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				texts = append(texts, f.Usage)
+			}
+		})
+		for _, text := range texts {
+			if m := old.FindString(text); m != "" {
+				t.Errorf("%s --help names the deprecated %q", c.CommandPath(), strings.TrimSpace(m))
+			}
 		}
 	})
 }

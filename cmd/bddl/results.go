@@ -50,7 +50,7 @@ cut short or holding a field out of its range (a score outside [0, 1])
 are reported and left out. Each line records its shard (I/N) and the
 number of episodes of that shard: shards missing, shards with episodes
 missing and lines left out are reported, and make the exit status 1.
-The -o file is locked as 'bddl check --out' locks it: merging onto a
+The -o file is locked as 'bddl check -o' locks it: merging onto a
 file a check is still writing is refused.
 
 With -o ALL the merged lines are written to ALL (atomically; ALL may be

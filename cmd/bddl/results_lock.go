@@ -10,7 +10,7 @@ import (
 	"github.com/openbddl/bddl/internal/fsutil"
 )
 
-// lockOutput takes the lock 'bddl check --out' holds on a results file
+// lockOutput takes the lock 'bddl check -o' holds on a results file
 // (an exclusive advisory lock on the file), so that a merge never
 // replaces a file a running check is appending to. A file that does not
 // exist yet needs none; anything but a regular file is refused. The
@@ -40,7 +40,7 @@ func lockOutput(path string) (func(), error) {
 	switch err := fsutil.Lock(f); {
 	case errors.Is(err, fsutil.ErrLocked):
 		f.Close()
-		return nil, fmt.Errorf("%s: another run is writing to this file (bddl check --out); wait for it to finish or choose another -o", path)
+		return nil, fmt.Errorf("%s: another run is writing to this file (bddl check -o); wait for it to finish or choose another -o", path)
 	case err != nil && !errors.Is(err, fsutil.ErrLockUnsupported):
 		f.Close()
 		return nil, fmt.Errorf("%s: locking: %w", path, err)

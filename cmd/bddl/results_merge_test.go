@@ -105,7 +105,7 @@ func TestMergeTakesOutputLock(t *testing.T) {
 	args := []string{"results", "merge", in, "-o", out}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, exitMisuse)
-	if !strings.Contains(r.stderr, "another run is writing") {
+	if !strings.Contains(r.stderr, "another run is writing to this file (bddl check -o)") {
 		t.Errorf("stderr:\n%s", r.stderr)
 	}
 	if data, _ := os.ReadFile(out); string(data) != "being written\n" {

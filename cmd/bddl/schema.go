@@ -78,6 +78,9 @@ print as JSON Lines with --format json; with no RECORD, list the types:
 				return err
 			}
 			if _, ok := schemaNames[args[0]]; !ok {
+				if dym := didYouMean(args[0], names); dym != "" {
+					return misuse("no record type %q%s", args[0], dym)
+				}
 				return misuse("no record type %q; one of %s", args[0], strings.Join(names, ", "))
 			}
 			data, err := schemaFor(args[0])

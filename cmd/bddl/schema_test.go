@@ -141,6 +141,16 @@ func TestSchemaCommand(t *testing.T) {
 			t.Errorf("schema %s: exit %d", name, r.code)
 		}
 	}
-	args := []string{"schema", "nothing"}
-	runBDDL(t, args...).wantCode(t, args, exitMisuse)
+	for _, tt := range []struct{ arg, want string }{
+		{"nothing", "one of converted, episode"},
+		{"reslt", `no record type "reslt"; did you mean result?`},
+		{"scene", "did you mean scenes?"},
+	} {
+		args := []string{"schema", tt.arg}
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, exitMisuse)
+		if !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("bddl %v: stderr %q, want %q", args, r.stderr, tt.want)
+		}
+	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/termsafe"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -301,6 +302,6 @@ func renderView(d *viewData) ([]byte, error) {
 	err := viewPage.Execute(&buf, struct {
 		Title string
 		Data  *viewData
-	}{Title: d.Activity + ": " + filepath.Base(d.Episode), Data: d})
+	}{Title: termsafe.Text(d.Activity + ": " + filepath.Base(d.Episode)), Data: d})
 	return buf.Bytes(), err
 }

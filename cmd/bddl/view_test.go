@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -71,6 +72,34 @@ func TestViewPage(t *testing.T) {
 	html, _ = viewPageOf(t, eps[0])
 	if d := pageData(t, html); len(d.Frames) != 1 || len(d.Objects) == 0 {
 		t.Errorf("scene page: %d frames, %d objects", len(d.Frames), len(d.Objects))
+	}
+}
+
+// TestViewPageControlBytes: an activity or episode name holding ESC,
+// BEL, CR or LF (from a header or a walked file name) reaches the page
+// escaped, never as a raw control byte.
+func TestViewPageControlBytes(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, activity, episode string }{
+		{"osc in file name", "a", "runs/c\x1b]0;T\a\nFAKE.jsonl"},
+		{"cr lf in activity", "tidy\r\nok    FAKE", "e.jsonl"},
+		{"del and c0", "a\x7f\x01", "e\x1b[31m.jsonl"},
+	}
+	for _, tt := range tests {
+		page, err := renderView(&viewData{Activity: tt.activity, Episode: tt.episode})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		for i, b := range page {
+			if b < 0x20 && b != '\n' && b != '\t' {
+				t.Errorf("%s: renderView: control byte %#x at %d", tt.name, b, i)
+				break
+			}
+		}
+		title := regexp.MustCompile(`<title>(.*)</title>`).FindSubmatch(page)
+		if title == nil || bytes.IndexByte(title[1], 0x7f) >= 0 {
+			t.Errorf("%s: renderView: title %q", tt.name, title)
+		}
 	}
 }
 

@@ -68,7 +68,7 @@ func checkChunk(dims, chunk []uint64) string {
 			return "unreadable chunk layout (a chunk dimension of 0)"
 		}
 		if n > maxChunkBytes/d {
-			return fmt.Sprintf("chunk %s of a dataset %s declares more than the %d MiB a chunk may hold", shapeText(chunk), shapeText(dims), maxChunkBytes>>20)
+			return fmt.Sprintf("chunk %s of a dataset %s declares more than the %d MiB a chunk may hold read as 64-bit numbers", shapeText(chunk), shapeText(dims), maxChunkBytes>>20)
 		}
 		n *= d
 	}

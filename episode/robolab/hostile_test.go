@@ -236,3 +236,28 @@ func TestOpenDemoConcurrent(t *testing.T) {
 		t.Errorf("%d runs left open", len(pool.runs))
 	}
 }
+
+// TestCheckChunk: a chunk is measured as the 64-bit values it decodes
+// to, and the refusal says so (a 3 MiB int16 chunk is 12 MiB read).
+func TestCheckChunk(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		dims, chunk []uint64
+		wantRefusal bool
+	}{
+		{"h5py auto chunk", []uint64{1 << 20, 7}, []uint64{4096, 7}, false},
+		{"8 MiB exactly", []uint64{1 << 20, 8}, []uint64{1 << 17, 8}, false},
+		{"int16 corners, 12 MiB read", []uint64{1 << 23, 8, 3}, []uint64{1 << 16, 8, 3}, true},
+		{"zero dimension", []uint64{10, 7}, []uint64{0, 7}, true},
+	}
+	for _, tt := range tests {
+		msg := checkChunk(tt.dims, tt.chunk)
+		if (msg != "") != tt.wantRefusal {
+			t.Errorf("%s: checkChunk(%v, %v) = %q, want refusal %v", tt.name, tt.dims, tt.chunk, msg, tt.wantRefusal)
+		}
+		if strings.Contains(msg, "MiB") && !strings.Contains(msg, "64-bit") {
+			t.Errorf("%s: checkChunk = %q does not say the size is counted as 64-bit values", tt.name, msg)
+		}
+	}
+}

@@ -109,7 +109,12 @@ func openFrom(path string, src io.ReaderAt, size int64) (run *Run, err error) {
 	}()
 	f, err := hdf5.OpenReaderAt(src, size)
 	if err != nil {
-		return nil, r.fail("", "cannot read it as HDF5: "+err.Error())
+		if r.truncated != nil {
+			// The cut is the cause: the library's chain of "load
+			// children failed" adds nothing a user can act on.
+			return nil, r.fail("", "its groups lie past the cut ("+innermost(err)+"); copy the file again")
+		}
+		return nil, r.fail("", "cannot read it as HDF5: "+innermost(err))
 	}
 	r.f = f
 	data, ok := child(f.Root(), "data").(*hdf5.Group)
@@ -166,6 +171,17 @@ func (r *Run) fail(path, msg string) *Error {
 		e.Truncated = true
 	}
 	return e
+}
+
+// innermost shortens the library's chain of wrapped errors ("root group
+// load failed: load children failed: child load failed: … object header
+// read failed: EOF") to its last two links, where the cause is.
+func innermost(err error) string {
+	parts := strings.Split(err.Error(), ": ")
+	if len(parts) > 2 {
+		parts = parts[len(parts)-2:]
+	}
+	return strings.Join(parts, ": ")
 }
 
 // Close closes the file (a run shared by OpenDemo's demos: when the last

@@ -309,6 +309,9 @@ func TestTruncated(t *testing.T) {
 			if n > 0 && !strings.Contains(r.Error, "truncated") {
 				t.Fatalf("cut at %d: error %q does not say truncated", n, r.Error)
 			}
+			if strings.Count(r.Error, "failed") > 1 {
+				t.Fatalf("cut at %d: error %q is the library's chain of failures", n, r.Error)
+			}
 			if r.Steps > 0 {
 				partial++
 			}

@@ -321,6 +321,28 @@ func TestPlotPathsDoNotCollide(t *testing.T) {
 	}
 }
 
+// TestPlotPathsControlBytes: a walked file name holding ESC, BEL, CR or
+// LF never puts them in a plot's file name.
+func TestPlotPathsControlBytes(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, rel, want string }{
+		{"osc title", "c\x1b]0;T\a\nFAKE.jsonl", "t-c_x1b]0;T_a_nFAKE.svg"},
+		{"carriage return", "d/e\r.jsonl", "t-d_e_r.svg"},
+		{"plain", "d/e.jsonl", "t-d_e.svg"},
+	}
+	for _, tt := range tests {
+		rel := tt.rel
+		eps := []Episode{
+			{Input: Input{Path: "runs/" + rel, Arg: "runs", Rel: rel}},
+			{Input: Input{Path: "runs/other.jsonl", Arg: "runs", Rel: "other.jsonl"}},
+		}
+		got := PlotPaths("t.svg", eps)[eps[0].Key()]
+		if got != tt.want {
+			t.Errorf("%s: PlotPaths(%q) = %q, want %q", tt.name, rel, got, tt.want)
+		}
+	}
+}
+
 // TestSecondSignalExits: the first SIGINT cancels the context, the
 // second exits at once with 130.
 func TestSecondSignalExits(t *testing.T) {

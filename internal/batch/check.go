@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/termsafe"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -163,6 +164,10 @@ func PlotPaths(plot string, eps []Episode) map[string]string {
 		if ep.Sub != "" {
 			name += "#" + ep.Sub
 		}
+		// A control byte of a walked file's name (ESC, BEL, a newline)
+		// must not reach the plot's file name: escaped, then its
+		// backslash flattened below like a separator.
+		name = termsafe.Text(name)
 		name = strings.NewReplacer("/", "_", "\\", "_", "#", "_", "..", "_").Replace(name)
 		p := stem + "-" + name + ext
 		for n := 2; used[p]; n++ {
