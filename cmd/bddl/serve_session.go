@@ -209,13 +209,11 @@ func record(r *episode.Result) (json.RawMessage, *serveError) {
 type sessionStepParams struct {
 	Session string          `json:"session"`
 	Step    json.RawMessage `json:"step"`
-	// Explain (default true) gives the whole record of bddl check; false
-	// leaves out the literal lists (unsatisfied, undetermined,
-	// init_failures) and their counts, for speed.
-	Explain *bool `json:"explain"`
+	// Explain (default false: the lean record, on the hot path) asks for
+	// the whole record of bddl check, with the literal lists
+	// (unsatisfied, undetermined, init_failures) and their counts.
+	Explain bool `json:"explain"`
 }
-
-func (p *sessionStepParams) explain() bool { return p.Explain == nil || *p.Explain }
 
 // feed gives one step line to the session.
 func (sess *serveSession) feed(step json.RawMessage) *serveError {
@@ -241,13 +239,14 @@ func serveSessionStep(s *server, raw json.RawMessage) (any, *serveError) {
 	if serr := sess.feed(p.Step); serr != nil {
 		return nil, serr
 	}
-	return record(sess.result(p.explain()))
+	return record(sess.result(p.Explain))
 }
 
 type sessionRunParams struct {
 	Session string            `json:"session"`
 	Steps   []json.RawMessage `json:"steps"`
-	Explain *bool             `json:"explain"`
+	Explain bool              `json:"explain"` // as session.step's
+
 	// Goals adds the goal's truth after each step.
 	Goals bool `json:"goals"`
 }
@@ -276,7 +275,7 @@ func serveSessionRun(s *server, raw json.RawMessage) (any, *serveError) {
 			goals = append(goals, sess.stepper.Goal())
 		}
 	}
-	rec, serr := record(sess.result(p.Explain == nil || *p.Explain))
+	rec, serr := record(sess.result(p.Explain))
 	if serr != nil {
 		return nil, serr
 	}

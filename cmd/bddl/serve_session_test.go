@@ -103,7 +103,7 @@ func compareSession(t *testing.T, c *serveClient, tc sessionCase) {
 	}
 	dir := t.TempDir()
 	for k := 1; k <= n; k++ {
-		r := c.call("session.step", map[string]any{"session": opened.Session, "step": json.RawMessage(steps[k-1])})
+		r := c.call("session.step", map[string]any{"session": opened.Session, "step": json.RawMessage(steps[k-1]), "explain": true})
 		if !tc.every && !compare[k] {
 			continue
 		}
