@@ -62,7 +62,14 @@ func runServe(opts *serveOptions) error {
 	signal.Ignore(os.Interrupt)
 	stop := watchParent(os.Getppid(), time.Second)
 	defer stop()
-	return newServer(opts.globalOptions, opts.out, opts.maxLine).serve(opts.in)
+	in, out := opts.in, opts.out
+	if f, ok := pollable(in); ok {
+		in = f
+	}
+	if f, ok := pollable(out); ok {
+		out = f
+	}
+	return newServer(opts.globalOptions, out, opts.maxLine).serve(in)
 }
 
 // watchParent exits the process when its parent dies (it is re-parented):

@@ -203,6 +203,15 @@ func (s *server) respond(id json.RawMessage, res any, e *serveError) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
+	if raw, ok := res.(json.RawMessage); ok && e == nil && len(raw) > 0 {
+		// A record marshalled already (session.step): the line is
+		// assembled, not re-encoded (which would validate and compact it
+		// again).
+		line := make([]byte, 0, len(id)+len(raw)+len(`{"id":,"result":}`)+1)
+		line = append(append(append(append(line, `{"id":`...), id...), `,"result":`...), raw...)
+		s.lines <- append(line, "}\n"...)
+		return
+	}
 	resp := serveResponse{ID: id, Result: res, Error: e}
 	if e == nil && res == nil {
 		resp.Result = struct{}{}
