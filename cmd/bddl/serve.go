@@ -66,10 +66,13 @@ func runServe(opts *serveOptions) error {
 	if f, ok := pollable(in); ok {
 		in = f
 	}
+	var direct *os.File
 	if f, ok := pollable(out); ok {
-		out = f
+		out, direct = f, f
 	}
-	return newServer(opts.globalOptions, out, opts.maxLine).serve(in)
+	s := newServer(opts.globalOptions, out, opts.maxLine)
+	s.direct = direct
+	return s.serve(in)
 }
 
 // watchParent exits the process when its parent dies (it is re-parented):
