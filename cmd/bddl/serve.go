@@ -63,12 +63,14 @@ func runServe(opts *serveOptions) error {
 	stop := watchParent(os.Getppid(), time.Second)
 	defer stop()
 	in, out := opts.in, opts.out
-	if f, ok := pollable(in); ok {
+	if f, restore, ok := pollable(in); ok {
 		in = f
+		defer restore()
 	}
 	var direct *os.File
-	if f, ok := pollable(out); ok {
+	if f, restore, ok := pollable(out); ok {
 		out, direct = f, f
+		defer restore()
 	}
 	s := newServer(opts.globalOptions, out, opts.maxLine)
 	s.direct = direct

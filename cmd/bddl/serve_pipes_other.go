@@ -5,4 +5,4 @@ package main
 import "os"
 
 // pollable: pipes are left as they are here.
-func pollable(any) (*os.File, bool) { return nil, false }
+func pollable(any) (*os.File, func(), bool) { return nil, nil, false }
