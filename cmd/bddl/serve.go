@@ -62,7 +62,19 @@ func runServe(opts *serveOptions) error {
 	signal.Ignore(os.Interrupt)
 	stop := watchParent(os.Getppid(), time.Second)
 	defer stop()
-	return newServer(opts.globalOptions, opts.out, opts.maxLine).serve(opts.in)
+	in, out := opts.in, opts.out
+	if f, restore, ok := pollable(in); ok {
+		in = f
+		defer restore()
+	}
+	var direct *os.File
+	if f, restore, ok := pollable(out); ok {
+		out, direct = f, f
+		defer restore()
+	}
+	s := newServer(opts.globalOptions, out, opts.maxLine)
+	s.direct = direct
+	return s.serve(in)
 }
 
 // watchParent exits the process when its parent dies (it is re-parented):

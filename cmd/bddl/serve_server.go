@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"sort"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // server is one bddl serve process: it reads requests from in, runs them
@@ -26,6 +30,17 @@ type server struct {
 	lines   chan []byte
 	written chan error
 	out     *bufio.Writer
+
+	// direct is the output when it is a pipe on the poller: a response
+	// is written there by the goroutine that made it, when no other
+	// waits (queued 0), with a short deadline; a hand-off to the writer
+	// goroutine cost more than a session step's work. Whatever the
+	// deadline leaves unwritten goes to the writer, so a client that
+	// does not read never blocks the reader. qmu orders the direct
+	// writes and the sends on lines.
+	direct *os.File
+	qmu    sync.Mutex
+	queued atomic.Int64 // lines sent to the writer and not yet flushed
 
 	running sync.WaitGroup
 	slots   chan struct{} // bounds the requests run at once
@@ -63,12 +78,18 @@ const maxPendingResponses = 4096
 // reports the first write error when lines is closed.
 func (s *server) writeLoop() {
 	var werr error
+	var unflushed int64
 	for line := range s.lines {
-		if werr != nil {
-			continue // the client is gone: drain
+		unflushed++
+		if werr == nil { // else the client is gone: drain
+			_, werr = s.out.Write(line)
 		}
-		if _, werr = s.out.Write(line); werr == nil && len(s.lines) == 0 {
-			werr = s.out.Flush()
+		if len(s.lines) == 0 {
+			if werr == nil {
+				werr = s.out.Flush()
+			}
+			s.queued.Add(-unflushed)
+			unflushed = 0
 		}
 	}
 	if werr == nil {
@@ -203,6 +224,15 @@ func (s *server) respond(id json.RawMessage, res any, e *serveError) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
+	if raw, ok := res.(json.RawMessage); ok && e == nil && len(raw) > 0 {
+		// A record marshalled already (session.step): the line is
+		// assembled, not re-encoded (which would validate and compact it
+		// again).
+		line := make([]byte, 0, len(id)+len(raw)+len(`{"id":,"result":}`)+1)
+		line = append(append(append(append(line, `{"id":`...), id...), `,"result":`...), raw...)
+		s.emit(append(line, "}\n"...))
+		return
+	}
 	resp := serveResponse{ID: id, Result: res, Error: e}
 	if e == nil && res == nil {
 		resp.Result = struct{}{}
@@ -222,8 +252,40 @@ func (s *server) write(v any) error {
 		buf.Reset()
 		buf.Write(append(b, '\n'))
 	}
-	s.lines <- buf.Bytes()
+	s.emit(buf.Bytes())
 	return nil
+}
+
+// directDeadline bounds a direct write: past it the client is not
+// reading, and the rest of the line goes to the writer goroutine.
+const directDeadline = 2 * time.Millisecond
+
+// emit writes one response line: directly when nothing waits for the
+// writer goroutine, else (or for what a direct write left) through it.
+func (s *server) emit(line []byte) {
+	s.qmu.Lock()
+	defer s.qmu.Unlock()
+	if s.direct != nil && s.queued.Load() == 0 {
+		n, err := s.writeDirect(line)
+		if err == nil {
+			return
+		}
+		line = line[n:]
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			s.direct = nil // the writer reports the error
+		}
+	}
+	s.queued.Add(1)
+	s.lines <- line
+}
+
+func (s *server) writeDirect(line []byte) (int, error) {
+	if err := s.direct.SetWriteDeadline(time.Now().Add(directDeadline)); err != nil {
+		return 0, err
+	}
+	n, err := s.direct.Write(line)
+	_ = s.direct.SetWriteDeadline(time.Time{})
+	return n, err
 }
 
 // validID reports whether a request id is absent, a number or a string.

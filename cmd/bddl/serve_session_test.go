@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,7 +104,7 @@ func compareSession(t *testing.T, c *serveClient, tc sessionCase) {
 	}
 	dir := t.TempDir()
 	for k := 1; k <= n; k++ {
-		r := c.call("session.step", map[string]any{"session": opened.Session, "step": json.RawMessage(steps[k-1])})
+		r := c.call("session.step", map[string]any{"session": opened.Session, "step": json.RawMessage(steps[k-1]), "explain": true})
 		if !tc.every && !compare[k] {
 			continue
 		}
@@ -226,4 +227,33 @@ func TestServeSessionMatchesCheckCorpus(t *testing.T) {
 		t.Errorf("only %d corpus episodes compared", n)
 	}
 	c.finish()
+}
+
+// TestSplitArray: session.run's steps are split at the top level only,
+// whatever brackets and commas their strings hold.
+func TestSplitArray(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+		ok   bool
+	}{
+		{`null`, nil, true},
+		{``, nil, true},
+		{`[]`, nil, true},
+		{` [ ] `, nil, true},
+		{`[{"step":0}]`, []string{`{"step":0}`}, true},
+		{`[{"step":0}, {"step":1,"facts":[["a","b,]}"]]} ,{"t":"\"],"}]`, []string{`{"step":0}`, `{"step":1,"facts":[["a","b,]}"]]}`, `{"t":"\"],"}`}, true},
+		{`[1,[2,3]]`, []string{`1`, `[2,3]`}, true},
+		{`{"step":0}`, nil, false},
+		{`"x"`, nil, false},
+	} {
+		got, ok := splitArray(json.RawMessage(tc.in))
+		var strs []string
+		for _, g := range got {
+			strs = append(strs, string(g))
+		}
+		if ok != tc.ok || !slices.Equal(strs, tc.want) {
+			t.Errorf("splitArray(%s) = %q, %v; want %q, %v", tc.in, strs, ok, tc.want, tc.ok)
+		}
+	}
 }

@@ -253,7 +253,7 @@ func TestServeSessionLifecycle(t *testing.T) {
 		Goals  []string       `json:"goals"`
 		Steps  int            `json:"steps"`
 	}
-	if err := json.Unmarshal(c.ok("session.run", map[string]any{"session": sid, "steps": steps, "goals": true}), &run); err != nil {
+	if err := json.Unmarshal(c.ok("session.run", map[string]any{"session": sid, "steps": steps, "goals": true, "explain": true}), &run); err != nil {
 		t.Fatal(err)
 	}
 	res := runBDDL(t, "check", "--format", "json", "--episode", ep)

@@ -23,6 +23,8 @@ import argparse
 import os
 import random
 import statistics
+import subprocess
+import json
 import sys
 import time
 
@@ -96,7 +98,7 @@ def atom(a):
     return [a[0]] + list(a[1:])
 
 
-def measure(eng, reference, path, steps, run_steps, rng):
+def measure(eng, reference, path, steps, run_steps, rng, rounds):
     activity, backend, state = reference
     with open(path, encoding="utf-8") as f:
         text = f.read()
@@ -109,19 +111,6 @@ def measure(eng, reference, path, steps, run_steps, rng):
     init, objects, toggles = states_for(conds, rng, max(steps, run_steps))
 
     # The reference: evaluate_goal_conditions on each state.
-    state.clear()
-    state.update(init)
-    ref_t, ref_success = [], []
-    for k in range(steps):
-        a, on = toggles[k]
-        (state.add if on else state.discard)(a)
-        t0 = time.perf_counter()
-        ok, _ = activity.evaluate_goal_conditions(goal)
-        ref_t.append(time.perf_counter() - t0)
-        ref_success.append(ok)
-
-    # Every object exists but those :init says are future (not yet real),
-    # as the reference reads (real x) and (future x) from the atoms.
     future = {a[1] for a in conds.parsed_initial_conditions if a[0] == "future"}
     header = {"closed_world": True, "objects": {o: {"exists": o not in future} for o in objects}}
     lines = [{"step": 0, "facts": [atom(a) for a in init]}]
@@ -140,18 +129,75 @@ def measure(eng, reference, path, steps, run_steps, rng):
                 goals.append(r.goal == "true")
         return out, goals
 
-    full, goals = session_times(True)
-    lean, _ = session_times(False)
-    with eng.session(path, header=header, transitions=False) as s:
+    def run_time(given):
+        with eng.session(path, header=header, transitions=False) as s:
+            t0 = time.perf_counter()
+            s.run(given, goals=True)
+            return (time.perf_counter() - t0) / run_steps
+
+    def reference_times():
+        state.clear()
+        state.update(init)
+        out, success = [], []
+        for k in range(steps):
+            a, on = toggles[k]
+            (state.add if on else state.discard)(a)
+            t0 = time.perf_counter()
+            ok, _ = activity.evaluate_goal_conditions(goal)
+            out.append(time.perf_counter() - t0)
+            success.append(ok)
+        return out, success
+
+    def reference_loop():
+        # The reference's loop over the run's states, per step.
+        state.clear()
+        state.update(init)
         t0 = time.perf_counter()
-        s.run(lines[: run_steps + 1], explain=True)
-        run_per_step = (time.perf_counter() - t0) / run_steps
-    agree = sum(1 for a, b in zip(ref_success, goals) if a == b)
-    return {
-        "activity": name, "objects": len(objects),
-        "ref": statistics.median(ref_t), "full": statistics.median(full), "lean": statistics.median(lean),
-        "run": run_per_step, "agree": agree, "steps": steps,
-    }
+        for k in range(run_steps):
+            a, on = toggles[k]
+            (state.add if on else state.discard)(a)
+            activity.evaluate_goal_conditions(goal)
+        return (time.perf_counter() - t0) / run_steps
+
+    run_lines = lines[: run_steps + 1]
+    jsonl = "".join(json.dumps(x) + "\n" for x in run_lines)
+    per = {k: [] for k in ("ref", "full", "lean", "refloop", "run", "runjsonl")}
+    agree = 0
+    for _ in range(rounds):  # interleaved: each round times every side once
+        ref_t, ref_success = reference_times()
+        full, goals = session_times(True)
+        lean, _ = session_times(False)
+        per["ref"].append(statistics.median(ref_t))
+        per["full"].append(statistics.median(full))
+        per["lean"].append(statistics.median(lean))
+        per["refloop"].append(reference_loop())
+        per["run"].append(run_time(run_lines))
+        per["runjsonl"].append(run_time(jsonl))
+        agree = sum(1 for a, b in zip(ref_success, goals) if a == b)
+    out = {"activity": name, "objects": len(objects), "agree": agree, "steps": steps}
+    for k, v in per.items():
+        out[k] = min(v)
+        out[k + "_med"] = statistics.median(v)
+    return out
+
+
+def echo_times(n, size):
+    """The pipe alone: a line of ``size`` bytes written, flushed and read
+    back from ``cat``, as the client does with bddl serve."""
+    proc = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=1 << 16)
+    line = b"x" * (size - 1) + b"\n"
+    out = []
+    try:
+        for _ in range(n):
+            t0 = time.perf_counter()
+            proc.stdin.write(line)
+            proc.stdin.flush()
+            proc.stdout.readline()
+            out.append(time.perf_counter() - t0)
+    finally:
+        proc.stdin.close()
+        proc.wait()
+    return statistics.median(out)
 
 
 def main():
@@ -161,6 +207,7 @@ def main():
     ap.add_argument("--activities", type=int, default=9, help="activities sampled from the corpus")
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--run-steps", type=int, default=10000)
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds; min and median reported")
     ap.add_argument("--only", nargs="*", help="these activities instead of a sample")
     args = ap.parse_args()
     reference = load_reference(args.reference)
@@ -176,26 +223,36 @@ def main():
     rng = random.Random(22)
     rows = []
     with openbddl.Engine(kb=os.path.join(args.corpus, "knowledge_base")) as eng:
+        echo = [echo_times(args.steps, 200) for _ in range(args.rounds)]
         for p in sample:
             try:
-                rows.append(measure(eng, reference, p, args.steps, args.run_steps, rng))
+                rows.append(measure(eng, reference, p, args.steps, args.run_steps, random.Random(rng.random()),
+                                    args.rounds))
             except Exception as e:  # the reference cannot compile some definitions
                 print("skip %s: %s: %s" % (os.path.basename(os.path.dirname(p)), type(e).__name__, e), file=sys.stderr)
     rows.sort(key=lambda r: r["objects"])
-    print("%-40s %5s %10s %10s %10s %10s %8s %8s %8s %6s" % ("activity", "objs", "ref µs", "step µs", "lean µs",
-                                                           "run µs", "step/ref", "lean/ref", "ref/run", "agree"))
+    print("pipe echo through cat (200-byte line, write+flush+readline): min %.1f µs, median %.1f µs over %d rounds"
+          % (min(echo) * 1e6, statistics.median(echo) * 1e6, len(echo)))
+    print("per activity: min over %d interleaved rounds (median in parentheses)" % args.rounds)
+    print("%-34s %4s %12s %12s %12s %12s %12s %12s %5s" % (
+        "activity", "objs", "ref µs", "full µs", "lean µs", "refloop µs", "run µs", "runjsonl µs", "agree"))
     for r in rows:
-        print("%-40s %5d %10.1f %10.1f %10.1f %10.2f %8.2f %8.2f %8.1f %3d/%d" % (
-            r["activity"][:40], r["objects"], r["ref"] * 1e6, r["full"] * 1e6, r["lean"] * 1e6, r["run"] * 1e6,
-            r["full"] / r["ref"], r["lean"] / r["ref"], r["ref"] / r["run"], r["agree"], r["steps"]))
+        print("%-34s %4d" % (r["activity"][:34], r["objects"]) + "".join(
+            " %5.1f(%5.1f)" % (r[k] * 1e6, r[k + "_med"] * 1e6) for k in ("ref", "full", "lean", "refloop", "run", "runjsonl"))
+            + " %3d/%d" % (r["agree"], r["steps"]))
     med = rows[len(rows) // 2]
     print("median activity (by objects): %s" % med["activity"])
-    for key, label in (("full", "session.step (full record) / reference"), ("lean", "session.step (explain=False) / reference")):
-        rs = [r[key] / r["ref"] for r in rows]
-        print("%s: median activity %.2f; min %.2f, median %.2f, max %.2f" % (label, med[key] / med["ref"], min(rs), statistics.median(rs), max(rs)))
-    rs = [r["ref"] / r["run"] for r in rows]
-    print("reference per step / s.run per step (10,000 steps): median activity %.1fx; min %.1fx, median %.1fx, max %.1fx"
-          % (med["ref"] / med["run"], min(rs), statistics.median(rs), max(rs)))
+    for suffix, what in (("", "min"), ("_med", "median")):
+        print("-- ratios from the %s over rounds --" % what)
+        for key, label in (("full", "session.step (explain=True) / reference"),
+                           ("lean", "session.step (lean, default) / reference")):
+            rs = [r[key + suffix] / r["ref" + suffix] for r in rows]
+            print("%s: median activity %.2f; min %.2f, median %.2f, max %.2f"
+                  % (label, med[key + suffix] / med["ref" + suffix], min(rs), statistics.median(rs), max(rs)))
+        for key, label in (("run", "s.run(list of dicts)"), ("runjsonl", "s.run(JSON Lines text)")):
+            rs = [r["refloop" + suffix] / r[key + suffix] for r in rows]
+            print("reference loop per step / %s per step: median activity %.1fx; min %.1fx, median %.1fx, max %.1fx"
+                  % (label, med["refloop" + suffix] / med[key + suffix], min(rs), statistics.median(rs), max(rs)))
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ def main() -> None:
                 print("init holds:", init.ok, [l.ground for l in init.failures][:3])
                 continue
             r = session.step(objects=obs.get("objects"), facts=obs.get("facts"), false=obs.get("false"),
-                             unset=obs.get("unset"), t=obs.get("t"))
+                             unset=obs.get("unset"), t=obs.get("t"), explain=True)  # with the literals
             print("step %3d  goal %-7s  score %.2f  %s" % (r.step, r.goal, r.score,
                                                           ", ".join(l.ground for l in r.unsatisfied[:2])))
             for f in r.fired:

@@ -2,6 +2,7 @@
 
 import json
 import os
+import pathlib
 import subprocess
 import threading
 import weakref
@@ -75,6 +76,8 @@ class _Server:
         self.dead: Optional[EngineError] = None
         self.next_id = 0
         self.out = self.proc.stdout
+        self.write = self.proc.stdin.write
+        self.flush = self.proc.stdin.flush
         line = self.out.readline()
         if not line:
             self.proc.wait()
@@ -101,6 +104,22 @@ class _Server:
             try:
                 self.proc.stdin.write(data)
                 self.proc.stdin.flush()
+            except (BrokenPipeError, OSError, ValueError) as e:
+                self._die("bddl serve is gone (writing a request: %s)" % e)
+                raise self.dead  # type: ignore[misc]
+        return rid
+
+    def send_raw(self, body: str) -> int:
+        """Send a request whose text after ``{"id":N,`` is given (the
+        session methods pre-encode their prefix): one write system call."""
+        with self.wlock:
+            if self.dead:
+                raise self.dead
+            self.next_id += 1
+            rid = self.next_id
+            try:
+                self.write(('{"id":%d,%s\n' % (rid, body)).encode())
+                self.flush()
             except (BrokenPipeError, OSError, ValueError) as e:
                 self._die("bddl serve is gone (writing a request: %s)" % e)
                 raise self.dead  # type: ignore[misc]
@@ -278,6 +297,12 @@ class Engine:
             raise error_from_response(resp["error"])
         return resp.get("result")
 
+    def _raw_call(self, srv: _Server, body: str) -> Any:
+        resp = srv.wait(srv.send_raw(body))
+        if "error" in resp:
+            raise error_from_response(resp["error"])
+        return resp["result"]
+
     def _eval_params(self, opts: Dict[str, Any]) -> Dict[str, Any]:
         p = {k: v for k, v in opts.items() if v is not None}
         if self.activities and "activities" not in p:
@@ -417,6 +442,13 @@ class Session:
         self._server = server
         self._next = 0
         self._lock = threading.Lock()
+        # The session methods' request text after the id, pre-encoded
+        # (the session named first: the server routes it without reading on).
+        head = '"method":"%s","params":{"session":' + json.dumps(sid) + ","
+        self._step_lean = head % "session.step" + '"step":'
+        self._step_full = head % "session.step" + '"explain":true,"step":'
+        self._run_lean = head % "session.run"
+        self._run_full = head % "session.run" + '"explain":true,'
         _sessions.add(self)
 
     def __enter__(self) -> "Session":
@@ -424,6 +456,13 @@ class Session:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+    def _srv(self) -> _Server:
+        srv = self.engine._get()
+        if srv is not self._server:
+            raise EngineError("session %s belongs to a server this process no longer has (after a fork, or a "
+                              "server that died): open a new session" % self.id, code="unknown_session")
+        return srv
 
     def _call(self, method: str, params: Dict[str, Any]) -> Any:
         if self.engine._get() is not self._server:
@@ -450,20 +489,27 @@ class Session:
     def step(self, step: Optional[Step] = None, *, objects: Optional[Mapping[str, Any]] = None,
              facts: Optional[Iterable[Sequence[str]]] = None, false: Optional[Iterable[Sequence[str]]] = None,
              unset: Optional[Iterable[Sequence[str]]] = None, t: Optional[float] = None,
-             explain: bool = True) -> StepResult:
+             explain: bool = False) -> StepResult:
         """Apply one step and evaluate: ``step`` is a dict exactly as a line
         of the episode format, or give its fields as keywords. A missing
-        ``"step"`` number is the previous one plus 1. ``explain=False``
-        leaves out the literal lists, for speed. A step the reader refuses
-        raises StepError (and, unless the session is ``lenient``, stops it,
-        as ``bddl check`` stops the episode)."""
-        kw = {"objects": objects, "facts": list(facts) if facts is not None else None,
-              "false": list(false) if false is not None else None,
-              "unset": list(unset) if unset is not None else None, "t": t}
+        ``"step"`` number is the previous one plus 1. The result is the
+        lean record (success, scores, goal truth, rules fired);
+        ``explain=True`` asks for the whole record of ``bddl check``, with
+        the unsatisfied and undetermined literals. A step the reader
+        refuses raises StepError (and, unless the session is ``lenient``,
+        stops it, as ``bddl check`` stops the episode)."""
+        kw = None
+        if step is None or objects is not None or facts is not None or false is not None or unset is not None \
+                or t is not None or "step" not in step:
+            kw = {"objects": objects, "facts": list(facts) if facts is not None else None,
+                  "false": list(false) if false is not None else None,
+                  "unset": list(unset) if unset is not None else None, "t": t}
         with self._lock:
-            line = self._line(step, kw)
+            # The hot path sends the step as given, not copied.
+            line = step if kw is None else self._line(step, kw)
+            body = (self._step_full if explain else self._step_lean) + _dumps(line) + "}}"
             self._advance(line)
-            rec = self._call("session.step", {"step": line, "explain": explain})
+            rec = self.engine._raw_call(self._srv(), body)
         return StepResult.from_record(rec)
 
     def init(self, step: Optional[Step] = None, **kw: Any) -> InitResult:
@@ -478,18 +524,57 @@ class Session:
             r = self._call("session.init", params)
         return InitResult(ok=r["init_ok"], truth=r["init"], failures=tuple(Literal.from_record(x) for x in r["init_failures"]))
 
-    def run(self, steps: Iterable[Step], *, explain: bool = True, goals: bool = False) -> RunResult:
+    def run(self, steps: Union[Iterable[Step], str, bytes, PathLike], *, explain: bool = False,
+            goals: bool = False) -> RunResult:
         """Apply many steps in one round trip (a whole episode held in
-        memory): the result after the last, and with ``goals`` the goal's
-        truth after each. A bad step raises StepError with its ``index``."""
+        memory): the result after the last (the lean record unless
+        ``explain``), and with ``goals`` the goal's truth after each
+        (``RunResult.goals``, one string per step).
+
+        ``steps`` is a list of step dicts (encoded in one ``json.dumps``),
+        or steps already encoded as JSON Lines (``str`` or ``bytes``, one
+        step per line), or the path of such a file (an ``os.PathLike``, or
+        a ``str`` without a ``{``); a header line there is refused: the
+        session has its header. A bad step raises StepError with its
+        ``index``."""
+        encoded = self._encode_steps(steps)
+        prefix = self._run_full if explain else self._run_lean
+        body = '%s"goals":%s,"steps":%s}}' % (prefix, "true" if goals else "false", encoded)
         with self._lock:
-            lines = []
-            for st in steps:
-                line = self._line(st, {})
-                self._advance(line)
-                lines.append(line)
-            r = self._call("session.run", {"steps": lines, "explain": explain, "goals": goals})
-        return RunResult(result=StepResult.from_record(r["result"]), steps=r["steps"], goals=tuple(r.get("goals") or ()))
+            r = self.engine._raw_call(self._srv(), body)
+            res = StepResult.from_record(r["result"])
+            if r["steps"]:
+                self._next = res.step + 1
+        return RunResult(result=res, steps=r["steps"], goals=tuple(r.get("goals") or ()))
+
+    def _encode_steps(self, steps: Any) -> str:
+        if isinstance(steps, str) and "{" not in steps:
+            steps = pathlib.Path(steps)
+        if isinstance(steps, os.PathLike):
+            with open(steps, "rb") as f:
+                steps = f.read()
+        if isinstance(steps, (bytes, bytearray, memoryview)):
+            steps = bytes(steps).decode("utf-8")
+        if isinstance(steps, str):
+            lines = [ln for ln in steps.splitlines() if ln.strip()]
+            if lines and '"bddl_episode"' in lines[0]:
+                raise ValueError("run: the steps begin with an episode header; a session has its own "
+                                 "(Engine.session(header=...)): pass the step lines only")
+            return "[" + ",".join(lines) + "]"
+        lst = steps if isinstance(steps, list) else list(steps)
+        nxt = self._next
+        for i, st in enumerate(lst):
+            if "step" not in st:  # numbered as step() numbers them: copy only then
+                lst = [dict(x) for x in lst[:i]] + [dict(x) for x in lst[i:]]
+                for x in lst:
+                    if "step" not in x:
+                        x["step"] = nxt
+                    try:
+                        nxt = int(x["step"]) + 1
+                    except (TypeError, ValueError):
+                        pass
+                break
+        return _dumps(lst)
 
     def close(self) -> None:
         """Close the session (its server-side state is freed)."""

@@ -2,6 +2,7 @@
 
 import json
 import os
+import pathlib
 import subprocess
 import tempfile
 import unittest
@@ -45,7 +46,7 @@ class EngineTest(unittest.TestCase):
                     want = check_records(path, *flags)[0]
                     with self.eng.session(header=header, transitions=transitions, name=path) as s:
                         for st in steps:
-                            r = s.step(st)
+                            r = s.step(st, explain=True)
                     self.assertEqual(r.record, want)
                     self.assertEqual(r.success, want["success"])
                     self.assertEqual(r.score, want["score"])
@@ -60,12 +61,58 @@ class EngineTest(unittest.TestCase):
         header.pop("steps", None)
         want = check_records(path)[0]
         with self.eng.session(header=header, transitions=False, name=path) as s:
-            run = s.run(steps, goals=True)
+            run = s.run(steps, goals=True, explain=True)
         self.assertIsInstance(run, results.RunResult)
         self.assertEqual(run.steps, len(steps))
         self.assertEqual(len(run.goals), len(steps))
         self.assertEqual(run.goals[-1], want["goal_at_end"])
         self.assertEqual(run.result.record, want)
+
+    def test_lean_record_is_the_default(self) -> None:
+        """step and run give the lean record unless explain is asked for:
+        the same outcome as the full record, without the literal lists."""
+        path = os.path.join(EXAMPLES, "cleaning_shoes", "episodes", "success.jsonl")
+        header, steps = read_episode(path)
+        header.pop("steps", None)
+        want = check_records(path)[0]
+        with self.eng.session(header=header, transitions=False, name=path) as s:
+            for st in steps[:-1]:
+                s.step(st)
+            lean = s.step(steps[-1])
+        self.assertEqual((lean.success, lean.score, lean.challenge_score, lean.goal, lean.step),
+                         (want["success"], want["score"], want["challenge_score"], want["goal_at_end"],
+                          want["episode_step"]))
+        self.assertNotIn("unsatisfied", lean.record)
+        self.assertNotIn("init_failures", lean.record)
+        with self.eng.session(header=header, transitions=False, name=path) as s:
+            run = s.run(steps)
+        self.assertEqual(run.result.record, lean.record)
+
+    def test_run_pre_encoded(self) -> None:
+        """run takes JSON Lines text, bytes or a file of step lines, with
+        the same outcome as the list of dicts; a header there is refused."""
+        path = os.path.join(EXAMPLES, "cleaning_shoes", "episodes", "success.jsonl")
+        header, steps = read_episode(path)
+        header.pop("steps", None)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        body = "".join(text.splitlines(True)[1:])
+        with self.eng.session(header=header, transitions=False, name=path) as s:
+            want = s.run(steps, goals=True, explain=True)
+        with tempfile.TemporaryDirectory() as d:
+            steps_file = os.path.join(d, "steps.jsonl")
+            with open(steps_file, "w", encoding="utf-8") as f:
+                f.write(body)
+            for given in (body, body.encode(), steps_file, pathlib.Path(steps_file)):
+                with self.subTest(given=type(given).__name__):
+                    with self.eng.session(header=header, transitions=False, name=path) as s:
+                        got = s.run(given, goals=True, explain=True)
+                        self.assertEqual(got, want)
+                        # numbering goes on after the last step run
+                        self.assertEqual(s.step().step, want.result.step + 1)
+            with self.eng.session(header=header, transitions=False, name=path) as s:
+                with self.assertRaises(ValueError):
+                    s.run(text)
 
     def test_step_keywords_and_numbering(self) -> None:
         with self.eng.session(ACTIVITY) as s:
