@@ -144,6 +144,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 	type def struct {
 		problem *bddl.Problem
 		eval    *omnigibson.InitEvaluator
+		name    string // the canonical activity name, as every record has it
 	}
 	defs := map[string]def{}
 	readDef := func(path string) (def, error) {
@@ -154,7 +155,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 		if err != nil {
 			return def{}, err
 		}
-		d := def{p, omnigibson.NewInitEvaluator(p, base)}
+		d := def{p, omnigibson.NewInitEvaluator(p, base), activities.CanonicalName(path, p)}
 		defs[path] = d
 		return d, nil
 	}
@@ -181,7 +182,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 				if err != nil {
 					return nil, err
 				}
-				jobs = append(jobs, &initJob{path: ep, activity: defPath, eval: d.eval})
+				jobs = append(jobs, &initJob{path: ep, activity: d.name, eval: d.eval})
 			}
 			continue
 		}
@@ -205,16 +206,16 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 				if err != nil {
 					return nil, misuse("%v", err)
 				}
-				if conv, err = omnigibson.NewConverter(tmpl, d.problem, defPath, base, omnigibson.Options{Activity: activities.CanonicalName(defPath, d.problem)}); err != nil {
+				if conv, err = omnigibson.NewConverter(tmpl, d.problem, defPath, base, omnigibson.Options{Activity: d.name}); err != nil {
 					return nil, misuse("%v", err)
 				}
 				convs[key] = conv
 			}
 			if len(task.Instances) == 0 {
-				jobs = append(jobs, &initJob{path: task.Template, activity: defPath, eval: d.eval, conv: conv, template: true})
+				jobs = append(jobs, &initJob{path: task.Template, activity: d.name, eval: d.eval, conv: conv, template: true})
 			}
 			for _, in := range task.Instances {
-				jobs = append(jobs, &initJob{path: in, activity: defPath, eval: d.eval, conv: conv})
+				jobs = append(jobs, &initJob{path: in, activity: d.name, eval: d.eval, conv: conv})
 			}
 		}
 	}

@@ -172,6 +172,11 @@ func TestCheckInit(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.TrimSpace(stdout)), &rec); err != nil || code != 0 || rec.Init != "true" || rec.Literals == 0 {
 		t.Errorf("exit %d, record %+v (%v), want :init true:\n%s%s", code, rec, err, stdout, stderr)
 	}
+	// The record names the activity as every record does (its
+	// directory for problem0.bddl), not by the definition's path.
+	if want := "tiny"; rec.Activity != want {
+		t.Errorf("activity %q, want the canonical name %q", rec.Activity, want)
+	}
 	// A glob of episode files.
 	code, stdout, stderr = runCLI("check", "--init", "--activity", filepath.Join(task, "problem0.bddl"), filepath.Join(filepath.Dir(out), "*.jsonl"))
 	if code != 0 || !strings.Contains(stdout, "TRUE   "+out) {
