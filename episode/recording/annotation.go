@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
@@ -145,6 +146,11 @@ func ParseAnnotationFile(name string, data []byte) (*Annotation, error) {
 		FailureDescription string          `json:"failure_description"`
 		Taxonomy           json.RawMessage `json:"taxonomy"`
 		AdditionalNotes    string          `json:"additional_notes"`
+	}
+	// JSON is UTF-8 (RFC 8259); encoding/json would replace a bad byte
+	// with U+FFFD, so what is written back would not be what was read.
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("%s: not UTF-8 text, as JSON must be", name)
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
