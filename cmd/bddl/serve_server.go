@@ -260,6 +260,10 @@ func (s *server) write(v any) error {
 // reading, and the rest of the line goes to the writer goroutine.
 const directDeadline = 2 * time.Millisecond
 
+// errWouldBlock: a direct write found the pipe full; the rest of the
+// line goes to the writer goroutine.
+var errWouldBlock = errors.New("the output pipe is full")
+
 // emit writes one response line: directly when nothing waits for the
 // writer goroutine, else (or for what a direct write left) through it.
 func (s *server) emit(line []byte) {
@@ -271,7 +275,7 @@ func (s *server) emit(line []byte) {
 			return
 		}
 		line = line[n:]
-		if !errors.Is(err, os.ErrDeadlineExceeded) {
+		if !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, errWouldBlock) {
 			s.direct = nil // the writer reports the error
 		}
 	}
@@ -280,6 +284,9 @@ func (s *server) emit(line []byte) {
 }
 
 func (s *server) writeDirect(line []byte) (int, error) {
+	if n, err, ok := writeNow(s.direct, line); ok {
+		return n, err
+	}
 	if err := s.direct.SetWriteDeadline(time.Now().Add(directDeadline)); err != nil {
 		return 0, err
 	}
