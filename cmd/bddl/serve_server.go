@@ -170,6 +170,9 @@ func (s *server) tooLong(id json.RawMessage) {
 // dispatch decodes one request line and starts it. The line is copied:
 // the reader's buffer is reused.
 func (s *server) dispatch(line []byte) {
+	if s.dispatchRun(line) {
+		return
+	}
 	var req serveRequest
 	if err := json.Unmarshal(line, &req); err != nil {
 		s.respond(idOf(line), nil, errorf(codeParse, "malformed request: %v", err))
