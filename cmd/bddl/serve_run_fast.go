@@ -87,7 +87,8 @@ func parseRunFast(line []byte) (id json.RawMessage, p sessionRunParams, steps []
 
 // splitSteps splits an array of objects, not validated before, into its
 // elements: each must be an object ({...} at depth 0, strings closed,
-// brackets never below their opening) separated by single commas; the
+// brackets never below their opening) separated by single commas and
+// spaces or tabs (openbddl joins JSON Lines text with commas); the
 // elements are parsed by the episode reader. Anything else is not ok.
 func splitSteps(t []byte) ([][]byte, bool) {
 	if len(t) < 2 || t[0] != '[' || t[len(t)-1] != ']' {
@@ -132,6 +133,7 @@ func splitSteps(t []byte) ([][]byte, bool) {
 				}
 				out = append(out, body[start:i+1])
 			}
+		case ' ', '\t':
 		case ',':
 			if depth == 0 {
 				if start < 0 || i+1 >= len(body) {

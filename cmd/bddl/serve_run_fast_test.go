@@ -75,7 +75,8 @@ func TestSplitSteps(t *testing.T) {
 		{`[{"a":"x]`, nil, false},
 		{`[1]`, nil, false},
 		{`[[{}]]`, nil, false},
-		{`[ {}]`, nil, false},
+		{"[ {},\t{\"a\":1} ]", []string{`{}`, `{"a":1}`}, true},
+		{`[ , {}]`, nil, false},
 		{`{}`, nil, false},
 		{`[`, nil, false},
 	} {
