@@ -13,9 +13,9 @@ import (
 // a client that does not read never blocks the reader (see server.emit).
 // Standard input is not made pollable: a blocking read(2) on the
 // reader's own thread answers a session step without the poller's
-// epoll and futex wake-ups (measured: median round trip 102-110 µs on the
-// poller, 76-78 µs blocking). Only pipes: a terminal's file description is shared with
-// the shell and must stay blocking. restore puts the pipe back in
+// epoll and futex wake-ups (measured: median round trip 102-110 µs on
+// the poller, 76-78 µs blocking). Only pipes: a terminal's file
+// description is shared with the shell and must stay blocking. restore puts the pipe back in
 // blocking mode (its description may be shared with the processes of a
 // shell pipeline that go on after the server).
 func pollable(v any) (f *os.File, restore func(), ok bool) {

@@ -31,13 +31,14 @@ type server struct {
 	written chan error
 	out     *bufio.Writer
 
-	// direct is the output when it is a pipe on the poller: a response
+	// direct is the output when it is a non-blocking pipe: a response
 	// is written there by the goroutine that made it, when no other
-	// waits (queued 0), with a short deadline; a hand-off to the writer
-	// goroutine cost more than a session step's work. Whatever the
-	// deadline leaves unwritten goes to the writer, so a client that
-	// does not read never blocks the reader. qmu orders the direct
-	// writes and the sends on lines.
+	// waits (queued 0), with one write(2) that never waits (writeNow;
+	// elsewhere a write with a short deadline); a hand-off to the writer
+	// goroutine cost more than a session step's work. Whatever the pipe
+	// does not take at once goes to the writer, so a client that does
+	// not read never blocks the reader. qmu orders the direct writes and
+	// the sends on lines.
 	direct *os.File
 	qmu    sync.Mutex
 	queued atomic.Int64 // lines sent to the writer and not yet flushed
