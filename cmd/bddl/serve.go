@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/signal"
+	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -63,10 +64,12 @@ func runServe(opts *serveOptions) error {
 	stop := watchParent(os.Getppid(), time.Second)
 	defer stop()
 	in, out := opts.in, opts.out
-	if f, restore, ok := pollable(in); ok {
-		in = f
-		defer restore()
-	}
+	// Standard input stays blocking: the reader, on a thread of its own,
+	// waits in read(2) and runs a session's cheap steps itself, so a
+	// round trip is one read and one write, with no poller wake-up and no
+	// hand-off between threads (measured in docs/python.md).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	var direct *os.File
 	if f, restore, ok := pollable(out); ok {
 		out, direct = f, f

@@ -11,10 +11,10 @@ import (
 	"time"
 )
 
-// TestServeDirectWrites: with the output a pipe on the poller (as
+// TestServeDirectWrites: with the output a non-blocking pipe (as
 // bddl serve's stdout), responses written directly by the goroutine that
 // made them, or left to the writer when the client reads late (the
-// pipe fills and the deadline passes), still arrive whole, one line
+// pipe fills), still arrive whole, one line
 // each, every id once.
 func TestServeDirectWrites(t *testing.T) {
 	r, w, err := os.Pipe()
@@ -39,7 +39,7 @@ func TestServeDirectWrites(t *testing.T) {
 		w.Close()
 		done <- err
 	}()
-	time.Sleep(100 * time.Millisecond) // read late: direct writes meet their deadline
+	time.Sleep(100 * time.Millisecond) // read late: direct writes find the pipe full
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)

@@ -31,13 +31,14 @@ type server struct {
 	written chan error
 	out     *bufio.Writer
 
-	// direct is the output when it is a pipe on the poller: a response
+	// direct is the output when it is a non-blocking pipe: a response
 	// is written there by the goroutine that made it, when no other
-	// waits (queued 0), with a short deadline; a hand-off to the writer
-	// goroutine cost more than a session step's work. Whatever the
-	// deadline leaves unwritten goes to the writer, so a client that
-	// does not read never blocks the reader. qmu orders the direct
-	// writes and the sends on lines.
+	// waits (queued 0), with one write(2) that never waits (writeNow;
+	// elsewhere a write with a short deadline); a hand-off to the writer
+	// goroutine cost more than a session step's work. Whatever the pipe
+	// does not take at once goes to the writer, so a client that does
+	// not read never blocks the reader. qmu orders the direct writes and
+	// the sends on lines.
 	direct *os.File
 	qmu    sync.Mutex
 	queued atomic.Int64 // lines sent to the writer and not yet flushed
@@ -170,6 +171,9 @@ func (s *server) tooLong(id json.RawMessage) {
 // dispatch decodes one request line and starts it. The line is copied:
 // the reader's buffer is reused.
 func (s *server) dispatch(line []byte) {
+	if s.dispatchRun(line) {
+		return
+	}
 	var req serveRequest
 	if err := json.Unmarshal(line, &req); err != nil {
 		s.respond(idOf(line), nil, errorf(codeParse, "malformed request: %v", err))
@@ -260,6 +264,10 @@ func (s *server) write(v any) error {
 // reading, and the rest of the line goes to the writer goroutine.
 const directDeadline = 2 * time.Millisecond
 
+// errWouldBlock: a direct write found the pipe full; the rest of the
+// line goes to the writer goroutine.
+var errWouldBlock = errors.New("the output pipe is full")
+
 // emit writes one response line: directly when nothing waits for the
 // writer goroutine, else (or for what a direct write left) through it.
 func (s *server) emit(line []byte) {
@@ -271,7 +279,7 @@ func (s *server) emit(line []byte) {
 			return
 		}
 		line = line[n:]
-		if !errors.Is(err, os.ErrDeadlineExceeded) {
+		if !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, errWouldBlock) {
 			s.direct = nil // the writer reports the error
 		}
 	}
@@ -280,6 +288,9 @@ func (s *server) emit(line []byte) {
 }
 
 func (s *server) writeDirect(line []byte) (int, error) {
+	if n, err, ok := writeNow(s.direct, line); ok {
+		return n, err
+	}
 	if err := s.direct.SetWriteDeadline(time.Now().Add(directDeadline)); err != nil {
 		return 0, err
 	}

@@ -260,13 +260,19 @@ func serveSessionRun(s *server, raw json.RawMessage) (any, *serveError) {
 	if e := decodeParams(raw, &p); e != nil {
 		return nil, e
 	}
-	sess, serr := s.state.lookup(p.Session)
-	if serr != nil {
-		return nil, serr
-	}
 	steps, ok := splitArray(p.Steps)
 	if !ok {
 		return nil, errorf(codeInvalidParams, "params: steps: an array of step objects")
+	}
+	return runSteps(s, &p, steps)
+}
+
+// runSteps feeds a session.run's steps, each to the session's episode
+// reader (as bddl check reads an episode's lines).
+func runSteps(s *server, p *sessionRunParams, steps [][]byte) (any, *serveError) {
+	sess, serr := s.state.lookup(p.Session)
+	if serr != nil {
+		return nil, serr
 	}
 	var goals []predicates.Truth
 	if p.Goals {

@@ -208,6 +208,13 @@ func (st *serveState) enqueue(params json.RawMessage, f func(), fail func(*serve
 		json.Unmarshal(sid, &p.Session) != nil {
 		_ = json.Unmarshal(params, &p)
 	}
+	return st.enqueueID(p.Session, f, fail, inline)
+}
+
+// enqueueID is enqueue for a session named already.
+func (st *serveState) enqueueID(sid string, f func(), fail func(*serveError), inline bool) bool {
+	var p struct{ Session string }
+	p.Session = sid
 	st.mu.Lock()
 	sess := st.sessions[p.Session]
 	st.mu.Unlock()

@@ -3,6 +3,7 @@
 import json
 import os
 import pathlib
+import re
 import subprocess
 import threading
 import weakref
@@ -53,6 +54,9 @@ def _jsonable(o: Any) -> Any:
     if isinstance(o, os.PathLike):
         return os.fspath(o)
     raise TypeError("%r is not JSON serialisable" % (o,))
+
+
+_blank_line = re.compile(r"\n\s*\n")
 
 
 def _dumps(v: Any) -> str:
@@ -556,6 +560,14 @@ class Session:
         if isinstance(steps, (bytes, bytearray, memoryview)):
             steps = bytes(steps).decode("utf-8")
         if isinstance(steps, str):
+            t = steps.strip()
+            if "\r" not in t and not _blank_line.search(t):
+                # One step per line, no blank line: joined at C speed (half
+                # of a run's client time), else line by line below.
+                if '"bddl_episode"' in t.partition("\n")[0]:
+                    raise ValueError("run: the steps begin with an episode header; a session has its own "
+                                     "(Engine.session(header=...)): pass the step lines only")
+                return "[" + t.replace("\n", ",") + "]"
             lines = [ln for ln in steps.splitlines() if ln.strip()]
             if lines and '"bddl_episode"' in lines[0]:
                 raise ValueError("run: the steps begin with an episode header; a session has its own "

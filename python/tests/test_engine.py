@@ -103,7 +103,12 @@ class EngineTest(unittest.TestCase):
             steps_file = os.path.join(d, "steps.jsonl")
             with open(steps_file, "w", encoding="utf-8") as f:
                 f.write(body)
-            for given in (body, body.encode(), steps_file, pathlib.Path(steps_file)):
+            # the text joined at once, and the layouts read line by line
+            # (CRLF, blank and indented lines)
+            crlf = body.replace("\n", "\r\n")
+            blank = "\n \n".join(body.splitlines()) + "\n\n"
+            indented = "".join(" \t" + ln + " \n" for ln in body.splitlines())
+            for given in (body, body.encode(), steps_file, pathlib.Path(steps_file), crlf, blank, indented):
                 with self.subTest(given=type(given).__name__):
                     with self.eng.session(header=header, transitions=False, name=path) as s:
                         got = s.run(given, goals=True, explain=True)
