@@ -134,9 +134,20 @@ func runValidate(opts *validateOptions) (retErr error) {
 			named.Activities = append(named.Activities, n.example)
 		}
 	}
-	base, err := opts.loadKB()
-	if err != nil {
-		return misuse("%v", err)
+	// The knowledge base is loaded (and its note printed) only when a
+	// BEHAVIOR-1K definition or --kb-rules needs it: LIBERO's dialect
+	// uses none.
+	var base *kb.Base
+	needKB := func() error {
+		if base != nil {
+			return nil
+		}
+		b, err := opts.loadKB()
+		if err != nil {
+			return misuse("%v", err)
+		}
+		base = b
+		return nil
 	}
 	if opts.domainPath != "" {
 		d, err := loadDomain(opts.domainPath, opts.in, opts.err)
@@ -150,9 +161,15 @@ func runValidate(opts *validateOptions) (retErr error) {
 		opts.rules = append(opts.rules, activities.SkipRules("no-scene"))
 	}
 	if len(named.Activities) > 0 {
+		if err := needKB(); err != nil {
+			return err
+		}
 		results = validateLibrary(opts, &named, base)
 	}
 	if len(opts.paths) == 0 {
+		if err := needKB(); err != nil {
+			return err
+		}
 		results = validateLibrary(opts, activities.Examples(), base)
 	} else if len(paths) > 0 {
 		ins, err := opts.expandDefinitions(paths)
@@ -176,16 +193,25 @@ func runValidate(opts *validateOptions) (retErr error) {
 		if len(ins) == 0 && len(results) == 0 {
 			return nil
 		}
-		results = append(results, validateFiles(opts, ins, base)...)
+		if len(ins) > 0 {
+			if err := needKB(); err != nil {
+				return err
+			}
+			results = append(results, validateFiles(opts, ins, base)...)
+		}
 	}
 	for i := range results {
 		results[i].report.Findings = opts.keep(results[i].report.Findings)
 	}
 	var kbFindings []kb.Finding
 	if opts.kbRules {
+		if err := needKB(); err != nil {
+			return err
+		}
 		kbFindings = opts.keepKB(activities.CheckKB(base))
 	}
 	var failed bool
+	var err error
 	if opts.format == "json" {
 		failed, err = writeValidateJSON(opts, results, kbFindings)
 	} else {
