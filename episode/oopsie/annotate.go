@@ -12,6 +12,7 @@ import (
 	"github.com/scigolib/hdf5"
 
 	"github.com/openbddl/bddl/episode/recording"
+	"github.com/openbddl/bddl/internal/h5util"
 )
 
 // ErrExists is the error of annotating with an annotator whose group
@@ -54,7 +55,7 @@ func Annotate(path string, a *recording.Annotation, force bool) error {
 	var rebuildErr error
 	hasGroup, hasMine := false, false
 	if f, err := hdf5.Open(path); err == nil {
-		if g, ok := lookup(f.Root(), AnnotationsGroup).(*hdf5.Group); ok {
+		if g, ok := h5util.Lookup(f.Root(), AnnotationsGroup).(*hdf5.Group); ok {
 			hasGroup = true
 			for _, c := range g.Children() {
 				cg, ok := c.(*hdf5.Group)
@@ -291,7 +292,7 @@ func verify(orig, tmp string, before snapshot, kept map[string]map[string]any, a
 		return err
 	}
 	defer f.Close()
-	g, ok := lookup(f.Root(), AnnotationsGroup).(*hdf5.Group)
+	g, ok := h5util.Lookup(f.Root(), AnnotationsGroup).(*hdf5.Group)
 	if !ok {
 		return fmt.Errorf("%s is missing", prefix)
 	}

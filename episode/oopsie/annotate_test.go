@@ -11,6 +11,7 @@ import (
 	"github.com/scigolib/hdf5"
 
 	"github.com/openbddl/bddl/episode/recording"
+	"github.com/openbddl/bddl/internal/h5util"
 )
 
 // copyFixture copies a session episode into a temporary directory.
@@ -173,7 +174,7 @@ func TestAnnotateInPlaceLeavesOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	g, ok := lookup(f.Root(), AnnotationsGroup+"/many").(*hdf5.Group)
+	g, ok := h5util.Lookup(f.Root(), AnnotationsGroup+"/many").(*hdf5.Group)
 	if !ok {
 		t.Fatal("the group many is gone")
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/openbddl/bddl/episode/recording"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/h5util"
 )
 
 // Schema is the schema attribute of an Oopsie episode.
@@ -141,7 +142,7 @@ func IsOopsie(path string) (ok bool) {
 	if s, has := str(attrs, "schema"); has {
 		return strings.HasPrefix(s, "oopsiedata")
 	}
-	return lookup(f.Root(), StatesGroup) != nil && lookup(f.Root(), ActionsGroup) != nil && lookup(f.Root(), "data") == nil
+	return h5util.Lookup(f.Root(), StatesGroup) != nil && h5util.Lookup(f.Root(), ActionsGroup) != nil && h5util.Lookup(f.Root(), "data") == nil
 }
 
 // Open opens an episode and reads its structure and attributes (not its
@@ -199,7 +200,7 @@ func (e *Episode) readRoot() error {
 	if e.Schema != "" && !strings.HasPrefix(e.Schema, "oopsiedata") {
 		return &Error{File: e.Path, Path: "/", Row: -1, Msg: fmt.Sprintf("schema %q is not Oopsie's (%s)", e.Schema, Schema)}
 	}
-	if e.Schema == "" && lookup(e.root, "data") != nil {
+	if e.Schema == "" && h5util.Lookup(e.root, "data") != nil {
 		return &Error{File: e.Path, Path: "/", Row: -1, Msg: "not an Oopsie episode (no schema attribute, a data group): a RoboLab run file?"}
 	}
 	e.LanguageInstruction, _ = str(a, "language_instruction")
@@ -231,7 +232,7 @@ func (e *Episode) readRoot() error {
 // datasets lists a group's datasets with their shapes; a missing group
 // is no datasets.
 func (e *Episode) datasets(group string) ([]Dataset, error) {
-	g, ok := lookup(e.root, group).(*hdf5.Group)
+	g, ok := h5util.Lookup(e.root, group).(*hdf5.Group)
 	if !ok {
 		return nil, nil
 	}
@@ -266,7 +267,7 @@ func (e *Episode) datasets(group string) ([]Dataset, error) {
 }
 
 func (e *Episode) readVideos() error {
-	g, ok := lookup(e.root, VideosGroup).(*hdf5.Group)
+	g, ok := h5util.Lookup(e.root, VideosGroup).(*hdf5.Group)
 	if !ok {
 		return nil
 	}
@@ -287,7 +288,7 @@ func (e *Episode) readVideos() error {
 }
 
 func (e *Episode) readAnnotations() error {
-	g, ok := lookup(e.root, AnnotationsGroup).(*hdf5.Group)
+	g, ok := h5util.Lookup(e.root, AnnotationsGroup).(*hdf5.Group)
 	if !ok {
 		return nil
 	}
@@ -356,31 +357,6 @@ func (e *Episode) Close() error {
 	return err
 }
 
-// child finds a group's member by name; nil when absent.
-func child(g *hdf5.Group, name string) hdf5.Object {
-	for _, c := range g.Children() {
-		if c.Name() == name {
-			return c
-		}
-	}
-	return nil
-}
-
-// lookup follows a path of names from g; nil when absent.
-func lookup(g *hdf5.Group, path string) hdf5.Object {
-	var cur hdf5.Object = g
-	for _, name := range strings.Split(path, "/") {
-		grp, ok := cur.(*hdf5.Group)
-		if !ok {
-			return nil
-		}
-		if cur = child(grp, name); cur == nil {
-			return nil
-		}
-	}
-	return cur
-}
-
 // dimsOfInfo reads a dataset's shape from the library's description of
 // it ("… 2D array [40 x 7] …"), the only place the library gives it for
 // a dataset that is not chunked; "scalar" is [1].
@@ -394,22 +370,5 @@ func dimsOfInfo(info string) ([]uint64, bool) {
 		}
 		return []uint64{1}, true
 	}
-	i := strings.Index(info, "array [")
-	if i < 0 {
-		return nil, false
-	}
-	rest := info[i+len("array ["):]
-	j := strings.IndexByte(rest, ']')
-	if j < 0 {
-		return nil, false
-	}
-	var dims []uint64
-	for _, f := range strings.FieldsFunc(rest[:j], func(r rune) bool { return r == ' ' || r == 'x' || r == ',' }) {
-		d, err := strconv.ParseUint(f, 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		dims = append(dims, d)
-	}
-	return dims, len(dims) > 0
+	return h5util.ArrayDims(info)
 }

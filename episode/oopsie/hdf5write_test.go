@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/scigolib/hdf5"
+
+	"github.com/openbddl/bddl/internal/h5util"
 )
 
 // writeGroupAttrs writes a file whose group /g has the attributes, in order.
@@ -47,7 +49,7 @@ func readGroupAttrs(t *testing.T, p string) map[string]any {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	g, ok := lookup(f.Root(), "g").(*hdf5.Group)
+	g, ok := h5util.Lookup(f.Root(), "g").(*hdf5.Group)
 	if !ok {
 		t.Fatal("/g is missing")
 	}

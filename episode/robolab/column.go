@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/scigolib/hdf5"
+
+	"github.com/openbddl/bddl/internal/h5util"
 )
 
 // column reads a dataset of T rows a block of rows at a time: a whole
@@ -136,7 +138,7 @@ func openColumn(run *Run, path string, obj hdf5.Object, shape ...int) (c *column
 		if ierr != nil {
 			return nil, c.fail(-1, "unreadable: "+ierr.Error())
 		}
-		if c.dims, ok = dimsOfInfo(info); !ok {
+		if c.dims, ok = h5util.ArrayDims(info); !ok {
 			return nil, c.fail(-1, "unreadable shape: "+info)
 		}
 	} else {
@@ -267,30 +269,6 @@ func (c *column) readWhole() (vals []float64, ok bool) {
 
 func (c *column) fail(step int, msg string) *Error {
 	return &Error{File: c.file, Path: c.path, Step: step, HasStep: step >= 0, Msg: msg}
-}
-
-// dimsOfInfo reads the shape from the library's description of a dataset
-// that is not chunked ("… 2D array [36 x 7] …" or "… 3D array [36 8 3] …"),
-// the only place the library gives it.
-func dimsOfInfo(info string) ([]uint64, bool) {
-	i := strings.Index(info, "array [")
-	if i < 0 {
-		return nil, false
-	}
-	rest := info[i+len("array ["):]
-	j := strings.IndexByte(rest, ']')
-	if j < 0 {
-		return nil, false
-	}
-	var dims []uint64
-	for _, f := range strings.FieldsFunc(rest[:j], func(r rune) bool { return r == ' ' || r == 'x' || r == ',' }) {
-		d, err := strconv.ParseUint(f, 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		dims = append(dims, d)
-	}
-	return dims, len(dims) > 0
 }
 
 func shapeText(dims []uint64) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/scigolib/hdf5"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/h5util"
 )
 
 // open resolves the demo's names, opens every dataset it reads and checks
@@ -49,7 +50,7 @@ func (s *Stream) open(opts Options) error {
 // openRigid opens the pose and corners of each rigid object used.
 func (s *Stream) openRigid(n *names, base string) error {
 	file, g := s.run.Path, s.demo.group
-	rigid, ok := lookup(g, "states/rigid_object").(*hdf5.Group)
+	rigid, ok := h5util.Lookup(g, "states/rigid_object").(*hdf5.Group)
 	if !ok {
 		return &Error{File: file, Path: base + "states/rigid_object", Msg: "missing group"}
 	}
@@ -63,19 +64,19 @@ func (s *Stream) openRigid(n *names, base string) error {
 			continue
 		}
 		if boxes == nil {
-			if boxes, ok = lookup(g, "bbox/bbox_mm").(*hdf5.Group); !ok {
+			if boxes, ok = h5util.Lookup(g, "bbox/bbox_mm").(*hdf5.Group); !ok {
 				return &Error{File: file, Path: base + "bbox/bbox_mm", Msg: "missing group: the oriented boxes of the rigid objects"}
 			}
 		}
 		o := &recorded{name: c.Name(), inst: inst}
 		var pose hdf5.Object
 		if grp, ok := c.(*hdf5.Group); ok {
-			pose = child(grp, "root_pose")
+			pose = h5util.Child(grp, "root_pose")
 		}
 		if o.pose, err = openColumn(s.run, base+"states/rigid_object/"+c.Name()+"/root_pose", pose, 7); err != nil {
 			return err
 		}
-		if o.box, err = openColumn(s.run, base+"bbox/bbox_mm/"+c.Name(), child(boxes, c.Name()), 8, 3); err != nil {
+		if o.box, err = openColumn(s.run, base+"bbox/bbox_mm/"+c.Name(), h5util.Child(boxes, c.Name()), 8, 3); err != nil {
 			return err
 		}
 		s.objs = append(s.objs, o)
@@ -87,7 +88,7 @@ func (s *Stream) openRigid(n *names, base string) error {
 // joint positions when the map names its joints.
 func (s *Stream) openArticulations(n *names, base string, static map[string]*episode.Object) error {
 	file := s.run.Path
-	arts, ok := lookup(s.demo.group, "states/articulation").(*hdf5.Group)
+	arts, ok := h5util.Lookup(s.demo.group, "states/articulation").(*hdf5.Group)
 	if !ok {
 		return nil
 	}
@@ -102,7 +103,7 @@ func (s *Stream) openArticulations(n *names, base string, static map[string]*epi
 		o := &recorded{name: c.Name(), inst: inst}
 		var pose, joints hdf5.Object
 		if grp, ok := c.(*hdf5.Group); ok {
-			pose, joints = child(grp, "root_pose"), child(grp, "joint_position")
+			pose, joints = h5util.Child(grp, "root_pose"), h5util.Child(grp, "joint_position")
 		}
 		dir := base + "states/articulation/" + c.Name() + "/"
 		if o.pose, err = openColumn(s.run, dir+"root_pose", pose, 7); err != nil {
@@ -131,7 +132,7 @@ func (s *Stream) countSteps(base string) error {
 	what := "num_samples"
 	if v, ok := attrNumber(g, "num_samples"); ok && v > 0 && v <= maxRows {
 		s.steps = int(v)
-	} else if a, err := openColumn(s.run, base+"actions", child(g, "actions"), 0); err == nil {
+	} else if a, err := openColumn(s.run, base+"actions", h5util.Child(g, "actions"), 0); err == nil {
 		s.steps, what = a.rows, "actions"
 	} else {
 		s.steps, what = s.objs[0].pose.rows, s.objs[0].pose.path

@@ -17,6 +17,7 @@ import (
 	"github.com/scigolib/hdf5"
 
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/h5util"
 )
 
 // Run is an open RoboLab run file (run_<i>.hdf5).
@@ -117,7 +118,7 @@ func openFrom(path string, src io.ReaderAt, size int64) (run *Run, err error) {
 		return nil, r.fail("", "cannot read it as HDF5: "+innermost(err))
 	}
 	r.f = f
-	data, ok := child(f.Root(), "data").(*hdf5.Group)
+	data, ok := h5util.Child(f.Root(), "data").(*hdf5.Group)
 	if !ok {
 		f.Close()
 		return nil, r.fail("data", "missing group: a RoboLab run file has data/demo_<k> groups")
@@ -319,29 +320,4 @@ func envCfgDT(path string) (float64, bool) {
 		dt *= *cfg.Decimation
 	}
 	return dt, validDT(dt)
-}
-
-// child finds a group's member by name; nil when absent.
-func child(g *hdf5.Group, name string) hdf5.Object {
-	for _, c := range g.Children() {
-		if c.Name() == name {
-			return c
-		}
-	}
-	return nil
-}
-
-// lookup follows a path of names from g.
-func lookup(g *hdf5.Group, path string) hdf5.Object {
-	var cur hdf5.Object = g
-	for _, name := range strings.Split(path, "/") {
-		grp, ok := cur.(*hdf5.Group)
-		if !ok {
-			return nil
-		}
-		if cur = child(grp, name); cur == nil {
-			return nil
-		}
-	}
-	return cur
 }
