@@ -79,6 +79,8 @@ type plan struct {
 	scales map[string][3]float64
 	// chosen are the reference's chosen models (Sampler.taskModels).
 	chosen map[string][]string
+	// list is the sampling lists of the task in this scene (nil: none).
+	list *sceneLists
 }
 
 // body is something that takes space in a room: a scene object (inst
@@ -187,7 +189,8 @@ func (s *Sampler) sampleIn(req Request, sc *Scene) (*Result, *Failure) {
 func (s *Sampler) sampleOnce(req Request, sc *Scene, ex *swapSet, deferShrink bool) (*Result, *Failure, attemptOut) {
 	pl := &plan{s: s, req: req, scene: sc, rng: newRand(req.Seed, req.Activity, sc.Name, req.Index),
 		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo,
-		exclude: ex.objects, excludeModels: ex.models, deferShrink: deferShrink, scales: s.modelScales(), chosen: s.taskModels()}
+		exclude: ex.objects, excludeModels: ex.models, deferShrink: deferShrink, scales: s.modelScales(), chosen: s.taskModels(),
+		list: s.samplingLists().forTask(req.Activity, sc.Name)}
 	res, fail := pl.run()
 	return res, fail, pl.out
 }
