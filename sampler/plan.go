@@ -381,7 +381,14 @@ func (pl *plan) chooseRooms() *Failure {
 		pl.rng.Shuffle(len(rooms), func(i, j int) { rooms[i], rooms[j] = rooms[j], rooms[i] })
 		// The room holding the most of the scene objects a scene file
 		// binds to these instances first: the reference's own choice.
-		sort.SliceStable(rooms, func(a, b int) bool { return pl.boundHere(rooms[a], byType[t]) > pl.boundHere(rooms[b], byType[t]) })
+		// Then the room with the most instances that have an object the
+		// task's sampling lists keep.
+		sort.SliceStable(rooms, func(a, b int) bool {
+			if ba, bb := pl.boundHere(rooms[a], byType[t]), pl.boundHere(rooms[b], byType[t]); ba != bb {
+				return ba > bb
+			}
+			return pl.listedHere(rooms[a], byType[t]) > pl.listedHere(rooms[b], byType[t])
+		})
 		var best []string
 		chosen := false
 		for _, r := range rooms {
@@ -396,6 +403,17 @@ func (pl *plan) chooseRooms() *Failure {
 				sort.SliceStable(cands[k], func(a, b int) bool {
 					return floorArea(cands[k][a]) > floorArea(cands[k][b])
 				})
+				// The objects the task's sampling lists keep before the
+				// others: the reference keeps only those
+				// (_build_inroom_object_scope in bddl_utils.py filters
+				// in-room candidates by the whitelist and blacklist);
+				// here the others stay as a fallback, as a laid-out scene
+				// need not have the listed models.
+				if sl := pl.list.of(pl.inst[i].synset); sl != nil {
+					sort.SliceStable(cands[k], func(a, b int) bool {
+						return sl.allows(cands[k][a].Model) && !sl.allows(cands[k][b].Model)
+					})
+				}
 				// The object a scene file binds to this very instance
 				// before all (SceneObject.Binding).
 				name := strings.ToLower(pl.inst[i].name)
@@ -451,6 +469,25 @@ func (pl *plan) boundHere(r *Room, insts []int) int {
 		for _, i := range insts {
 			if strings.EqualFold(pl.inst[i].name, o.Binding) {
 				n++
+			}
+		}
+	}
+	return n
+}
+
+// listedHere counts the instances of which room r has an object the
+// task's sampling lists name and keep.
+func (pl *plan) listedHere(r *Room, insts []int) int {
+	n := 0
+	for _, i := range insts {
+		sl := pl.list.of(pl.inst[i].synset)
+		if !sl.narrows() {
+			continue
+		}
+		for _, o := range r.Objects {
+			if o.Synset != kb.NoSynset && sl.allows(o.Model) && pl.s.base.IsA(o.Synset, pl.inst[i].syn) {
+				n++
+				break
 			}
 		}
 	}
