@@ -394,3 +394,38 @@ func FuzzParseLists(f *testing.F) {
 		_ = l.forTask("t", "s").of("a.n.01").allows("c-m")
 	})
 }
+
+// TestListsNarrowSceneFileModels: the models the scene files bind are
+// pooled over tasks; a task whose lists narrow the synset draws only the
+// bound models they keep, another task any bound model.
+func TestListsNarrowSceneFileModels(t *testing.T) {
+	base := kb.Default()
+	syn, models := listModels(t, base)
+	a, b := models[0], models[1]
+	l, err := ParseLists("test.json", []byte(`{"t": {"k": {"whitelist": {"`+syn+`": `+listEntry(b, "null")+`}, "blacklist": null}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(base, predicates.Options{})
+	s.SetLists(l)
+	rec := scaledKitchen(base, "k", [3]float64{})
+	rec.TaskModels = map[string][]string{syn: {a.Name, b.Name}}
+	s.AddScene(rec)
+	p := problem(t, "thing_1 - "+syn, "(ontop thing_1 countertop.n.01_1)")
+	drawn := map[string]map[string]bool{"t": {}, "other": {}}
+	for seed := uint64(0); seed < 16; seed++ {
+		for task := range drawn {
+			res, err := s.Sample(Request{Activity: task, Problem: p, Scenes: []string{"k"}, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			drawn[task][objectNamed(res, "thing_1").Model] = true
+		}
+	}
+	if len(drawn["t"]) != 1 || !drawn["t"][b.Name] {
+		t.Errorf("the listed task drew %v, want only %s", drawn["t"], b.Name)
+	}
+	if len(drawn["other"]) != 2 {
+		t.Errorf("an unlisted task drew %v, want both bound models", drawn["other"])
+	}
+}

@@ -266,7 +266,10 @@ func pickModel(pl *plan, ok []kb.Model, nd needs, checkLinks bool) kb.Model {
 }
 
 // chosenModels are the usable models among those the reference chose
-// for the synset (Sampler.taskModels), of categories of its subtree.
+// for the synset (Sampler.taskModels), of categories of its subtree. The
+// scene files read are pooled over tasks, so where the task's sampling
+// lists narrow the synset only the models they keep are taken, unless
+// they keep none of them.
 func (pl *plan) chosenModels(i int, syn kb.SynsetID, name string, nd needs, checkLinks bool, parent *kb.Model) []kb.Model {
 	names := pl.chosen[name]
 	if len(names) == 0 || syn == kb.NoSynset {
@@ -282,6 +285,17 @@ func (pl *plan) chosenModels(i int, syn kb.SynsetID, name string, nd needs, chec
 		}
 		if why, _ := usable(m, nd, checkLinks, parent); why == "" {
 			out = append(out, m)
+		}
+	}
+	if sl := pl.list.of(name); sl.narrows() {
+		kept := out[:0:0]
+		for _, m := range out {
+			if sl.allows(m.Name) {
+				kept = append(kept, m)
+			}
+		}
+		if len(kept) > 0 {
+			return kept
 		}
 	}
 	return out
