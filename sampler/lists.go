@@ -2,6 +2,8 @@ package sampler
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -37,6 +39,20 @@ const maxListsBytes = 16 << 20
 type Lists struct {
 	tasks map[string]*taskLists
 	file  listFile // as read, for Encode
+
+	digestOnce sync.Once
+	digest     string
+}
+
+// Digest identifies the lists' content ("sha256:" and 16 hex digits of
+// their canonical encoding), as a header records what it was sampled
+// with.
+func (l *Lists) Digest() string {
+	l.digestOnce.Do(func() {
+		h := sha256.Sum256(l.Encode())
+		l.digest = "sha256:" + hex.EncodeToString(h[:])[:16]
+	})
+	return l.digest
 }
 
 type taskLists struct {

@@ -257,6 +257,16 @@ func TestListsApply(t *testing.T) {
 		if !reflect.DeepEqual(objectNamed(r1, "thing_1"), objectNamed(r2, "thing_1")) {
 			t.Fatalf("seed %d: an unlisted task's bowl differs with the lists", seed)
 		}
+		if r1.SamplingLists != "" {
+			t.Fatalf("an unlisted task records lists %q", r1.SamplingLists)
+		}
+		r3, err := with.Sample(Request{Activity: "t", Problem: p, Scenes: []string{"k"}, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r3.SamplingLists != l.Digest() || !strings.HasPrefix(l.Digest(), "sha256:") {
+			t.Fatalf("a listed task records lists %q, want %q", r3.SamplingLists, l.Digest())
+		}
 	}
 }
 

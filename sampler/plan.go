@@ -79,8 +79,10 @@ type plan struct {
 	scales map[string][3]float64
 	// chosen are the reference's chosen models (Sampler.taskModels).
 	chosen map[string][]string
-	// list is the sampling lists of the task in this scene (nil: none).
-	list *sceneLists
+	// list is the sampling lists of the task in this scene (nil: none),
+	// listsDigest the digest of the lists it comes from.
+	list        *sceneLists
+	listsDigest string
 }
 
 // body is something that takes space in a room: a scene object (inst
@@ -187,10 +189,14 @@ func (s *Sampler) sampleIn(req Request, sc *Scene) (*Result, *Failure) {
 
 // sampleOnce is one attempt, with what earlier ones left out.
 func (s *Sampler) sampleOnce(req Request, sc *Scene, ex *swapSet, deferShrink bool) (*Result, *Failure, attemptOut) {
+	lists := s.samplingLists()
 	pl := &plan{s: s, req: req, scene: sc, rng: newRand(req.Seed, req.Activity, sc.Name, req.Index),
 		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo,
 		exclude: ex.objects, excludeModels: ex.models, deferShrink: deferShrink, scales: s.modelScales(), chosen: s.taskModels(),
-		list: s.samplingLists().forTask(req.Activity, sc.Name)}
+		list: lists.forTask(req.Activity, sc.Name)}
+	if pl.list != nil {
+		pl.listsDigest = lists.Digest()
+	}
 	res, fail := pl.run()
 	return res, fail, pl.out
 }

@@ -191,9 +191,12 @@ type Result struct {
 	Seed     uint64
 	Index    int
 	Goal     bool
-	Program  *predicates.Program
-	State    *predicates.State
-	Objects  []Object
+	// SamplingLists is the digest of the sampling lists applied (Lists.Digest),
+	// "" when they do not name the task.
+	SamplingLists string
+	Program       *predicates.Program
+	State         *predicates.State
+	Objects       []Object
 	// Tried are the scenes tried before this one, with why each failed.
 	Tried []*Failure
 	// scene and rooms used, for drawing.

@@ -343,6 +343,7 @@ func TestSampleSamplingLists(t *testing.T) {
   "any_scene": {"whitelist": {"mug.n.04": {"mug": {"ppzttc": [0.2, 0.2, 0.3]}}}, "blacklist": {}}}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	dirs := map[string]string{}
 	modelScales := func(dir string) map[string][3]float64 {
 		t.Helper()
 		files, _ := filepath.Glob(filepath.Join(dir, "tidying_the_living_room", "*.jsonl"))
@@ -358,6 +359,7 @@ func TestSampleSamplingLists(t *testing.T) {
 				Sampler struct {
 					Models      map[string]string     `json:"models"`
 					ModelScales map[string][3]float64 `json:"model_scales"`
+					Lists       string                `json:"sampling_lists"`
 				} `json:"sampler"`
 			} `json:"meta"`
 		}
@@ -367,9 +369,11 @@ func TestSampleSamplingLists(t *testing.T) {
 		if h.Meta.Sampler.Models["mug.n.04_1"] != "mug-ppzttc" {
 			t.Fatalf("the mug is %q", h.Meta.Sampler.Models["mug.n.04_1"])
 		}
+		if listed := dir == dirs[lists]; listed != strings.HasPrefix(h.Meta.Sampler.Lists, "sha256:") {
+			t.Fatalf("meta.sampler.sampling_lists %q (lists naming the task: %v)", h.Meta.Sampler.Lists, listed)
+		}
 		return h.Meta.Sampler.ModelScales
 	}
-	dirs := map[string]string{}
 	for _, c := range []string{"", "none", lists} {
 		dir := t.TempDir()
 		args := []string{"sample", "tidying_the_living_room", "-o", dir}
