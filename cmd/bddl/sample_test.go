@@ -417,3 +417,31 @@ func TestSampleSamplingLists(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleJobsDeterminismListed: tasks the embedded sampling lists
+// name, laid out in the BEHAVIOR-1K scenes, give byte-identical files
+// whatever --jobs, and record the lists' digest.
+func TestSampleJobsDeterminismListed(t *testing.T) {
+	dir := corpus.Dir(t)
+	a, b := t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		dir, jobs string
+	}{{a, "1"}, {b, "3"}} {
+		args := []string{"sample", "--kb", filepath.Join(dir, "knowledge_base"), "-n", "4", "--seed", "3", "-o", c.dir, "--jobs", c.jobs}
+		for _, act := range []string{"cook_bacon", "freeze_pies", "hiding_Easter_eggs"} {
+			args = append(args, filepath.Join(dir, "activity_definitions", act))
+		}
+		if out, errs, code := execSample(t, args...); code != 0 {
+			t.Fatalf("exit %d: %s%s", code, out, errs)
+		}
+	}
+	ta, tb := readTree(t, a), readTree(t, b)
+	if len(ta) < 12 || !maps.Equal(ta, tb) {
+		t.Fatalf("%d and %d files, or they differ between --jobs 1 and --jobs 3", len(ta), len(tb))
+	}
+	for k, v := range ta {
+		if strings.HasSuffix(k, ".jsonl") && !strings.Contains(v, `"sampling_lists":"sha256:`) {
+			t.Errorf("%s records no sampling lists", k)
+		}
+	}
+}
