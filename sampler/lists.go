@@ -240,7 +240,7 @@ func parseSize(raw json.RawMessage) (listSize, error) {
 	var x float64
 	if err := json.Unmarshal(raw, &x); err == nil {
 		if !(x > 0) || math.IsInf(x, 0) {
-			return listSize{}, fmt.Errorf("%s, not %s", want, raw)
+			return listSize{}, fmt.Errorf("%s, not %s", want, abbreviate(raw))
 		}
 		return listSize{kind: sizeScale, v: [3]float64{x, x, x}}, nil
 	}

@@ -439,3 +439,55 @@ func TestListsNarrowSceneFileModels(t *testing.T) {
 		t.Errorf("an unlisted task drew %v, want both bound models", drawn["other"])
 	}
 }
+
+// TestListsInRoom: an in-room instance is bound to a scene object the
+// task's whitelist keeps, in the room that has one, before the others
+// (the reference keeps only those); a task the lists do not name binds
+// either.
+func TestListsInRoom(t *testing.T) {
+	base := kb.Default()
+	fl, _ := base.SynsetOfCategory("floors")
+	ct, _ := base.SynsetOfCategory("countertop")
+	kitchen := func(name, model string, x float64) *Room {
+		return &Room{Name: name, Type: "kitchen", Floor: mkBox(x, 0, -0.05, x+5, 5, 0), Height: 2.7,
+			Objects: []*SceneObject{
+				{Name: "floors_" + name, Category: "floors", Model: "floors-tmlxvd", Synset: fl, Box: mkBox(x, 0, -0.05, x+5, 5, 0), Room: name, Kind: FloorPart},
+				{Name: "countertop_" + name, Category: "countertop", Model: model, Synset: ct, Box: mkBox(x, 0, 0, x+3, 1.2, 0.92), Room: name},
+			}}
+	}
+	sc := &Scene{Name: "two", Source: "test", Rooms: []*Room{kitchen("kitchen_0", "countertop-kzpbrq", 0), kitchen("kitchen_1", "countertop-listed", 10)}}
+	l, err := ParseLists("test.json", []byte(`{"t": {"two": {"whitelist": {"countertop.n.01": {"countertop": {"listed": null}}}, "blacklist": null}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(base, predicates.Options{})
+	s.SetLists(l)
+	s.AddScene(sc)
+	_, models := listModels(t, base)
+	p := problem(t, "thing_1 - "+base.Name(mustSynsetOf(t, base, models[0])), "(ontop thing_1 countertop.n.01_1)")
+	bound := map[string]map[string]bool{"t": {}, "other": {}}
+	for seed := uint64(0); seed < 16; seed++ {
+		for task := range bound {
+			res, err := s.Sample(Request{Activity: task, Problem: p, Scenes: []string{"two"}, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound[task][objectNamed(res, "countertop.n.01_1").SceneObject] = true
+		}
+	}
+	if len(bound["t"]) != 1 || !bound["t"]["countertop_kitchen_1"] {
+		t.Errorf("the listed task bound the countertop to %v, want only countertop_kitchen_1", bound["t"])
+	}
+	if len(bound["other"]) != 2 {
+		t.Errorf("an unlisted task bound the countertop to %v, want both", bound["other"])
+	}
+}
+
+func mustSynsetOf(t *testing.T, base *kb.Base, m kb.Model) kb.SynsetID {
+	t.Helper()
+	id, ok := base.SynsetOfCategory(m.Category)
+	if !ok {
+		t.Fatalf("no synset of category %s", m.Category)
+	}
+	return id
+}
