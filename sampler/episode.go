@@ -32,11 +32,14 @@ type Meta struct {
 	// the reference loads it (Object.ModelScale), per axis.
 	ModelScales map[string][3]float64 `json:"model_scales,omitempty"`
 	KB          string                `json:"kb_digest"`
+	// SamplingLists is the digest of the sampling lists (Lists.Digest)
+	// when they name the task, "" when they do not.
+	SamplingLists string `json:"sampling_lists,omitempty"`
 }
 
 // Header is the episode header of the configuration.
 func (r *Result) Header(digest string) (*episode.Header, error) {
-	m := Meta{Seed: r.Seed, Index: r.Index, Scene: r.Scene, Source: r.Source, Goal: r.Goal, Models: map[string]string{}, KB: digest}
+	m := Meta{Seed: r.Seed, Index: r.Index, Scene: r.Scene, Source: r.Source, Goal: r.Goal, Models: map[string]string{}, KB: digest, SamplingLists: r.SamplingLists}
 	for _, o := range r.Objects {
 		m.Models[o.Name] = o.Model
 		if o.Scale != 1 && o.Scale > 0 {

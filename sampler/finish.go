@@ -22,7 +22,7 @@ func (pl *plan) finish(goal bool) (*Result, *Failure) {
 		return nil, &Failure{Kind: Unsupported, Message: "the definition does not compile: " + firstLine(err.Error())}
 	}
 	res := &Result{Activity: pl.req.Activity, Scene: pl.scene.Name, Source: pl.scene.Source, Seed: pl.req.Seed,
-		Index: pl.req.Index, Goal: goal, Program: prog, scene: pl.scene, rooms: pl.usedRooms()}
+		Index: pl.req.Index, Goal: goal, Program: prog, scene: pl.scene, rooms: pl.usedRooms(), SamplingLists: pl.listsDigest}
 	for i := range pl.inst {
 		in := &pl.inst[i]
 		o := Object{Name: in.name, Synset: in.synset, Category: in.category, Model: in.model, Exists: in.exists,

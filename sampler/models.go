@@ -142,6 +142,18 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 		pl.setModel(i, pickModel(pl, ref, nd, checkLinks))
 		return nil
 	}
+	// The task's sampling lists narrow each category's models as the
+	// reference's do (_import_sampleable_objects): a whitelisted synset
+	// keeps only its listed models, a blacklist removes some. When they
+	// leave no usable model (a knowledge base without the listed ones)
+	// the choice is made again without them.
+	sl := pl.list.of(in.synset)
+	if sl != nil {
+		if m, ok := pl.chooseListed(i, cats, sl, nd, checkLinks, parent); ok {
+			pl.setModel(i, m)
+			return nil
+		}
+	}
 	for _, c := range cats {
 		var ok []kb.Model
 		for _, m := range b.Models(c) {
@@ -194,6 +206,33 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 	return f
 }
 
+// chooseListed is chooseModel's category loop with the sampling lists
+// applied: the first category, in the drawn order, with a model the lists
+// keep that is usable. The lists' models are the reference's own choice,
+// so their size is not checked.
+func (pl *plan) chooseListed(i int, cats []string, sl *synsetLists, nd needs, checkLinks bool, parent *kb.Model) (kb.Model, bool) {
+	in := &pl.inst[i]
+	for _, c := range cats {
+		var ok []kb.Model
+		for _, m := range pl.s.base.Models(c) {
+			if !sl.allows(m.Name) || pl.leftOut(in.name, m) {
+				continue
+			}
+			if why, _ := usable(m, nd, checkLinks, parent); why != "" {
+				continue
+			}
+			if !sl.narrows() && m.HasSize && !pl.recorded(m) && !pl.plausible(in.syn, m.Size) {
+				continue
+			}
+			ok = append(ok, m)
+		}
+		if len(ok) > 0 {
+			return pickModel(pl, ok, nd, checkLinks), true
+		}
+	}
+	return kb.Model{}, false
+}
+
 // usable says what a model lacks for an instance with these needs (""
 // when nothing) and the literal that needs it.
 func usable(m kb.Model, nd needs, checkLinks bool, parent *kb.Model) (string, *literal) {
@@ -227,7 +266,10 @@ func pickModel(pl *plan, ok []kb.Model, nd needs, checkLinks bool) kb.Model {
 }
 
 // chosenModels are the usable models among those the reference chose
-// for the synset (Sampler.taskModels), of categories of its subtree.
+// for the synset (Sampler.taskModels), of categories of its subtree. The
+// scene files read are pooled over tasks, so where the task's sampling
+// lists narrow the synset only the models they keep are taken, unless
+// they keep none of them.
 func (pl *plan) chosenModels(i int, syn kb.SynsetID, name string, nd needs, checkLinks bool, parent *kb.Model) []kb.Model {
 	names := pl.chosen[name]
 	if len(names) == 0 || syn == kb.NoSynset {
@@ -243,6 +285,17 @@ func (pl *plan) chosenModels(i int, syn kb.SynsetID, name string, nd needs, chec
 		}
 		if why, _ := usable(m, nd, checkLinks, parent); why == "" {
 			out = append(out, m)
+		}
+	}
+	if sl := pl.list.of(name); sl.narrows() {
+		kept := out[:0:0]
+		for _, m := range out {
+			if sl.allows(m.Name) {
+				kept = append(kept, m)
+			}
+		}
+		if len(kept) > 0 {
+			return kept
 		}
 	}
 	return out
@@ -276,7 +329,15 @@ func (pl *plan) modelSize(m kb.Model) (size, scale [3]float64) {
 		return [3]float64{movableDefaultSize, movableDefaultSize, movableDefaultSize}, scale
 	}
 	size = m.Size
-	if sc, ok := pl.scales[m.Name]; ok {
+	sc, ok := pl.scales[m.Name]
+	if !ok {
+		// The task's sampling lists: a scale, or a bounding box the model
+		// is scaled to (DatasetObject._post_load).
+		if z, found := pl.list.size(m.Name); found {
+			sc, ok = z.modelScaleFor(m.Size)
+		}
+	}
+	if ok {
 		scale = sc
 		for k := range size {
 			size[k] *= sc[k]
@@ -289,7 +350,10 @@ func (pl *plan) modelSize(m kb.Model) (size, scale [3]float64) {
 // the model rescaled: its size is then the reference's own choice, and
 // plausible by definition.
 func (pl *plan) recorded(m kb.Model) bool {
-	_, ok := pl.scales[m.Name]
+	if _, ok := pl.scales[m.Name]; ok {
+		return true
+	}
+	_, ok := pl.list.size(m.Name)
 	return ok
 }
 
@@ -355,8 +419,9 @@ func (pl *plan) otherContainerModel(p int) bool {
 		nd = pl.need[p]
 	}
 	checkLinks := pl.s.metaLinksKnown()
+	sl := pl.list.of(in.synset)
 	other := func(m kb.Model) bool {
-		if m.Name == in.model || pl.leftOut(in.name, m) || !larger(pl, m, in.size) {
+		if m.Name == in.model || !sl.allows(m.Name) || pl.leftOut(in.name, m) || !larger(pl, m, in.size) {
 			return false
 		}
 		why, _ := usable(m, nd, checkLinks, nil)
@@ -373,7 +438,7 @@ func (pl *plan) otherContainerModel(p int) bool {
 	b := pl.s.base
 	for _, c := range b.CategoriesOf(in.syn) {
 		for _, m := range b.Models(c) {
-			if other(m) && (!m.HasSize || pl.recorded(m) || pl.plausible(in.syn, m.Size)) {
+			if other(m) && (!m.HasSize || sl.narrows() || pl.recorded(m) || pl.plausible(in.syn, m.Size)) {
 				return true
 			}
 		}

@@ -251,15 +251,12 @@ func TestPhysicalOmniGibson(t *testing.T) {
 		t.Logf("%s: %d objects of the reference's synsets: %.1f%% of the reference's category, %.1f%% within ×0.5–×2 of its size; outside: %s",
 			name, f.n, pct(f.sameCat, f.n), pct(f.sizeOK, f.n), strings.Join(f.bad, "; "))
 		// The reference narrows the models of some synsets and rescales
-		// some (its sampling whitelist: a 0.27 m broom model at ×3); the
-		// knowledge base does not record it, the scene files do, and s has
-		// read them (ReadTemplate, AddScene), for the laid-out scenes too.
-		// Without them the plausible-size rule alone holds a lower bound.
-		bound := physMinSizeOK
-		if k == 2 {
-			bound = physMinSizeOKAlone
-		}
-		if pct(f.sizeOK, f.n) < bound {
+		// some (its sampling whitelist: a 0.27 m broom model at ×3). The
+		// scene files record its result, and s has read them
+		// (ReadTemplate, AddScene), for the laid-out scenes too; kbOnly
+		// has only the embedded whitelist (DefaultLists), which names
+		// these tasks.
+		if pct(f.sizeOK, f.n) < physMinSizeOK {
 			t.Errorf("%s: only %.1f%% of objects within ×0.5–×2 of the reference's size for their synset", name, pct(f.sizeOK, f.n))
 		}
 	}
@@ -282,11 +279,10 @@ func TestPhysicalOmniGibson(t *testing.T) {
 }
 
 const (
-	physMinSizeOK      = 99.0
-	physMinSizeOKAlone = 92.0
-	physSeeds          = 16
-	physMaxHeightDiff  = 0.15
-	physMaxLow         = 0.25
+	physMinSizeOK     = 99.0
+	physSeeds         = 16
+	physMaxHeightDiff = 0.15
+	physMaxLow        = 0.25
 )
 
 // referenceModels reads what the reference chose for the task's objects

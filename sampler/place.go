@@ -323,9 +323,10 @@ func (pl *plan) otherModel(i, p int) bool {
 		vol float64
 	}
 	var cands []cand
+	sl := pl.list.of(in.synset)
 	for _, c := range b.CategoriesOf(in.syn) {
 		for _, m := range b.Models(c) {
-			if m.Name == in.model || !m.HasSize || m.Size[0] <= 0 || m.Size[1] <= 0 || m.Size[2] <= 0 {
+			if m.Name == in.model || !sl.allows(m.Name) || !m.HasSize || m.Size[0] <= 0 || m.Size[1] <= 0 || m.Size[2] <= 0 {
 				continue
 			}
 			if checkLinks && nd.fillable && !m.HasMetaLink("fillable") && !m.HasMetaLink("openfillable") {
@@ -335,7 +336,7 @@ func (pl *plan) otherModel(i, p int) bool {
 				continue
 			}
 			size, _ := pl.modelSize(m)
-			if ms := sorted3(size); ms[0] > cur[0] || ms[1] > cur[1] || ms[2] > cur[2] || !(pl.recorded(m) || pl.plausible(in.syn, m.Size)) {
+			if ms := sorted3(size); ms[0] > cur[0] || ms[1] > cur[1] || ms[2] > cur[2] || !(sl.narrows() || pl.recorded(m) || pl.plausible(in.syn, m.Size)) {
 				continue
 			}
 			cands = append(cands, cand{m, size[0] * size[1] * size[2]})

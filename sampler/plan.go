@@ -79,6 +79,10 @@ type plan struct {
 	scales map[string][3]float64
 	// chosen are the reference's chosen models (Sampler.taskModels).
 	chosen map[string][]string
+	// list is the sampling lists of the task in this scene (nil: none),
+	// listsDigest the digest of the lists it comes from.
+	list        *sceneLists
+	listsDigest string
 }
 
 // body is something that takes space in a room: a scene object (inst
@@ -185,9 +189,14 @@ func (s *Sampler) sampleIn(req Request, sc *Scene) (*Result, *Failure) {
 
 // sampleOnce is one attempt, with what earlier ones left out.
 func (s *Sampler) sampleOnce(req Request, sc *Scene, ex *swapSet, deferShrink bool) (*Result, *Failure, attemptOut) {
+	lists := s.samplingLists()
 	pl := &plan{s: s, req: req, scene: sc, rng: newRand(req.Seed, req.Activity, sc.Name, req.Index),
 		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo,
-		exclude: ex.objects, excludeModels: ex.models, deferShrink: deferShrink, scales: s.modelScales(), chosen: s.taskModels()}
+		exclude: ex.objects, excludeModels: ex.models, deferShrink: deferShrink, scales: s.modelScales(), chosen: s.taskModels(),
+		list: lists.forTask(req.Activity, sc.Name)}
+	if pl.list != nil {
+		pl.listsDigest = lists.Digest()
+	}
 	res, fail := pl.run()
 	return res, fail, pl.out
 }
@@ -378,7 +387,14 @@ func (pl *plan) chooseRooms() *Failure {
 		pl.rng.Shuffle(len(rooms), func(i, j int) { rooms[i], rooms[j] = rooms[j], rooms[i] })
 		// The room holding the most of the scene objects a scene file
 		// binds to these instances first: the reference's own choice.
-		sort.SliceStable(rooms, func(a, b int) bool { return pl.boundHere(rooms[a], byType[t]) > pl.boundHere(rooms[b], byType[t]) })
+		// Then the room with the most instances that have an object the
+		// task's sampling lists keep.
+		sort.SliceStable(rooms, func(a, b int) bool {
+			if ba, bb := pl.boundHere(rooms[a], byType[t]), pl.boundHere(rooms[b], byType[t]); ba != bb {
+				return ba > bb
+			}
+			return pl.listedHere(rooms[a], byType[t]) > pl.listedHere(rooms[b], byType[t])
+		})
 		var best []string
 		chosen := false
 		for _, r := range rooms {
@@ -393,6 +409,17 @@ func (pl *plan) chooseRooms() *Failure {
 				sort.SliceStable(cands[k], func(a, b int) bool {
 					return floorArea(cands[k][a]) > floorArea(cands[k][b])
 				})
+				// The objects the task's sampling lists keep before the
+				// others: the reference keeps only those
+				// (_build_inroom_object_scope in bddl_utils.py filters
+				// in-room candidates by the whitelist and blacklist);
+				// here the others stay as a fallback, as a laid-out scene
+				// need not have the listed models.
+				if sl := pl.list.of(pl.inst[i].synset); sl != nil {
+					sort.SliceStable(cands[k], func(a, b int) bool {
+						return sl.allows(cands[k][a].Model) && !sl.allows(cands[k][b].Model)
+					})
+				}
 				// The object a scene file binds to this very instance
 				// before all (SceneObject.Binding).
 				name := strings.ToLower(pl.inst[i].name)
@@ -448,6 +475,25 @@ func (pl *plan) boundHere(r *Room, insts []int) int {
 		for _, i := range insts {
 			if strings.EqualFold(pl.inst[i].name, o.Binding) {
 				n++
+			}
+		}
+	}
+	return n
+}
+
+// listedHere counts the instances of which room r has an object the
+// task's sampling lists name and keep.
+func (pl *plan) listedHere(r *Room, insts []int) int {
+	n := 0
+	for _, i := range insts {
+		sl := pl.list.of(pl.inst[i].synset)
+		if !sl.narrows() {
+			continue
+		}
+		for _, o := range r.Objects {
+			if o.Synset != kb.NoSynset && sl.allows(o.Model) && pl.s.base.IsA(o.Synset, pl.inst[i].syn) {
+				n++
+				break
 			}
 		}
 	}

@@ -38,13 +38,31 @@ type Sampler struct {
 	// chosen are the models the scene files added bind to the task's
 	// instances, per synset (Scene.TaskModels), likewise replaced.
 	chosen map[string][]string
+	// lists are the sampling whitelist and blacklist (DefaultLists unless
+	// SetLists replaced them; nil: none).
+	lists *Lists
 }
 
 // New returns a sampler over a knowledge base. opts are the evaluator
 // options sampled states are verified with (use the ones the states will
 // be checked with; the zero value is the reference).
 func New(base *kb.Base, opts predicates.Options) *Sampler {
-	return &Sampler{base: base, opts: opts, geo: newGeometry(opts), scenes: map[string]*Scene{}, programs: predicates.NewProgramCache(base, opts)}
+	return &Sampler{base: base, opts: opts, geo: newGeometry(opts), scenes: map[string]*Scene{}, programs: predicates.NewProgramCache(base, opts), lists: DefaultLists()}
+}
+
+// SetLists replaces the sampling lists model choice follows (by default
+// the reference's own, DefaultLists); nil turns them off.
+func (s *Sampler) SetLists(l *Lists) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lists = l
+}
+
+// samplingLists is the current sampling lists (read-only).
+func (s *Sampler) samplingLists() *Lists {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lists
 }
 
 // Base is the sampler's knowledge base.
@@ -173,9 +191,12 @@ type Result struct {
 	Seed     uint64
 	Index    int
 	Goal     bool
-	Program  *predicates.Program
-	State    *predicates.State
-	Objects  []Object
+	// SamplingLists is the digest of the sampling lists applied (Lists.Digest),
+	// "" when they do not name the task.
+	SamplingLists string
+	Program       *predicates.Program
+	State         *predicates.State
+	Objects       []Object
 	// Tried are the scenes tried before this one, with why each failed.
 	Tried []*Failure
 	// scene and rooms used, for drawing.

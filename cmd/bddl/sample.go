@@ -39,6 +39,9 @@ type sampleOptions struct {
 	svg     bool
 	format  string
 	library string
+	// lists is --sampling-lists: "" the embedded reference lists, "none"
+	// none, else a file in the reference's layout.
+	lists string
 	// noShrink refuses configurations in which an object fits only shrunk.
 	noShrink bool
 }
@@ -64,6 +67,14 @@ clear); --scene-file samples in the real layout of a simulator scene file
 instead. The models a scene file binds to the task's objects, and the scales
 it loads them at, are the reference's own choice: they are drawn for those
 synsets in every scene sampled, with --scene too.
+
+Model choice follows the reference's sampling lists (its
+task_custom_lists.json, embedded): for the tasks they name, a whitelist
+keeps only the listed models of a synset, some loaded at a scale or scaled
+to a bounding box, and a blacklist removes models; in a scene the lists do
+not name, the task's lists over all its scenes apply. --sampling-lists FILE
+replaces them with a file in the same layout, --sampling-lists none turns
+them off.
 
 Placements are physically plausible: an object inside a container lies
 within its inner box (on its floor, a shelf or what is already inside), a
@@ -92,6 +103,8 @@ misuse.`,
   bddl sample --kb behavior1k/knowledge_base behavior1k/activity_definitions -o samples/ --format json
   bddl sample problem0.bddl --scene Rs_int --seed 7 -n 300 -o samples/
   bddl sample cook_bacon/problem0.bddl --scene-file cook_bacon/house_single_floor_task_cook_bacon_0_0_template-partial_rooms.json -o samples/
+  bddl sample cook_bacon --sampling-lists my_lists.json -o samples/   # your own whitelist
+  bddl sample cook_bacon --sampling-lists none -o samples/            # the knowledge base's models only
   bddl sample cleaning_shoes --goal -o goals/ && bddl check --episode goals/
   bddl sample --after sugar_cookies -o rules/ && bddl check --episode rules/
   bddl sample behavior1k/activity_definitions --shard 2/8 -n 10 -o samples/   # one of 8 machines`,
@@ -107,6 +120,7 @@ misuse.`,
 	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find NAME in")
 	f.StringVar(&opts.after, "after", "", "sample the states before and after a transition rule fires (RULE as 'bddl transition list' names it; no PATH)")
 	f.StringArrayVar(&opts.files, "scene-file", nil, "an OmniGibson *_template-partial_rooms.json scene file to sample in (repeatable)")
+	f.StringVar(&opts.lists, "sampling-lists", "", "a sampling whitelist and blacklist per task and scene, in the layout of the reference's task_custom_lists.json, replacing the embedded one; none for none")
 	f.Uint64Var(&opts.seed, "seed", 0, "random seed")
 	f.IntVarP(&opts.count, "count", "n", 1, "configurations per activity")
 	f.BoolVar(&opts.goal, "goal", false, "sample a state in which the goal holds instead of :init")
@@ -152,6 +166,17 @@ func runSample(opts *sampleOptions, args []string) error {
 		return misuse("%v", err)
 	}
 	smp := sampler.New(base, predicates.Options{})
+	switch opts.lists {
+	case "":
+	case "none":
+		smp.SetLists(nil)
+	default:
+		l, err := sampler.ReadLists(opts.lists)
+		if err != nil {
+			return misuse("--sampling-lists: %v", err)
+		}
+		smp.SetLists(l)
+	}
 	var fileScenes []string
 	for _, path := range opts.files {
 		sc, err := sampler.ReadTemplate(base, path)

@@ -2,13 +2,17 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/openbddl/bddl/internal/corpus"
+	"github.com/openbddl/bddl/kb"
 )
 
 func execSample(t *testing.T, args ...string) (string, string, int) {
@@ -323,6 +327,121 @@ func TestSampleShrunkReport(t *testing.T) {
 			if reason, _ := r["reason"].(map[string]any); reason["kind"] != "no-space" && reason["kind"] != "no-scene" {
 				t.Errorf("--no-shrink failure %v, want no-space", reason)
 			}
+		}
+	}
+}
+
+// TestSampleSamplingLists: --sampling-lists FILE applies a whitelist to
+// the task it names (a bounding box rescales the model, recorded in
+// meta.sampler.model_scales), --sampling-lists none turns the lists off,
+// and a malformed file or a directory is a usage error naming file and
+// key.
+func TestSampleSamplingLists(t *testing.T) {
+	tmp := t.TempDir()
+	lists := filepath.Join(tmp, "lists.json")
+	if err := os.WriteFile(lists, []byte(`{"tidying_the_living_room": {"room_types": ["living_room"],
+  "any_scene": {"whitelist": {"mug.n.04": {"mug": {"ppzttc": [0.2, 0.2, 0.3]}}}, "blacklist": {}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]string{}
+	modelScales := func(dir string) map[string][3]float64 {
+		t.Helper()
+		files, _ := filepath.Glob(filepath.Join(dir, "tidying_the_living_room", "*.jsonl"))
+		if len(files) != 1 {
+			t.Fatalf("%d episodes in %s", len(files), dir)
+		}
+		b, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h struct {
+			Meta struct {
+				Sampler struct {
+					Models      map[string]string     `json:"models"`
+					ModelScales map[string][3]float64 `json:"model_scales"`
+					Lists       string                `json:"sampling_lists"`
+				} `json:"sampler"`
+			} `json:"meta"`
+		}
+		if err := json.Unmarshal([]byte(strings.SplitN(string(b), "\n", 2)[0]), &h); err != nil {
+			t.Fatal(err)
+		}
+		if h.Meta.Sampler.Models["mug.n.04_1"] != "mug-ppzttc" {
+			t.Fatalf("the mug is %q", h.Meta.Sampler.Models["mug.n.04_1"])
+		}
+		if listed := dir == dirs[lists]; listed != strings.HasPrefix(h.Meta.Sampler.Lists, "sha256:") {
+			t.Fatalf("meta.sampler.sampling_lists %q (lists naming the task: %v)", h.Meta.Sampler.Lists, listed)
+		}
+		return h.Meta.Sampler.ModelScales
+	}
+	for _, c := range []string{"", "none", lists} {
+		dir := t.TempDir()
+		args := []string{"sample", "tidying_the_living_room", "-o", dir}
+		if c != "" {
+			args = append(args, "--sampling-lists", c)
+		}
+		if out, errs, code := execSample(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s%s", args, code, out, errs)
+		}
+		dirs[c] = dir
+	}
+	mug, ok := kb.Default().ModelByName("mug-ppzttc")
+	if !ok || !mug.HasSize {
+		t.Fatal("no mug-ppzttc with a size in the embedded knowledge base")
+	}
+	sc := modelScales(dirs[lists])["mug.n.04_1"]
+	for k, want := range [3]float64{0.2 / mug.Size[0], 0.2 / mug.Size[1], 0.3 / mug.Size[2]} {
+		if math.Abs(sc[k]-want) > 1e-6 {
+			t.Fatalf("the listed mug's model scale %v, want the box over the inventory's %v", sc, mug.Size)
+		}
+	}
+	if ms := modelScales(dirs[""]); ms["mug.n.04_1"] != ([3]float64{}) {
+		t.Fatalf("without lists naming the task the mug is rescaled: %v", ms)
+	}
+	a, b := readTree(t, dirs[""]), readTree(t, dirs["none"])
+	if len(a) == 0 || !maps.Equal(a, b) {
+		t.Fatal("--sampling-lists none differs from the embedded lists for a task they do not name")
+	}
+	bad := filepath.Join(tmp, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"t": {"s": {"whitelist": {"a.n.01": {"c": {"m": [1, 2]}}}, "blacklist": null}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{bad, bad + `: "t"."s".whitelist."a.n.01"."c"."m": want null, a scale`},
+		{tmp, "--sampling-lists"},
+		{filepath.Join(tmp, "missing.json"), "missing.json"},
+	} {
+		_, errs, code := execSample(t, "sample", "tidying_the_living_room", "-o", t.TempDir(), "--sampling-lists", c.path)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("--sampling-lists %s: exit %d, stderr %q; want 2 and %q", c.path, code, errs, c.want)
+		}
+	}
+}
+
+// TestSampleJobsDeterminismListed: tasks the embedded sampling lists
+// name, laid out in the BEHAVIOR-1K scenes, give byte-identical files
+// whatever --jobs, and record the lists' digest.
+func TestSampleJobsDeterminismListed(t *testing.T) {
+	dir := corpus.Dir(t)
+	a, b := t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		dir, jobs string
+	}{{a, "1"}, {b, "3"}} {
+		args := []string{"sample", "--kb", filepath.Join(dir, "knowledge_base"), "-n", "4", "--seed", "3", "-o", c.dir, "--jobs", c.jobs}
+		for _, act := range []string{"cook_bacon", "freeze_pies", "hiding_Easter_eggs"} {
+			args = append(args, filepath.Join(dir, "activity_definitions", act))
+		}
+		if out, errs, code := execSample(t, args...); code != 0 {
+			t.Fatalf("exit %d: %s%s", code, out, errs)
+		}
+	}
+	ta, tb := readTree(t, a), readTree(t, b)
+	if len(ta) < 12 || !maps.Equal(ta, tb) {
+		t.Fatalf("%d and %d files, or they differ between --jobs 1 and --jobs 3", len(ta), len(tb))
+	}
+	for k, v := range ta {
+		if strings.HasSuffix(k, ".jsonl") && !strings.Contains(v, `"sampling_lists":"sha256:`) {
+			t.Errorf("%s records no sampling lists", k)
 		}
 	}
 }
