@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -52,10 +51,10 @@ func TestB1KChecksBoundedFiles(t *testing.T) {
 	}
 	canon := filepath.Join(dir, fileCanonical)
 	os.Remove(canon)
-	if err := syscall.Mkfifo(canon, 0o644); err != nil {
+	if err := mkfifoForTest(canon); err != nil {
 		t.Skip("no FIFOs:", err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, dirRules, "extra.json"), 0o644); err != nil {
+	if err := mkfifoForTest(filepath.Join(dir, dirRules, "extra.json")); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink("/dev/zero", filepath.Join(dir, dirRules, "zero.json")); err != nil {

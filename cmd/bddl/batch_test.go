@@ -290,7 +290,7 @@ func TestCheckSpecialFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "real", "ep.jsonl"), readFile(t, examplePath("tidying_the_living_room", "poses.jsonl")))
 	os.MkdirAll(filepath.Join(dir, "runs"), 0o755)
-	if err := syscall.Mkfifo(filepath.Join(dir, "runs", "fifo.jsonl"), 0o644); err != nil {
+	if err := mkfifoForTest(filepath.Join(dir, "runs", "fifo.jsonl")); err != nil {
 		t.Skip(err)
 	}
 	os.Symlink(filepath.Join(dir, "real"), filepath.Join(dir, "runs", "link"))
@@ -356,7 +356,7 @@ func TestCheckStdinAndEmptyShard(t *testing.T) {
 func TestCheckSignalStopsBlockedRead(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "act.bddl")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifoForTest(fifo); err != nil {
 		t.Skip(err)
 	}
 	cmd, stderr := bddlProcess(t, "check", "--activity", fifo, "--episode", examplePath("tidying_the_living_room", "poses.jsonl"))

@@ -261,7 +261,7 @@ func TestCheckInterrupt(t *testing.T) {
 	args := []string{"check", "--jobs", "1", "--out", out, "--episode", dir}
 	testAfterResult = func(n int) {
 		if n == 1 {
-			_ = syscall.Kill(syscall.Getpid(), syscall.SIGINT)
+			_ = signalSelf(syscall.SIGINT)
 		}
 	}
 	r := runBDDL(t, args...)

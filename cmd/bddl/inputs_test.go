@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -46,7 +45,7 @@ func TestDefinitionsThroughLinksAndFIFOs(t *testing.T) {
 	dir := t.TempDir()
 	link := filepath.Join(dir, "link")
 	os.Symlink(real, link)
-	if err := syscall.Mkfifo(filepath.Join(real, "fifo.bddl"), 0o644); err != nil {
+	if err := mkfifoForTest(filepath.Join(real, "fifo.bddl")); err != nil {
 		t.Skip(err)
 	}
 	for _, args := range [][]string{{"parse", link}, {"validate", link}, {"parse", dir}} {
@@ -191,7 +190,7 @@ func TestEmbeddedKBNote(t *testing.T) {
 func TestKBSpecialFile(t *testing.T) {
 	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "kb.yaml")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifoForTest(fifo); err != nil {
 		t.Skip(err)
 	}
 	for _, p := range []string{fifo, "/dev/zero"} {

@@ -60,7 +60,7 @@ func TestExpand(t *testing.T) {
 	})
 	os.Symlink(filepath.Join(dir, "other", "linked"), filepath.Join(dir, "runs", "link"))
 	os.Symlink(filepath.Join(dir, "runs"), filepath.Join(dir, "runs", "c", "loop"))
-	if err := syscall.Mkfifo(filepath.Join(dir, "runs", "fifo.jsonl"), 0o644); err != nil {
+	if err := mkfifoForTest(filepath.Join(dir, "runs", "fifo.jsonl")); err != nil {
 		t.Skip(err)
 	}
 	var notes []string
@@ -352,13 +352,13 @@ func TestSecondSignalExits(t *testing.T) {
 	var errw strings.Builder
 	ctx, stop := WithSignals(context.Background(), &errw)
 	defer stop()
-	syscall.Kill(syscall.Getpid(), syscall.SIGINT)
+	signalSelf(syscall.SIGINT)
 	select {
 	case <-ctx.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("the first SIGINT did not cancel")
 	}
-	syscall.Kill(syscall.Getpid(), syscall.SIGTERM)
+	signalSelf(syscall.SIGTERM)
 	select {
 	case code := <-exited:
 		if code != ExitInterrupted {

@@ -22,10 +22,6 @@ type dir struct {
 	dev  uint64 // the device of its entries' inode numbers
 }
 
-// maxOpenDirs bounds the descriptors a walk holds (one per level of the
-// directory it is in): deeper directories are opened by path.
-const maxOpenDirs = 64
-
 // openDir opens path, relative to parent (name being path's last element)
 // when parent is open. It refuses anything but a directory without
 // blocking on a FIFO put in its place since it was listed.

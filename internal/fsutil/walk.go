@@ -214,3 +214,7 @@ func (w *walker) match(path, name string) bool {
 	}
 	return true
 }
+
+// maxOpenDirs bounds the descriptors a walk holds (one per level of the
+// directory it is in, where directories are read by descriptor: Linux): deeper directories are opened by path.
+const maxOpenDirs = 64
