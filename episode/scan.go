@@ -120,38 +120,58 @@ func (s *scanner) key() ([]byte, bool) {
 }
 
 // str reads a string at the cursor. Without escapes the result is a
-// slice of the line; with escapes it is decoded into esc.
+// slice of the line; with escapes it is decoded into esc. The loop looks
+// up each byte in plainByte, so a name of plain ASCII (every name of a
+// recording) costs one load and compare a byte; UTF-8 is checked only
+// when a byte of a multi-byte sequence was seen.
 func (s *scanner) str() ([]byte, bool) {
 	if s.ws() != '"' {
 		return nil, s.fail("expected a string, found " + s.describe())
 	}
 	s.i++
 	start := s.i
-	escaped := false
-	for s.i < len(s.b) {
-		c := s.b[s.i]
+	escaped, ascii := false, true
+	b := s.b
+	for i := s.i; i < len(b); {
+		c := b[i]
+		if plainByte[c] {
+			i++
+			continue
+		}
 		switch {
 		case c == '"':
-			out := s.b[start:s.i]
-			s.i++
+			out := b[start:i]
+			s.i = i + 1
 			if escaped {
 				return s.unescape(out)
 			}
-			if !utf8.Valid(out) {
+			if !ascii && !utf8.Valid(out) {
 				return nil, s.fail("invalid UTF-8 in a string")
 			}
 			return out, true
 		case c == '\\':
 			escaped = true
-			s.i += 2
+			i += 2
 			continue
 		case c < 0x20:
+			s.i = i
 			return nil, s.fail("control character in a string")
 		}
-		s.i++
+		ascii = false // c >= 0x80
+		i++
 	}
+	s.i = len(b)
 	return nil, s.fail("unterminated string")
 }
+
+// plainByte marks the bytes a string holds as they are: printable ASCII
+// but the quote and the backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func (s *scanner) unescape(raw []byte) ([]byte, bool) {
 	if !utf8.Valid(raw) {
@@ -284,6 +304,25 @@ func (s *scanner) number() (float64, bool) {
 func (s *scanner) integer() (int64, bool) {
 	s.ws()
 	begin := s.i
+	// The common case, up to 18 plain digits ending the number: read
+	// here, without parsing a float first.
+	if j := begin; j < len(s.b) && '1' <= s.b[j] && s.b[j] <= '9' || j+1 < len(s.b) && s.b[j] == '0' {
+		var n int64
+		for ; j < len(s.b) && j-begin < 18 && '0' <= s.b[j] && s.b[j] <= '9'; j++ {
+			n = n*10 + int64(s.b[j]-'0')
+		}
+		if (j == len(s.b) || numberEnds[s.b[j]]) && (s.b[begin] != '0' || j == begin+1) {
+			s.i = j
+			return n, true
+		}
+	}
+	return s.integerSlow()
+}
+
+// integerSlow is integer for any number: parsed as a float first, then
+// checked to be written as plain digits.
+func (s *scanner) integerSlow() (int64, bool) {
+	begin := s.i
 	if _, ok := s.number(); !ok {
 		return 0, false
 	}
@@ -311,6 +350,14 @@ func (s *scanner) integer() (int64, bool) {
 	}
 	return int64(n), true
 }
+
+// numberEnds marks the bytes that may follow a number in JSON.
+var numberEnds = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n,]}") {
+		t[c] = true
+	}
+	return t
+}()
 
 // maxDepth bounds the nesting of values the scanner skips, so a hostile
 // line cannot exhaust the stack.
