@@ -741,7 +741,7 @@ func (d *decoder) atom(t predicates.Truth) bool {
 	if !ok {
 		return false
 	}
-	pred, ok := lookupPred(name)
+	pred, ok := d.res.pred(name)
 	if !ok {
 		return d.sc.fail("unknown predicate " + strconv.Quote(string(name)))
 	}
