@@ -1,6 +1,7 @@
 package episode
 
 import (
+	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -132,7 +133,16 @@ func (s *scanner) str() ([]byte, bool) {
 	start := s.i
 	escaped, ascii := false, true
 	b := s.b
-	for i := s.i; i < len(b); {
+	i := s.i
+	// Eight bytes at a time while none is a quote, a backslash, a
+	// control character or non-ASCII (the bytes the loop below looks at).
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if (hasZeroByte(w^quotes)|hasZeroByte(w^backslashes)|(w-spaces)|w)&highBits != 0 {
+			break
+		}
+	}
+	for i < len(b) {
 		c := b[i]
 		if plainByte[c] {
 			i++
@@ -163,6 +173,18 @@ func (s *scanner) str() ([]byte, bool) {
 	s.i = len(b)
 	return nil, s.fail("unterminated string")
 }
+
+const (
+	lowBits     = 0x0101010101010101
+	highBits    = 0x8080808080808080
+	quotes      = '"' * lowBits
+	backslashes = '\\' * lowBits
+	spaces      = ' ' * lowBits
+)
+
+// hasZeroByte has a high bit set where w may have a zero byte, and is 0
+// when it has none.
+func hasZeroByte(w uint64) uint64 { return (w - lowBits) &^ w }
 
 // plainByte marks the bytes a string holds as they are: printable ASCII
 // but the quote and the backslash.

@@ -40,7 +40,9 @@ func (s *scanner) strReference() ([]byte, bool) {
 }
 
 var scannerSeeds = []string{`0`, `7,`, `12345}`, `01`, `-3`, `1e3`, `2.0`, `123456789012345678`, `1234567890123456789]`,
-	`99999999999999999999`, `"abc"`, `"a\"b"`, `"\u00e9"`, "\"caf\xc3\xa9\"", "\"\xff\"", "\"a\x01\"", `"abc`, `"ab\`, ` "x" `, `0 `, ``}
+	`99999999999999999999`, `"abc"`, `"a\"b"`, `"\u00e9"`, "\"caf\xc3\xa9\"", "\"\xff\"", "\"a\x01\"", `"abc`, `"ab\`, ` "x" `, `0 `, ``,
+	`"abcdefghijklmnop"`, `"abcdefgh\"ijk"`, "\"abcdefghi\x01jk\"", "\"abcdefgh\xc3\xa9xyz\"", "\"abcdefghijk\xffmnop\"",
+	`"abcdefghijklmno\`, `"sink.n.01_1","floor.n.01_1"]`, "\"abcdefg\x7f\x1f\"", `"abcdefghijklmnopqrstuvwxyz`}
 
 // TestScannerFastPaths runs the fuzz target's seeds.
 func TestScannerFastPaths(t *testing.T) {
@@ -76,5 +78,28 @@ func compareScanner(t *testing.T, in []byte) {
 	sb, okb := b.strReference()
 	if string(sa) != string(sb) || oka != okb || a.msg != b.msg || (oka && a.i != b.i) {
 		t.Fatalf("str(%q) = %q, %v, %q at %d; reference %q, %v, %q at %d", in, sa, oka, a.msg, a.i, sb, okb, b.msg, b.i)
+	}
+}
+
+// BenchmarkScannerStr reads the strings of a typical atom with str and
+// with the byte loop it replaced.
+func BenchmarkScannerStr(b *testing.B) {
+	line := []byte(`"ontop" "sink.n.01_1" "floor.n.01_1" "step" "facts" "electric_refrigerator.n.01_1"`)
+	for _, impl := range []struct {
+		name string
+		str  func(*scanner) ([]byte, bool)
+	}{{"str", (*scanner).str}, {"reference", (*scanner).strReference}} {
+		b.Run(impl.name, func(b *testing.B) {
+			var s scanner
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				s.reset(line)
+				for k := 0; k < 6; k++ {
+					if _, ok := impl.str(&s); !ok {
+						b.Fatal(s.msg)
+					}
+				}
+			}
+		})
 	}
 }
