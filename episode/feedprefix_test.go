@@ -138,6 +138,8 @@ func TestFeedPrefixCases(t *testing.T) {
 		{`{"step":0,"facts":[["cooked","x]}],{"step":1}`, 0, "p.jsonl:2: step 0: facts[0]: unknown instance \"x]}],{\" (not in the activity's :objects)", 0},
 		{`   `, 0, "p.jsonl:2: blank line: no step", 0},
 		{`]`, 0, "p.jsonl:2: expected '{' (a step object), found ']'", 0},
+		{"\u00a0\v", 0, "p.jsonl:2: blank line: no step", 0},
+		{"\f{\"step\":0}", 0, "p.jsonl:2: expected '{' (a step object), found an invalid byte", 0},
 	} {
 		st := stepperOf(t, []byte(prefixHeader), false)
 		n, info, err := st.FeedPrefix([]byte(tc.buf))

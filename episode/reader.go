@@ -395,7 +395,7 @@ func (r *Reader) feed(line []byte, prefix bool) (int, StepInfo, error) {
 	var b *batch
 	var bad *Error
 	n := len(line)
-	if len(bytes.TrimSpace(line)) > 0 {
+	if !blank(line, prefix) {
 		var err error
 		if b, bad, err = r.parseLine(r.dec, line, prefix); err != nil {
 			r.eof = true
@@ -423,6 +423,23 @@ func (r *Reader) feed(line []byte, prefix bool) (int, StepInfo, error) {
 	skipped := r.skipped - r.skippedSeen
 	r.skippedSeen = r.skipped
 	return n, StepInfo{Step: b.step, T: b.t, HasT: b.hasT, Line: r.line, Skipped: skipped}, nil
+}
+
+// blank reports whether line holds nothing but whitespace; with prefix
+// only its start is looked at (the rest is the caller's: an array of
+// steps does not end in whitespace).
+func blank(line []byte, prefix bool) bool {
+	if prefix {
+		for _, c := range line {
+			if c >= 0x80 {
+				break // Unicode space, as bytes.TrimSpace sees it
+			}
+			if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\v' && c != '\f' {
+				return false
+			}
+		}
+	}
+	return len(bytes.TrimSpace(line)) == 0
 }
 
 // SkippedError is a bad line Feed skipped in lenient mode.

@@ -9,6 +9,11 @@ import threading
 import weakref
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
+try:
+    import fcntl
+except ImportError:  # not on Windows
+    fcntl = None  # type: ignore[assignment]
+
 from .binary import find_binary
 from .errors import EngineError, error_from_response
 from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RunResult, SampleRecord,
@@ -124,6 +129,22 @@ def _join_each_line(text: Union[str, bytes]) -> List[Any]:
     return [b"[", body if isinstance(body, bytes) else body.encode(), b"]"]
 
 
+def _grow_pipes(proc: "subprocess.Popen[bytes]") -> None:
+    """Let each pipe to and from the server hold 1 MiB (Linux; the
+    default is 64 KiB): a whole episode given to Session.run is then
+    written without waiting for the server to read each 64 KiB, and its
+    answer read back the same way. Where the call is missing or refused,
+    the pipes stay as they are."""
+    setsize = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if setsize is None:
+        return
+    for f in (proc.stdin, proc.stdout):
+        try:
+            fcntl.fcntl(f.fileno(), setsize, 1 << 20)  # type: ignore[union-attr]
+        except OSError:
+            pass
+
+
 class _Server:
     """One running ``bddl serve``: requests are written under a lock; the
     thread waiting for a response reads the stream for everyone (it hands
@@ -133,6 +154,7 @@ class _Server:
         # Buffered both ways: readline on an unbuffered pipe reads a byte
         # per system call; every request is flushed as it is written.
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=1 << 16)
+        _grow_pipes(self.proc)
         self.pid = os.getpid()
         self.wlock = threading.Lock()
         self.cond = threading.Condition()
