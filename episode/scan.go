@@ -26,12 +26,11 @@ func (s *scanner) reset(line []byte) {
 // apart compare s.i with len(s.b)).
 func (s *scanner) ws() byte {
 	for s.i < len(s.b) {
-		switch c := s.b[s.i]; c {
-		case ' ', '\t', '\r', '\n':
-			s.i++
-		default:
-			return c
+		c := s.b[s.i]
+		if c > ' ' || c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c // one comparison for any byte but a space or a control
 		}
+		s.i++
 	}
 	return 0
 }
