@@ -67,13 +67,19 @@ func (s *scanner) describe() string {
 	return "an invalid byte"
 }
 
-// expect consumes c after whitespace.
+// expect consumes c after whitespace. The failure is built in a
+// function of its own, so that the step path inlines what it runs.
 func (s *scanner) expect(c byte, what string) bool {
-	if s.ws() != c {
-		return s.fail("expected " + what + ", found " + s.describe())
+	if s.ws() == c {
+		s.i++
+		return true
 	}
-	s.i++
-	return true
+	return s.expected(what)
+}
+
+//go:noinline
+func (s *scanner) expected(what string) bool {
+	return s.fail("expected " + what + ", found " + s.describe())
 }
 
 // next reads the separator after a member or element: it returns true
@@ -88,7 +94,7 @@ func (s *scanner) next(closing byte) (more, ok bool) {
 		s.i++
 		return false, true
 	}
-	return false, s.fail("expected ',' or '" + string(closing) + "', found " + s.describe())
+	return false, s.expected("',' or '" + string(closing) + "'")
 }
 
 // open consumes an opening '{' or '[' and reports whether the container
@@ -329,10 +335,14 @@ func (s *scanner) integer() (int64, bool) {
 	// here, without parsing a float first.
 	if j := begin; j < len(s.b) && '1' <= s.b[j] && s.b[j] <= '9' || j+1 < len(s.b) && s.b[j] == '0' {
 		var n int64
-		for ; j < len(s.b) && j-begin < 18 && '0' <= s.b[j] && s.b[j] <= '9'; j++ {
-			n = n*10 + int64(s.b[j]-'0')
+		for ; j < len(s.b); j++ {
+			d := s.b[j] - '0'
+			if d > 9 {
+				break
+			}
+			n = n*10 + int64(d)
 		}
-		if (j == len(s.b) || numberEnds[s.b[j]]) && (s.b[begin] != '0' || j == begin+1) {
+		if j-begin <= 18 && (j == len(s.b) || numberEnds[s.b[j]]) && (s.b[begin] != '0' || j == begin+1) {
 			s.i = j
 			return n, true
 		}
