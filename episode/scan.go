@@ -2,6 +2,7 @@ package episode
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -139,11 +140,18 @@ func (s *scanner) str() ([]byte, bool) {
 	escaped, ascii := false, true
 	b := s.b
 	i := s.i
-	// Eight bytes at a time while none is a quote, a backslash, a
-	// control character or non-ASCII (the bytes the loop below looks at).
+	// Eight bytes at a time to the first quote, backslash, control
+	// character or non-ASCII byte: the lowest byte flagged in m is the
+	// first such (a borrow flags bytes above a true one only). A quote
+	// there ends a plain string; anything else goes to the loop below.
 	for ; i+8 <= len(b); i += 8 {
 		w := binary.LittleEndian.Uint64(b[i:])
-		if (hasZeroByte(w^quotes)|hasZeroByte(w^backslashes)|(w-spaces)|w)&highBits != 0 {
+		if m := (hasZeroByte(w^quotes) | hasZeroByte(w^backslashes) | (w - spaces) | w) & highBits; m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			if b[i] == '"' {
+				s.i = i + 1
+				return b[start:i], true
+			}
 			break
 		}
 	}
