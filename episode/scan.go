@@ -120,6 +120,10 @@ func (s *scanner) key() ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
+	if s.i < len(s.b) && s.b[s.i] == ':' { // the colon right after the name, as writers put it
+		s.i++
+		return k, true
+	}
 	if !s.expect(':', "':'") {
 		return nil, false
 	}
