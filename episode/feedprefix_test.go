@@ -187,3 +187,38 @@ func FuzzFeedPrefix(f *testing.F) {
 		}
 	})
 }
+
+// TestFeedPrefixZeroAlloc guards session.run's steady state: feeding a
+// step where the last ended, and evaluating it, allocates nothing once
+// the buffers have grown.
+func TestFeedPrefixZeroAlloc(t *testing.T) {
+	a := medianActivity()
+	var buf bytes.Buffer
+	if err := Synthesize(&buf, a.prog, a.name, SynthSymbolic, 3000, 3); err != nil {
+		t.Fatal(err)
+	}
+	header, rest, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
+	arr := bytes.ReplaceAll(bytes.TrimSpace(rest), []byte("\n"), []byte(","))
+	r, err := NewReader(bytes.NewReader(append(header, '\n')), "z.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := NewStepper(a.prog, r, CheckOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := 0
+	feed := func() {
+		n, _, err := st.FeedPrefix(arr[k:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		k += n + 1 // and the comma
+	}
+	for range 1000 { // warm up
+		feed()
+	}
+	if allocs := testing.AllocsPerRun(1000, feed); allocs != 0 {
+		t.Errorf("%.2f allocations per step, want 0", allocs)
+	}
+}

@@ -92,6 +92,7 @@ func BenchmarkScannerStr(b *testing.B) {
 		b.Run(impl.name, func(b *testing.B) {
 			var s scanner
 			b.SetBytes(int64(len(line)))
+			b.ReportAllocs()
 			for b.Loop() {
 				s.reset(line)
 				for k := 0; k < 6; k++ {
