@@ -194,3 +194,35 @@ func TestDecodeZeroAlloc(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStepperFeedPrefix feeds the symbolic steps of the median
+// activity as bddl serve's session.run does: one array, each step taken
+// by FeedPrefix where the last ended, then evaluated.
+func BenchmarkStepperFeedPrefix(b *testing.B) {
+	a := medianActivity()
+	data := synth(b, a, SynthSymbolic)
+	header, rest, _ := bytes.Cut(data, []byte("\n"))
+	arr := bytes.ReplaceAll(bytes.TrimSpace(rest), []byte("\n"), []byte(","))
+	b.SetBytes(int64(len(arr)))
+	b.ReportAllocs()
+	steps := 0
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(append(header, '\n')), "bench.jsonl")
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := NewStepper(a.prog, r, CheckOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for k := 0; k < len(arr); k++ {
+			n, _, err := st.FeedPrefix(arr[k:])
+			if err != nil {
+				b.Fatal(err)
+			}
+			k += n // the comma
+			steps++
+		}
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}

@@ -73,8 +73,9 @@ func (d *decoder) mention(id predicates.ObjectID) {
 	}
 }
 
-// parseStep parses a step line into d.b.
-func (d *decoder) parseStep(line []byte) bool {
+// parseStep parses a step line into d.b; with prefix, the step object
+// may be followed by anything, and d.sc.i is where it ended.
+func (d *decoder) parseStep(line []byte, prefix bool) bool {
 	d.sc.reset(line)
 	d.b.reset()
 	d.segs = d.segs[:0]
@@ -132,7 +133,7 @@ func (d *decoder) parseStep(line []byte) bool {
 		}
 		empty = !more
 	}
-	if !d.sc.end() {
+	if !prefix && !d.sc.end() {
 		return false
 	}
 	if !d.b.hasStep {
@@ -740,7 +741,7 @@ func (d *decoder) atom(t predicates.Truth) bool {
 	if !ok {
 		return false
 	}
-	pred, ok := lookupPred(name)
+	pred, ok := d.res.pred(name)
 	if !ok {
 		return d.sc.fail("unknown predicate " + strconv.Quote(string(name)))
 	}

@@ -321,7 +321,7 @@ func (r *Reader) nextBatch(d *decoder) (*batch, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		b, bad, err := r.parseLine(d, line)
+		b, bad, err := r.parseLine(d, line, false)
 		if err != nil {
 			return nil, err
 		}
@@ -337,15 +337,19 @@ func (r *Reader) nextBatch(d *decoder) (*batch, error) {
 
 // parseLine parses and checks one step line (not blank) into d's
 // batch. bad is an error of the line (skipped in lenient mode), err one
-// that no mode skips.
-func (r *Reader) parseLine(d *decoder, line []byte) (b *batch, bad *Error, err error) {
+// that no mode skips. With prefix, the step object only begins the line
+// and anything may follow it (FeedPrefix): d.sc.i is where it ended.
+func (r *Reader) parseLine(d *decoder, line []byte, prefix bool) (b *batch, bad *Error, err error) {
 	r.stepLines++
 	if n := r.hl.h.Steps; n > 0 && r.stepLines > n {
 		return nil, nil, &Error{File: r.name, Line: r.line,
 			Msg: fmt.Sprintf("more steps than the %d the header declares", n)}
 	}
-	if !d.parseStep(line) {
+	if !d.parseStep(line, prefix) {
 		return nil, r.errorOf(d, line), nil
+	}
+	if prefix && d.sc.i > r.maxLine {
+		return nil, nil, &Error{File: r.name, Line: r.line, Msg: fmt.Sprintf("line longer than the limit of %d bytes", r.maxLine)}
 	}
 	b = &d.b
 	if r.haveLast && b.step <= r.last {
@@ -363,41 +367,79 @@ func (r *Reader) parseLine(d *decoder, line []byte) (b *batch, bad *Error, err e
 // mode, counted with the skipped steps. A blank line is an error, as
 // there is no step in it.
 func (r *Reader) Feed(line []byte) (StepInfo, error) {
+	_, info, err := r.feed(line, false)
+	return info, err
+}
+
+// FeedPrefix is Feed for a step object that begins buf and is followed
+// by anything (the rest of an array of steps, which the caller walks): it
+// returns the number of bytes of buf the object took, leading whitespace
+// included, so that the bytes are scanned once. The object is parsed
+// exactly as Feed parses a line, and counts as one line; nothing after it
+// is looked at. On an error the count is 0.
+func (r *Reader) FeedPrefix(buf []byte) (int, StepInfo, error) {
+	return r.feed(buf, true)
+}
+
+func (r *Reader) feed(line []byte, prefix bool) (int, StepInfo, error) {
 	if r.dec == nil {
-		return StepInfo{}, errors.New("episode: Reader.Feed before Bind")
+		return 0, StepInfo{}, errors.New("episode: Reader.Feed before Bind")
 	}
 	if r.eof {
-		return StepInfo{}, errors.New("episode: the recording stopped at an earlier error")
+		return 0, StepInfo{}, errors.New("episode: the recording stopped at an earlier error")
 	}
-	if len(line) > r.maxLine {
-		return StepInfo{}, &Error{File: r.name, Line: r.line + 1, Msg: fmt.Sprintf("line longer than the limit of %d bytes", r.maxLine)}
+	if !prefix && len(line) > r.maxLine {
+		return 0, StepInfo{}, &Error{File: r.name, Line: r.line + 1, Msg: fmt.Sprintf("line longer than the limit of %d bytes", r.maxLine)}
 	}
 	r.line++
-	r.bytes += int64(len(line)) + 1
-	bad := &Error{File: r.name, Line: r.line, Msg: "blank line: no step"}
 	var b *batch
-	if len(bytes.TrimSpace(line)) > 0 {
+	var bad *Error
+	n := len(line)
+	if !blank(line, prefix) {
 		var err error
-		if b, bad, err = r.parseLine(r.dec, line); err != nil {
+		if b, bad, err = r.parseLine(r.dec, line, prefix); err != nil {
 			r.eof = true
-			return StepInfo{}, err
+			return 0, StepInfo{}, err
 		}
+		if prefix {
+			n = r.dec.sc.i
+		}
+	} else {
+		bad = &Error{File: r.name, Line: r.line, Msg: "blank line: no step"}
 	}
+	r.bytes += int64(n) + 1
 	if bad != nil {
 		if err := r.reject(bad); err != nil {
-			return StepInfo{}, err
+			return 0, StepInfo{}, err
 		}
-		return StepInfo{}, &SkippedError{Err: bad}
+		return 0, StepInfo{}, &SkippedError{Err: bad}
 	}
 	if err := apply(r.state, b, r.mentioned); err != nil {
-		return StepInfo{}, &Error{File: r.name, Line: r.line, Step: b.step, HasStep: true, Msg: err.Error()}
+		return 0, StepInfo{}, &Error{File: r.name, Line: r.line, Step: b.step, HasStep: true, Msg: err.Error()}
 	}
 	r.noteReflexive(b)
 	// A line skipped by Feed counts as Skipped before this step, as Next
 	// reports the lines it skipped.
 	skipped := r.skipped - r.skippedSeen
 	r.skippedSeen = r.skipped
-	return StepInfo{Step: b.step, T: b.t, HasT: b.hasT, Line: r.line, Skipped: skipped}, nil
+	return n, StepInfo{Step: b.step, T: b.t, HasT: b.hasT, Line: r.line, Skipped: skipped}, nil
+}
+
+// blank reports whether line holds nothing but whitespace; with prefix
+// only its start is looked at (the rest is the caller's: an array of
+// steps does not end in whitespace).
+func blank(line []byte, prefix bool) bool {
+	if prefix {
+		for _, c := range line {
+			if c >= 0x80 {
+				break // Unicode space, as bytes.TrimSpace sees it
+			}
+			if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\v' && c != '\f' {
+				return false
+			}
+		}
+	}
+	return len(bytes.TrimSpace(line)) == 0
 }
 
 // SkippedError is a bad line Feed skipped in lenient mode.

@@ -1,6 +1,9 @@
 package episode
 
 import (
+	"encoding/binary"
+	"math/bits"
+
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -19,6 +22,61 @@ type resolver struct {
 
 	rooms     map[string]predicates.RoomID
 	roomNames []string // unbound
+
+	// Recently resolved names, in front of the maps (nameCache).
+	objCache  nameCache[predicates.ObjectID]
+	predCache nameCache[predicates.PredID]
+}
+
+// nameCache remembers resolved names in slots chosen by a cheap mix of
+// the name's bytes (nameSlot): a hit costs that and one string
+// comparison, where a map lookup (which a step pays once per predicate
+// and argument) hashes the name first. A name is cached once it
+// resolved, in an empty slot only (a slot is never reassigned, so names
+// sharing one cannot make the cache churn and allocate); any other name
+// falls through to the map, as before.
+type nameCache[V any] struct {
+	keys [nameCacheSlots]string
+	vals [nameCacheSlots]V
+}
+
+const (
+	nameCacheBits  = 7
+	nameCacheSlots = 1 << nameCacheBits
+)
+
+// nameSlot mixes the name's length, first and last eight bytes (which
+// tell apart apple.n.01_1 and apple.n.01_2) with one multiplication.
+func nameSlot(b []byte) int {
+	n := len(b)
+	var h uint64
+	if n >= 8 {
+		h = binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[n-8:]), 31)
+	} else {
+		for _, c := range b {
+			h = h<<8 | uint64(c)
+		}
+	}
+	h = (h ^ uint64(n)) * 0x9E3779B97F4A7C15
+	return int(h >> (64 - nameCacheBits))
+}
+
+func (c *nameCache[V]) get(b []byte) (V, bool) {
+	if len(b) > 0 {
+		if k := nameSlot(b); c.keys[k] == string(b) {
+			return c.vals[k], true
+		}
+	}
+	var zero V
+	return zero, false
+}
+
+func (c *nameCache[V]) put(b []byte, v V) {
+	if len(b) > 0 {
+		if k := nameSlot(b); c.keys[k] == "" {
+			c.keys[k], c.vals[k] = string(b), v
+		}
+	}
 }
 
 func newResolver(prog *predicates.Program, state *predicates.State) *resolver {
@@ -34,6 +92,17 @@ func newResolver(prog *predicates.Program, state *predicates.State) *resolver {
 
 // object resolves a name to an instance or constant.
 func (r *resolver) object(name []byte) (predicates.ObjectID, bool) {
+	if id, ok := r.objCache.get(name); ok {
+		return id, true
+	}
+	id, ok := r.objectUncached(name)
+	if ok {
+		r.objCache.put(name, id)
+	}
+	return id, ok
+}
+
+func (r *resolver) objectUncached(name []byte) (predicates.ObjectID, bool) {
 	if id, ok := r.ids[string(name)]; ok {
 		return id, true
 	}
@@ -109,6 +178,18 @@ var predByName = func() map[string]predicates.PredID {
 	}
 	return m
 }()
+
+// pred resolves a predicate's name (lookupPred, cached).
+func (r *resolver) pred(name []byte) (predicates.PredID, bool) {
+	if id, ok := r.predCache.get(name); ok {
+		return id, true
+	}
+	id, ok := lookupPred(name)
+	if ok {
+		r.predCache.put(name, id)
+	}
+	return id, ok
+}
 
 func lookupPred(name []byte) (predicates.PredID, bool) {
 	if id, ok := predByName[string(name)]; ok {

@@ -1,6 +1,8 @@
 package episode
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -25,12 +27,11 @@ func (s *scanner) reset(line []byte) {
 // apart compare s.i with len(s.b)).
 func (s *scanner) ws() byte {
 	for s.i < len(s.b) {
-		switch c := s.b[s.i]; c {
-		case ' ', '\t', '\r', '\n':
-			s.i++
-		default:
-			return c
+		c := s.b[s.i]
+		if c > ' ' || c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c // one comparison for any byte but a space or a control
 		}
+		s.i++
 	}
 	return 0
 }
@@ -67,13 +68,19 @@ func (s *scanner) describe() string {
 	return "an invalid byte"
 }
 
-// expect consumes c after whitespace.
+// expect consumes c after whitespace. The failure is built in a
+// function of its own, so that the step path inlines what it runs.
 func (s *scanner) expect(c byte, what string) bool {
-	if s.ws() != c {
-		return s.fail("expected " + what + ", found " + s.describe())
+	if s.ws() == c {
+		s.i++
+		return true
 	}
-	s.i++
-	return true
+	return s.expected(what)
+}
+
+//go:noinline
+func (s *scanner) expected(what string) bool {
+	return s.fail("expected " + what + ", found " + s.describe())
 }
 
 // next reads the separator after a member or element: it returns true
@@ -88,7 +95,7 @@ func (s *scanner) next(closing byte) (more, ok bool) {
 		s.i++
 		return false, true
 	}
-	return false, s.fail("expected ',' or '" + string(closing) + "', found " + s.describe())
+	return false, s.expected("',' or '" + string(closing) + "'")
 }
 
 // open consumes an opening '{' or '[' and reports whether the container
@@ -113,6 +120,10 @@ func (s *scanner) key() ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
+	if s.i < len(s.b) && s.b[s.i] == ':' { // the colon right after the name, as writers put it
+		s.i++
+		return k, true
+	}
 	if !s.expect(':', "':'") {
 		return nil, false
 	}
@@ -120,38 +131,86 @@ func (s *scanner) key() ([]byte, bool) {
 }
 
 // str reads a string at the cursor. Without escapes the result is a
-// slice of the line; with escapes it is decoded into esc.
+// slice of the line; with escapes it is decoded into esc. The loop looks
+// up each byte in plainByte, so a name of plain ASCII (every name of a
+// recording) costs one load and compare a byte; UTF-8 is checked only
+// when a byte of a multi-byte sequence was seen.
 func (s *scanner) str() ([]byte, bool) {
 	if s.ws() != '"' {
 		return nil, s.fail("expected a string, found " + s.describe())
 	}
 	s.i++
 	start := s.i
-	escaped := false
-	for s.i < len(s.b) {
-		c := s.b[s.i]
+	escaped, ascii := false, true
+	b := s.b
+	i := s.i
+	// Eight bytes at a time to the first quote, backslash, control
+	// character or non-ASCII byte: the lowest byte flagged in m is the
+	// first such (a borrow flags bytes above a true one only). A quote
+	// there ends a plain string; anything else goes to the loop below.
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if m := (hasZeroByte(w^quotes) | hasZeroByte(w^backslashes) | (w - spaces) | w) & highBits; m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			if b[i] == '"' {
+				s.i = i + 1
+				return b[start:i], true
+			}
+			break
+		}
+	}
+	for i < len(b) {
+		c := b[i]
+		if plainByte[c] {
+			i++
+			continue
+		}
 		switch {
 		case c == '"':
-			out := s.b[start:s.i]
-			s.i++
+			out := b[start:i]
+			s.i = i + 1
 			if escaped {
 				return s.unescape(out)
 			}
-			if !utf8.Valid(out) {
+			if !ascii && !utf8.Valid(out) {
 				return nil, s.fail("invalid UTF-8 in a string")
 			}
 			return out, true
 		case c == '\\':
 			escaped = true
-			s.i += 2
+			i += 2
 			continue
 		case c < 0x20:
+			s.i = i
 			return nil, s.fail("control character in a string")
 		}
-		s.i++
+		ascii = false // c >= 0x80
+		i++
 	}
+	s.i = len(b)
 	return nil, s.fail("unterminated string")
 }
+
+const (
+	lowBits     = 0x0101010101010101
+	highBits    = 0x8080808080808080
+	quotes      = '"' * lowBits
+	backslashes = '\\' * lowBits
+	spaces      = ' ' * lowBits
+)
+
+// hasZeroByte has a high bit set where w may have a zero byte, and is 0
+// when it has none.
+func hasZeroByte(w uint64) uint64 { return (w - lowBits) &^ w }
+
+// plainByte marks the bytes a string holds as they are: printable ASCII
+// but the quote and the backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func (s *scanner) unescape(raw []byte) ([]byte, bool) {
 	if !utf8.Valid(raw) {
@@ -284,6 +343,29 @@ func (s *scanner) number() (float64, bool) {
 func (s *scanner) integer() (int64, bool) {
 	s.ws()
 	begin := s.i
+	// The common case, up to 18 plain digits ending the number: read
+	// here, without parsing a float first.
+	if j := begin; j < len(s.b) && '1' <= s.b[j] && s.b[j] <= '9' || j+1 < len(s.b) && s.b[j] == '0' {
+		var n int64
+		for ; j < len(s.b); j++ {
+			d := s.b[j] - '0'
+			if d > 9 {
+				break
+			}
+			n = n*10 + int64(d)
+		}
+		if j-begin <= 18 && (j == len(s.b) || numberEnds[s.b[j]]) && (s.b[begin] != '0' || j == begin+1) {
+			s.i = j
+			return n, true
+		}
+	}
+	return s.integerSlow()
+}
+
+// integerSlow is integer for any number: parsed as a float first, then
+// checked to be written as plain digits.
+func (s *scanner) integerSlow() (int64, bool) {
+	begin := s.i
 	if _, ok := s.number(); !ok {
 		return 0, false
 	}
@@ -311,6 +393,14 @@ func (s *scanner) integer() (int64, bool) {
 	}
 	return int64(n), true
 }
+
+// numberEnds marks the bytes that may follow a number in JSON.
+var numberEnds = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n,]}") {
+		t[c] = true
+	}
+	return t
+}()
 
 // maxDepth bounds the nesting of values the scanner skips, so a hostile
 // line cannot exhaust the stack.

@@ -61,6 +61,25 @@ func (st *Stepper) Feed(line []byte) (StepInfo, error) {
 	return info, err
 }
 
+// FeedPrefix is Feed for a step object that begins buf (Reader.FeedPrefix):
+// it returns the number of bytes the object took, 0 on an error.
+func (st *Stepper) FeedPrefix(buf []byte) (int, StepInfo, error) {
+	if st.stopped != nil {
+		return 0, StepInfo{}, st.stopped
+	}
+	n, info, err := st.c.r.FeedPrefix(buf)
+	if err == nil {
+		err = st.c.step(info)
+	}
+	if err != nil {
+		if !(st.c.opts.Lenient && isSkipped(err)) {
+			st.stopped = err
+		}
+		return 0, info, err
+	}
+	return n, info, nil
+}
+
 // Goal is the goal's truth at the last step.
 func (st *Stepper) Goal() predicates.Truth { return st.c.lastGoal }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strconv"
 )
 
 // dispatchRun starts a session.run request written as openbddl writes
@@ -10,24 +12,27 @@ import (
 // "params":{"session":"S",["explain":B,]"goals":B,"steps":[...]}} with
 // nothing else, no spaces, no escapes in S. The generic path scans a
 // run's whole line three times (json.Unmarshal of the request, the
-// strict decoding of its params, the split), two thirds of a run's time
-// before; here the steps are split once and each goes to the session's
-// episode reader, which parses it strictly as bddl check parses a line.
-// Any other line (or a steps array that does not split cleanly) returns
-// false and takes the generic path, which reports its errors.
+// strict decoding of its params, the steps); here the envelope is
+// matched as bytes and the steps array is read once, by walkSteps and
+// the session's episode reader (Stepper.FeedPrefix), which parses each
+// step strictly as bddl check parses a line and finds where it ends.
+// Any other line returns false and takes the generic path.
 func (s *server) dispatchRun(line []byte) bool {
 	if _, ok := s.methods["session.run"]; !ok ||
 		!bytes.Contains(line[:min(len(line), 64)], []byte(`,"method":"session.run","params":{"session":"`)) {
 		return false
 	}
-	line = append([]byte(nil), line...) // the reader's buffer is reused
 	id, p, steps, ok := parseRunFast(line)
 	if !ok {
 		return false
 	}
+	// The reader's buffer is reused: the request keeps a copy.
+	buf := append([]byte(nil), line...)
+	id = buf[:len(id)+len(`{"id":`)][len(`{"id":`):]
+	steps = buf[len(line)-len(steps)-len(`}}`) : len(line)-len(`}}`)]
 	run := func() {
 		defer s.running.Done()
-		res, err := s.call(func(s *server, _ json.RawMessage) (any, *serveError) { return runSteps(s, &p, steps) }, nil)
+		res, err := s.call(func(s *server, _ json.RawMessage) (any, *serveError) { return runArray(s, &p, steps) }, nil)
 		s.respond(id, res, err)
 	}
 	s.running.Add(1)
@@ -37,8 +42,9 @@ func (s *server) dispatchRun(line []byte) bool {
 	return true
 }
 
-// parseRunFast recognises the session.run layout dispatchRun takes.
-func parseRunFast(line []byte) (id json.RawMessage, p sessionRunParams, steps [][]byte, ok bool) {
+// parseRunFast recognises the session.run layout dispatchRun takes; steps
+// is the array, from its '[' to its ']', not looked into.
+func parseRunFast(line []byte) (id json.RawMessage, p sessionRunParams, steps []byte, ok bool) {
 	if id = idPrefix(line); id == nil {
 		return nil, p, nil, false
 	}
@@ -79,76 +85,128 @@ func parseRunFast(line []byte) (id json.RawMessage, p sessionRunParams, steps []
 	if rest, ok = bytes.CutSuffix(rest, []byte(`}}`)); !ok {
 		return nil, p, nil, false
 	}
-	if steps, ok = splitSteps(rest); !ok {
+	if len(rest) < 2 || rest[0] != '[' || rest[len(rest)-1] != ']' {
 		return nil, p, nil, false
 	}
-	return id, p, steps, true
+	return id, p, rest, true
 }
 
-// splitSteps splits an array of objects, not validated before, into its
-// elements: each must be an object ({...} at depth 0, strings closed,
-// brackets never below their opening) separated by single commas and
-// spaces or tabs (openbddl joins JSON Lines text with commas); the
-// elements are parsed by the episode reader. Anything else is not ok.
-func splitSteps(t []byte) ([][]byte, bool) {
-	if len(t) < 2 || t[0] != '[' || t[len(t)-1] != ']' {
-		return nil, false
+// runArray feeds a session.run's steps (a JSON array, or null) to the
+// session's episode reader and reports the record after the last, with
+// goals the goal's truth after each: {"goals":[...],"result":{...},
+// "steps":N}, assembled here (the goals column costs a byte copy a step,
+// not a reflected MarshalText). A bad step, or an array that breaks
+// before it, is an error with its index; the steps before it stay
+// applied, as bddl check applies an episode's lines before a bad one.
+func runArray(s *server, p *sessionRunParams, steps []byte) (any, *serveError) {
+	sess, serr := s.state.lookup(p.Session)
+	if serr != nil {
+		return nil, serr
 	}
-	body := t[1 : len(t)-1]
-	out := make([][]byte, 0, bytes.Count(body, []byte(`{"`))/2+1)
-	depth, start, inString := 0, -1, false
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
+	var goals []byte
+	if p.Goals {
+		goals = make([]byte, 0, 64+len(steps)/8)
+		goals = append(goals, `{"goals":[`...)
+	}
+	n, serr := walkSteps(steps, func(_ int, rest []byte) (int, *serveError) {
+		k, serr := sess.feedPrefix(rest)
+		if serr == nil && p.Goals {
+			if len(goals) > len(`{"goals":[`) {
+				goals = append(goals, ',')
 			}
-			continue
+			goals = append(append(append(goals, '"'), sess.stepper.Goal().String()...), '"')
 		}
-		switch c {
-		case '"':
-			if depth == 0 {
-				return nil, false
-			}
-			inString = true
-		case '{', '[':
-			if depth == 0 {
-				if c != '{' || start >= 0 {
-					return nil, false
-				}
-				start = i
-			}
-			depth++
-		case '}', ']':
-			depth--
-			if depth < 0 {
-				return nil, false
-			}
-			if depth == 0 {
-				if c != '}' {
-					return nil, false
-				}
-				out = append(out, body[start:i+1])
-			}
-		case ' ', '\t':
-		case ',':
-			if depth == 0 {
-				if start < 0 || i+1 >= len(body) {
-					return nil, false
-				}
-				start = -1
-			}
-		default:
-			if depth == 0 {
-				return nil, false // nothing but objects and commas between them
-			}
+		return k, serr
+	})
+	if serr != nil {
+		return nil, serr
+	}
+	rec, serr := record(sess.result(p.Explain))
+	if serr != nil {
+		return nil, serr
+	}
+	out := goals
+	if p.Goals {
+		out = append(out, `],"result":`...)
+	} else {
+		out = append(make([]byte, 0, len(rec)+32), `{"result":`...)
+	}
+	out = append(append(out, rec...), `,"steps":`...)
+	out = append(strconv.AppendInt(out, int64(n), 10), '}')
+	return json.RawMessage(out), nil
+}
+
+// feedPrefix gives the session the step object that begins rest and
+// returns its length (episode.Stepper.FeedPrefix).
+func (sess *serveSession) feedPrefix(rest []byte) (int, *serveError) {
+	if rest[0] != '{' {
+		return 0, errorf(codeInvalidParams, "step: a JSON object as a line of the episode format, e.g. {\"step\": 0}")
+	}
+	n, _, err := sess.stepper.FeedPrefix(rest)
+	if err != nil {
+		return 0, asServeError(err, codeBadStep)
+	}
+	return n, nil
+}
+
+// walkSteps walks a JSON array of objects (from its '[' to its ']', or
+// null, or nothing: no elements) without splitting it first: feed is
+// given each element's index and the bytes from the element's first
+// byte to the array's end, and returns how many the element took (the
+// episode reader parses the element, so the bytes are scanned once).
+// Between elements only JSON whitespace and single commas may come; an
+// array that breaks is an invalid_params error with the index of the
+// element where it broke. It returns the number of elements.
+func walkSteps(arr []byte, feed func(i int, rest []byte) (int, *serveError)) (int, *serveError) {
+	arr = bytes.TrimSpace(arr)
+	if len(arr) == 0 || string(arr) == "null" {
+		return 0, nil
+	}
+	if len(arr) < 2 || arr[0] != '[' || arr[len(arr)-1] != ']' {
+		return 0, errorf(codeInvalidParams, "params: steps: an array of step objects")
+	}
+	body := arr[1 : len(arr)-1]
+	k := skipSpace(body, 0)
+	i := 0
+	for k < len(body) {
+		if body[k] == ']' || body[k] == ',' {
+			return i, stepsBroken(i, "expected a step object, found '"+string(body[k])+"'")
+		}
+		n, serr := feed(i, body[k:])
+		if serr != nil {
+			serr.Index = &i
+			return i, serr
+		}
+		i++
+		if k = skipSpace(body, k+n); k == len(body) {
+			break
+		}
+		if body[k] != ',' {
+			return i, stepsBroken(i-1, "expected ',' or the array's end after the step, found "+describeByte(body[k]))
+		}
+		if k = skipSpace(body, k+1); k == len(body) {
+			return i, stepsBroken(i, "expected a step object after ',', found ']'")
 		}
 	}
-	if inString || depth != 0 || (len(out) > 0 && start < 0) {
-		return nil, false
+	return i, nil
+}
+
+func stepsBroken(i int, msg string) *serveError {
+	e := errorf(codeInvalidParams, "params: steps[%d]: %s", i, msg)
+	e.Index = &i
+	return e
+}
+
+func skipSpace(b []byte, k int) int {
+	for k < len(b) && (b[k] == ' ' || b[k] == '\t' || b[k] == '\n' || b[k] == '\r') {
+		k++
 	}
-	return out, true
+	return k
+}
+
+func describeByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return "'" + string(c) + "'"
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -33,6 +35,10 @@ func TestServeRunFastPath(t *testing.T) {
 		{`[{"step":NaN}]`, false},
 		{`[{"step":0},1]`, false},
 		{`[{"step":0,"facts":"x\`, false},
+		{`[{"step":0},{"step":0}]`, false},
+		{`[{"step":0}, {"step":1,"facts":[["ontop","nope","x"]]}]`, false},
+		{`[ {"step":0} , {"step":1} ]`, true},
+		{"[{\"step\":0},\t{\"step\":1,\"t\":0.5}]", true},
 	} {
 		var recs [2]serveReply
 		for k, layout := range []string{`{"id":"r%d","method":"session.run","params":{"session":%q,"goals":true,"steps":%s}}`,
@@ -50,6 +56,10 @@ func TestServeRunFastPath(t *testing.T) {
 			t.Errorf("case %d %.60s: errors %v / %v, want ok %v", i, tc.steps, recs[0].Error, recs[1].Error, tc.ok)
 			continue
 		}
+		if e0, e1 := recs[0].Error, recs[1].Error; e0 != nil && e1 != nil && e1.Code != codeParse &&
+			(e0.Code != e1.Code || e0.Message != e1.Message || !reflect.DeepEqual(e0.Index, e1.Index)) {
+			t.Errorf("case %d: fast path error %+v, generic %+v", i, e0, e1)
+		}
 		if tc.ok && !bytes.Equal(recs[0].Result, recs[1].Result) {
 			t.Errorf("case %d: fast path %s\ngeneric %s", i, recs[0].Result, recs[1].Result)
 		}
@@ -57,69 +67,90 @@ func TestServeRunFastPath(t *testing.T) {
 	c.finish()
 }
 
-func TestSplitSteps(t *testing.T) {
+// jsonFeed is a walkSteps feed that takes any JSON value (encoding/json
+// finds where it ends) and records it.
+func jsonFeed(got *[]string) func(int, []byte) (int, *serveError) {
+	return func(_ int, rest []byte) (int, *serveError) {
+		dec := json.NewDecoder(bytes.NewReader(rest))
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return 0, errorf(codeBadStep, "%v", err)
+		}
+		*got = append(*got, string(v))
+		return int(dec.InputOffset()), nil
+	}
+}
+
+// TestWalkSteps: session.run's steps are walked at the top level only,
+// whatever brackets and commas their strings hold, and an array that
+// breaks is an error with the index of the element where it broke.
+func TestWalkSteps(t *testing.T) {
 	for _, tc := range []struct {
-		in   string
-		want []string
-		ok   bool
+		in    string
+		want  []string
+		index int // of the error; -1: none
 	}{
-		{`[]`, []string{}, true},
-		{`[{"step":0}]`, []string{`{"step":0}`}, true},
-		{`[{"step":0},{"a":"}],{\"","b":[[1],{}]}]`, []string{`{"step":0}`, `{"a":"}],{\"","b":[[1],{}]}`}, true},
-		{`[{"step":0},]`, nil, false},
-		{`[,{"step":0}]`, nil, false},
-		{`[{"step":0}{"step":1}]`, nil, false},
-		{`[{"step":0}]]`, nil, false},
-		{`[{"step":0}}]`, nil, false},
-		{`[{"step":0]`, nil, false},
-		{`[{"a":"x]`, nil, false},
-		{`[1]`, nil, false},
-		{`[[{}]]`, nil, false},
-		{"[ {},\t{\"a\":1} ]", []string{`{}`, `{"a":1}`}, true},
-		{`[ , {}]`, nil, false},
-		{`{}`, nil, false},
-		{`[`, nil, false},
+		{`null`, nil, -1},
+		{``, nil, -1},
+		{`[]`, nil, -1},
+		{` [ ] `, nil, -1},
+		{`[{"step":0}]`, []string{`{"step":0}`}, -1},
+		{`[{"step":0}, {"step":1,"facts":[["a","b,]}"]]} ,{"t":"\"],"}]`, []string{`{"step":0}`, `{"step":1,"facts":[["a","b,]}"]]}`, `{"t":"\"],"}`}, -1},
+		{"[ {},\t{\"a\":1} ]", []string{`{}`, `{"a":1}`}, -1},
+		{`[1,[2,3]]`, []string{`1`, `[2,3]`}, -1},
+		{`[{"step":0},]`, []string{`{"step":0}`}, 1},
+		{`[,{"step":0}]`, nil, 0},
+		{`[ , {}]`, nil, 0},
+		{`[{"step":0}{"step":1}]`, []string{`{"step":0}`}, 0},
+		{`[{"step":0},,{}]`, []string{`{"step":0}`}, 1},
+		{`[{"step":0}}]`, []string{`{"step":0}`}, 0},
+		{`[{},{"step":0]`, []string{`{}`}, 1},
+		{`[{"a":"x]`, nil, 0},
+		{`{"step":0}`, nil, 0},
+		{`"x"`, nil, 0},
+		{`[`, nil, 0},
 	} {
-		got, ok := splitSteps([]byte(tc.in))
-		var strs []string
-		if got != nil {
-			strs = []string{}
+		var got []string
+		n, err := walkSteps([]byte(tc.in), jsonFeed(&got))
+		index := -1
+		if err != nil {
+			index = 0
+			if err.Index != nil {
+				index = *err.Index
+			}
 		}
-		for _, g := range got {
-			strs = append(strs, string(g))
-		}
-		if ok != tc.ok || (ok && !slices.Equal(strs, tc.want)) {
-			t.Errorf("splitSteps(%s) = %q, %v; want %q, %v", tc.in, strs, ok, tc.want, tc.ok)
+		if index != tc.index || !slices.Equal(got, tc.want) || (err == nil && n != len(got)) {
+			t.Errorf("walkSteps(%s) = %q, %d, %v; want %q, error at %d", tc.in, got, n, err, tc.want, tc.index)
 		}
 	}
 }
 
-// FuzzSplitSteps: what splitSteps accepts, with every element valid JSON,
-// is a valid array that splitArray splits the same way; it never panics.
-func FuzzSplitSteps(f *testing.F) {
-	for _, s := range []string{`[]`, `[{"step":0}]`, `[{"step":0},{"a":"}],{\"","b":[[1],{}]}]`, `[{"step":0},]`, `[{"a":"x]`} {
+// FuzzWalkSteps: walkSteps takes exactly the JSON arrays, and walks them
+// into the elements encoding/json finds; it never panics.
+func FuzzWalkSteps(f *testing.F) {
+	for _, s := range []string{`[]`, `[{"step":0}]`, `[{"step":0},{"a":"}],{\"","b":[[1],{}]}]`, `[{"step":0},]`, `[{"a":"x]`, "[ 1 ,\t2]"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		got, ok := splitSteps([]byte(in))
-		if !ok {
+		if s := strings.TrimSpace(in); s == "" || s == "null" {
 			return
 		}
-		for _, g := range got {
-			if !json.Valid(g) {
-				return // the episode reader rejects it
-			}
+		var got []string
+		n, err := walkSteps([]byte(in), jsonFeed(&got))
+		var want []json.RawMessage
+		isArray := json.Unmarshal([]byte(in), &want) == nil && json.Valid([]byte(in))
+		if (err == nil) != isArray {
+			t.Fatalf("walkSteps(%q): error %v; a JSON array: %v", in, err, isArray)
 		}
-		if !json.Valid([]byte(in)) {
-			t.Fatalf("splitSteps(%q) = %q: valid elements of an invalid array", in, got)
+		if err != nil {
+			return
 		}
-		want, _ := splitArray([]byte(in))
-		if len(want) != len(got) {
-			t.Fatalf("splitSteps(%q) = %q, splitArray %q", in, got, want)
+		if n != len(want) || len(got) != len(want) {
+			t.Fatalf("walkSteps(%q) = %d %q, encoding/json %q", in, n, got, want)
 		}
 		for i := range got {
-			if !bytes.Equal(got[i], want[i]) {
-				t.Fatalf("splitSteps(%q) = %q, splitArray %q", in, got, want)
+			if got[i] != string(want[i]) {
+				t.Fatalf("walkSteps(%q) = %q, encoding/json %q", in, got, want)
 			}
 		}
 	})

@@ -244,7 +244,7 @@ func serveSessionStep(s *server, raw json.RawMessage) (any, *serveError) {
 
 type sessionRunParams struct {
 	Session string `json:"session"`
-	// Steps is the array kept whole and split by splitArray: decoding it
+	// Steps is the array kept whole and walked by walkSteps: decoding it
 	// into one value per step cost three times the evaluation.
 	Steps   json.RawMessage `json:"steps"`
 	Explain bool            `json:"explain"` // as session.step's
@@ -260,42 +260,7 @@ func serveSessionRun(s *server, raw json.RawMessage) (any, *serveError) {
 	if e := decodeParams(raw, &p); e != nil {
 		return nil, e
 	}
-	steps, ok := splitArray(p.Steps)
-	if !ok {
-		return nil, errorf(codeInvalidParams, "params: steps: an array of step objects")
-	}
-	return runSteps(s, &p, steps)
-}
-
-// runSteps feeds a session.run's steps, each to the session's episode
-// reader (as bddl check reads an episode's lines).
-func runSteps(s *server, p *sessionRunParams, steps [][]byte) (any, *serveError) {
-	sess, serr := s.state.lookup(p.Session)
-	if serr != nil {
-		return nil, serr
-	}
-	var goals []predicates.Truth
-	if p.Goals {
-		goals = make([]predicates.Truth, 0, len(steps))
-	}
-	for i, st := range steps {
-		if serr := sess.feed(st); serr != nil {
-			serr.Index = &i
-			return nil, serr
-		}
-		if p.Goals {
-			goals = append(goals, sess.stepper.Goal())
-		}
-	}
-	rec, serr := record(sess.result(p.Explain))
-	if serr != nil {
-		return nil, serr
-	}
-	out := map[string]any{"result": rec, "steps": len(steps)}
-	if p.Goals {
-		out["goals"] = goals
-	}
-	return out, nil
+	return runArray(s, &p, p.Steps)
 }
 
 // serveSessionInit reports whether :init holds in the session's state,
@@ -332,50 +297,4 @@ func serveSessionClose(s *server, raw json.RawMessage) (any, *serveError) {
 		return nil, errorf(codeUnknownSession, "unknown session %q (never opened, or closed)", p.Session)
 	}
 	return map[string]any{"closed": p.Session}, nil
-}
-
-// splitArray splits a JSON array into its elements without decoding
-// them (each step is parsed by the episode reader, which reports its
-// errors). The request line was checked to be valid JSON as a whole,
-// so tracking strings and nesting is enough. null is no elements.
-func splitArray(raw json.RawMessage) ([][]byte, bool) {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || bytes.Equal(t, []byte("null")) {
-		return nil, true
-	}
-	if t[0] != '[' || t[len(t)-1] != ']' {
-		return nil, false
-	}
-	body := t[1 : len(t)-1]
-	var out [][]byte
-	depth, start, inString := 0, 0, false
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, bytes.TrimSpace(body[start:i]))
-				start = i + 1
-			}
-		}
-	}
-	if last := bytes.TrimSpace(body[start:]); len(last) > 0 || len(out) > 0 {
-		out = append(out, last)
-	}
-	return out, true
 }

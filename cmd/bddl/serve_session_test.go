@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -227,33 +226,4 @@ func TestServeSessionMatchesCheckCorpus(t *testing.T) {
 		t.Errorf("only %d corpus episodes compared", n)
 	}
 	c.finish()
-}
-
-// TestSplitArray: session.run's steps are split at the top level only,
-// whatever brackets and commas their strings hold.
-func TestSplitArray(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []string
-		ok   bool
-	}{
-		{`null`, nil, true},
-		{``, nil, true},
-		{`[]`, nil, true},
-		{` [ ] `, nil, true},
-		{`[{"step":0}]`, []string{`{"step":0}`}, true},
-		{`[{"step":0}, {"step":1,"facts":[["a","b,]}"]]} ,{"t":"\"],"}]`, []string{`{"step":0}`, `{"step":1,"facts":[["a","b,]}"]]}`, `{"t":"\"],"}`}, true},
-		{`[1,[2,3]]`, []string{`1`, `[2,3]`}, true},
-		{`{"step":0}`, nil, false},
-		{`"x"`, nil, false},
-	} {
-		got, ok := splitArray(json.RawMessage(tc.in))
-		var strs []string
-		for _, g := range got {
-			strs = append(strs, string(g))
-		}
-		if ok != tc.ok || !slices.Equal(strs, tc.want) {
-			t.Errorf("splitArray(%s) = %q, %v; want %q, %v", tc.in, strs, ok, tc.want, tc.ok)
-		}
-	}
 }

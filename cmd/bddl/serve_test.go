@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -478,24 +479,32 @@ func BenchmarkServe(b *testing.B) {
 	}
 }
 
-// BenchmarkServeRun measures session.run of a 10,000-step episode through
-// the server, per step.
+// BenchmarkServeRun measures session.run of a 10,000-step episode in
+// openbddl's layout, through the protocol in process (the request
+// written, the response read and decoded), per step: without the goals
+// column and with it (what python/bench/reference_speed.py asks for).
 func BenchmarkServeRun(b *testing.B) {
-	c := startServe(b, defaultServeMaxLine, "")
 	var steps []string
 	for k := 0; k < 10000; k++ {
 		steps = append(steps, fmt.Sprintf(`{"step":%d,"facts":[["ontop","mug.n.04_1","sink.n.01_1"]]}`, k))
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		sid := openSession(b, c, map[string]any{"activity": exampleActivity})
-		c.send(fmt.Sprintf(`{"id":"run","method":"session.run","params":{"session":%q,"steps":[%s]}}`, sid, strings.Join(steps, ",")))
-		if r := c.wait(`"run"`); r.Error != nil {
-			b.Fatal(r.Error)
-		}
+	arr := "[" + strings.Join(steps, ",") + "]"
+	for _, goals := range []bool{false, true} {
+		b.Run(fmt.Sprintf("goals=%v", goals), func(b *testing.B) {
+			c := startServe(b, defaultServeMaxLine, "")
+			b.ReportAllocs()
+			for b.Loop() {
+				sid := openSession(b, c, map[string]any{"activity": exampleActivity})
+				c.send(`{"id":"run","method":"session.run","params":{"session":"` + sid + `","goals":` +
+					strconv.FormatBool(goals) + `,"steps":` + arr + `}}`)
+				if r := c.wait(`"run"`); r.Error != nil {
+					b.Fatal(r.Error)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(steps))/b.Elapsed().Seconds(), "steps/s")
+			c.finish()
+		})
 	}
-	b.ReportMetric(float64(b.N*len(steps))/b.Elapsed().Seconds(), "steps/s")
-	c.finish()
 }
 
 // TestServeMatchesSchema checks a transcript of every method, and of

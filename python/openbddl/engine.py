@@ -9,6 +9,11 @@ import threading
 import weakref
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
+try:
+    import fcntl
+except ImportError:  # not on Windows
+    fcntl = None  # type: ignore[assignment]
+
 from .binary import find_binary
 from .errors import EngineError, error_from_response
 from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RunResult, SampleRecord,
@@ -56,11 +61,88 @@ def _jsonable(o: Any) -> Any:
     raise TypeError("%r is not JSON serialisable" % (o,))
 
 
-_blank_line = re.compile(r"\n\s*\n")
-
-
 def _dumps(v: Any) -> str:
     return json.dumps(v, default=_jsonable, separators=(",", ":"), allow_nan=True)
+
+
+# Session.run's encoder of a list of steps, built once. check_circular
+# off: the C encoder then skips a dict lookup per container (a quarter of
+# its time on step dicts); a circular step recurses until RecursionError,
+# which run reports as ValueError, as json.dumps would.
+_run_encoder = json.JSONEncoder(default=_jsonable, separators=(",", ":"), allow_nan=True, check_circular=False)
+
+
+_leading_space = {bytes: re.compile(rb"\s*"), str: re.compile(r"\s*")}
+
+# _join_lines works through the text in pieces of about this many
+# characters: each piece's copies (slice, replace, encode) stay small and
+# in cache, where whole-text copies of a long episode cost a page fault
+# every 4 KiB (a 10,000-step text is 500 KB).
+_JOIN_PIECE = 32 << 10
+
+
+def _join_lines(text: Union[str, bytes, bytearray]) -> List[Any]:
+    """JSON Lines (one step object a line) as a JSON array, in bytes:
+    its pieces, written one after the other (never joined into a copy).
+
+    Bytes stay bytes (not decoded and encoded again: the server checks
+    each step's UTF-8 as bddl check does). When every line break is
+    exactly between one step's ``}`` and the next one's ``{``, as a
+    recorder writes them, each piece is joined by one ``replace`` at C
+    speed; a line break anywhere else (a blank or indented line, CRLF,
+    trailing spaces) makes it join the lines one by one, blank ones
+    dropped."""
+    if isinstance(text, bytearray):
+        text = bytes(text)
+    b = isinstance(text, bytes)
+    nl, pat, sep = (b"\n", b"}\n{", b"},{") if b else ("\n", "}\n{", "},{")
+    start = _leading_space[type(text)].match(text).end()  # type: ignore[union-attr]
+    tail = text[max(start, len(text) - 256):]
+    end = len(text) - (len(tail) - len(tail.rstrip()))
+    if end - start >= 256 and len(tail.rstrip()) == 0:
+        end = start + len(text[start:end].rstrip())
+    line_end = text.find(nl, start, end)
+    first = text[start:end if line_end < 0 else line_end]
+    if (b'"bddl_episode"' if b else '"bddl_episode"') in first:
+        raise ValueError("run: the steps begin with an episode header; a session has its own "
+                         "(Engine.session(header=...)): pass the step lines only")
+    parts: List[Any] = [b"["]
+    i = start
+    while i < end:
+        j = text.find(nl, min(i + _JOIN_PIECE, end), end)
+        if j < 0:
+            j = end
+        piece = text[i:j].replace(pat, sep)  # type: ignore[arg-type]
+        if nl in piece or (j < end and text[j - 1:j + 2] != pat):
+            return _join_each_line(text[start:end])
+        parts.append(piece if b else piece.encode())  # type: ignore[union-attr]
+        if j < end:
+            parts.append(b",")
+        i = j + 1
+    parts.append(b"]")
+    return parts
+
+
+def _join_each_line(text: Union[str, bytes]) -> List[Any]:
+    nl, comma = (b"\n", b",") if isinstance(text, bytes) else ("\n", ",")
+    body = comma.join(ln for ln in (ln.strip() for ln in text.split(nl)) if ln)  # type: ignore[attr-defined]
+    return [b"[", body if isinstance(body, bytes) else body.encode(), b"]"]
+
+
+def _grow_pipes(proc: "subprocess.Popen[bytes]") -> None:
+    """Let each pipe to and from the server hold 1 MiB (Linux; the
+    default is 64 KiB): a whole episode given to Session.run is then
+    written without waiting for the server to read each 64 KiB, and its
+    answer read back the same way. Where the call is missing or refused,
+    the pipes stay as they are."""
+    setsize = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if setsize is None:
+        return
+    for f in (proc.stdin, proc.stdout):
+        try:
+            fcntl.fcntl(f.fileno(), setsize, 1 << 20)  # type: ignore[union-attr]
+        except OSError:
+            pass
 
 
 class _Server:
@@ -72,6 +154,7 @@ class _Server:
         # Buffered both ways: readline on an unbuffered pipe reads a byte
         # per system call; every request is flushed as it is written.
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=1 << 16)
+        _grow_pipes(self.proc)
         self.pid = os.getpid()
         self.wlock = threading.Lock()
         self.cond = threading.Condition()
@@ -123,6 +206,25 @@ class _Server:
             rid = self.next_id
             try:
                 self.write(('{"id":%d,%s\n' % (rid, body)).encode())
+                self.flush()
+            except (BrokenPipeError, OSError, ValueError) as e:
+                self._die("bddl serve is gone (writing a request: %s)" % e)
+                raise self.dead  # type: ignore[misc]
+        return rid
+
+    def send_raw_parts(self, parts: Sequence[Any]) -> int:
+        """send_raw for a body given as bytes-like pieces, written one
+        after the other (a large body is never joined into one more copy)."""
+        with self.wlock:
+            if self.dead:
+                raise self.dead
+            self.next_id += 1
+            rid = self.next_id
+            try:
+                self.write(b'{"id":%d,' % rid)
+                for part in parts:
+                    self.write(part)
+                self.write(b"\n")
                 self.flush()
             except (BrokenPipeError, OSError, ValueError) as e:
                 self._die("bddl serve is gone (writing a request: %s)" % e)
@@ -303,6 +405,12 @@ class Engine:
 
     def _raw_call(self, srv: _Server, body: str) -> Any:
         resp = srv.wait(srv.send_raw(body))
+        if "error" in resp:
+            raise error_from_response(resp["error"])
+        return resp["result"]
+
+    def _raw_call_parts(self, srv: _Server, parts: Sequence[Any]) -> Any:
+        resp = srv.wait(srv.send_raw_parts(parts))
         if "error" in resp:
             raise error_from_response(resp["error"])
         return resp["result"]
@@ -543,36 +651,25 @@ class Session:
         ``index``."""
         encoded = self._encode_steps(steps)
         prefix = self._run_full if explain else self._run_lean
-        body = '%s"goals":%s,"steps":%s}}' % (prefix, "true" if goals else "false", encoded)
+        head = ('%s"goals":%s,"steps":' % (prefix, "true" if goals else "false")).encode()
         with self._lock:
-            r = self.engine._raw_call(self._srv(), body)
+            r = self.engine._raw_call_parts(self._srv(), [head] + encoded + [b"}}"])
             res = StepResult.from_record(r["result"])
             if r["steps"]:
                 self._next = res.step + 1
         return RunResult(result=res, steps=r["steps"], goals=tuple(r.get("goals") or ()))
 
-    def _encode_steps(self, steps: Any) -> str:
+    def _encode_steps(self, steps: Any) -> List[Any]:
+        """The steps as a JSON array, in bytes pieces."""
         if isinstance(steps, str) and "{" not in steps:
             steps = pathlib.Path(steps)
         if isinstance(steps, os.PathLike):
             with open(steps, "rb") as f:
                 steps = f.read()
-        if isinstance(steps, (bytes, bytearray, memoryview)):
-            steps = bytes(steps).decode("utf-8")
-        if isinstance(steps, str):
-            t = steps.strip()
-            if "\r" not in t and not _blank_line.search(t):
-                # One step per line, no blank line: joined at C speed (half
-                # of a run's client time), else line by line below.
-                if '"bddl_episode"' in t.partition("\n")[0]:
-                    raise ValueError("run: the steps begin with an episode header; a session has its own "
-                                     "(Engine.session(header=...)): pass the step lines only")
-                return "[" + t.replace("\n", ",") + "]"
-            lines = [ln for ln in steps.splitlines() if ln.strip()]
-            if lines and '"bddl_episode"' in lines[0]:
-                raise ValueError("run: the steps begin with an episode header; a session has its own "
-                                 "(Engine.session(header=...)): pass the step lines only")
-            return "[" + ",".join(lines) + "]"
+        if isinstance(steps, memoryview):
+            steps = steps.tobytes()
+        if isinstance(steps, (str, bytes, bytearray)):
+            return _join_lines(steps)
         lst = steps if isinstance(steps, list) else list(steps)
         nxt = self._next
         for i, st in enumerate(lst):
@@ -586,7 +683,10 @@ class Session:
                     except (TypeError, ValueError):
                         pass
                 break
-        return _dumps(lst)
+        try:
+            return [_run_encoder.encode(lst).encode()]
+        except RecursionError:
+            raise ValueError("run: a step holds a circular reference (or is nested too deep to encode)") from None
 
     def close(self) -> None:
         """Close the session (its server-side state is freed)."""

@@ -211,6 +211,68 @@ class EngineTest(unittest.TestCase):
             r = s.step(objects={"mug.n.04_1": {"aabb": Arr([0.0, 0.0, 0.0, 0.1, 0.1, 0.1])}})
             self.assertEqual(r.step, 0)
 
+    def test_run_encodings(self) -> None:
+        """run's step encodings agree: a list (numpy-like values through
+        the encoder's default), str, bytes, bytearray and memoryview of
+        JSON Lines, joined at once or line by line (a raw U+2028 inside a
+        string is not a line break); a circular step is a ValueError; bytes
+        that are not UTF-8 are the bad step's error, with its index."""
+        class Arr:
+            def __init__(self, v):
+                self.v = v
+
+            def tolist(self):
+                return self.v
+
+        steps = [{"step": 0, "objects": {"mug.n.04_1": {"aabb": Arr([0.0, 0.0, 0.0, 0.1, 0.1, 0.1])}}},
+                 {"step": 1, "facts": [["ontop", "mug.n.04_1", "sink.n.01_1"]], "note": "a\u2028b"},
+                 {"step": 2, "false": [["ontop", "mug.n.04_1", "sink.n.01_1"]]}]
+        text = "".join(json.dumps(st, default=Arr.tolist, ensure_ascii=False) + "\n" for st in steps)
+        with self.eng.session(ACTIVITY) as s:
+            want = s.run(steps, goals=True)
+        self.assertEqual(want.steps, 3)
+        for given in (text, text.encode(), bytearray(text.encode()), memoryview(text.encode()),
+                      "\n\n" + text.replace("\n", "\n\n"), text.replace("\n", " \r\n").encode()):
+            with self.subTest(given=given[:12]):
+                with self.eng.session(ACTIVITY) as s:
+                    self.assertEqual(s.run(given, goals=True), want)
+        loop: dict = {"step": 0}
+        loop["objects"] = {"mug.n.04_1": loop}
+        with self.eng.session(ACTIVITY) as s:
+            with self.assertRaises(ValueError):
+                s.run([loop])
+        bad = text.encode().replace(b"a\xe2\x80\xa8b", b"a\xffb")
+        with self.eng.session(ACTIVITY) as s:
+            with self.assertRaises(openbddl.StepError) as cm:
+                s.run(bad)
+            self.assertEqual(cm.exception.index, 1)
+            self.assertIn("UTF-8", str(cm.exception))
+
+    def test_join_lines(self) -> None:
+        """_join_lines turns JSON Lines into the JSON array of its steps
+        whatever the piece size (pieces end at line breaks), joined at
+        once or line by line, str or bytes; a header first is refused."""
+        from openbddl import engine
+        steps = [{"step": k, "facts": [["ontop", "a%d" % k, "b}{"]], "note": "x\u2028y"} for k in range(40)]
+        lines = [json.dumps(st, ensure_ascii=False) for st in steps]
+        texts = ["\n".join(lines), "\n".join(lines) + "\n\n", "  \n" + "\n".join(lines),
+                 "\r\n".join(lines), "\n\n".join(lines), "\n".join(ln + " " for ln in lines), lines[0]]
+        saved = engine._JOIN_PIECE
+        try:
+            for piece in (1, 7, 64, 1 << 15):
+                engine._JOIN_PIECE = piece
+                for text in texts:
+                    for given in (text, text.encode(), bytearray(text.encode())):
+                        with self.subTest(piece=piece, given=given[:20]):
+                            got = json.loads(b"".join(engine._join_lines(given)))
+                            self.assertEqual(got, steps[:len(got)])
+                            self.assertEqual(len(got), 1 if text == lines[0] else len(steps))
+            with self.assertRaises(ValueError):
+                engine._join_lines('\n {"bddl_episode":1,"activity":"x"}\n{"step":0}')
+            self.assertEqual(b"".join(engine._join_lines(" \n ")), b"[]")
+        finally:
+            engine._JOIN_PIECE = saved
+
     def test_call_raw(self) -> None:
         self.assertIn("goal", self.eng.call("explain", {"activity": ACTIVITY}))
 
