@@ -68,6 +68,9 @@ type ScoreMemo struct {
 	nowV    []Truth
 	sat     []bool
 	key     []byte
+
+	sc        *scorer // reused by the searches: its tables are per pass
+	forbidden []bool  // all false between searches
 }
 
 const scoreMemoSize = 4
@@ -96,7 +99,13 @@ func (m *ScoreMemo) best(t *groundTree, sat []bool) Score {
 			return e.score
 		}
 	}
-	sc := t.bestScore(sat)
+	if m.sc == nil || m.sc.t != t {
+		m.sc, m.forbidden = newScorer(t), make([]bool, len(t.lits))
+	} else {
+		clear(m.sc.choose)
+		clear(m.sc.matched)
+	}
+	sc := t.bestScoreWith(sat, m.sc, m.forbidden)
 	e := &m.entries[m.next]
 	m.next = (m.next + 1) % scoreMemoSize
 	e.key, e.score, e.ok = append(e.key[:0], m.key...), sc, true
@@ -163,8 +172,12 @@ func (p *Program) literalValue(s *State, l Literal) Truth {
 // bestScore maximises the fraction of sat literals over the consistent
 // options.
 func (t *groundTree) bestScore(sat []bool) Score {
-	sc := newScorer(t)
-	forbidden := make([]bool, len(t.lits))
+	return t.bestScoreWith(sat, newScorer(t), make([]bool, len(t.lits)))
+}
+
+// bestScoreWith is bestScore with a scorer of t and an all-false
+// forbidden slice to reuse (a ScoreMemo's).
+func (t *groundTree) bestScoreWith(sat []bool, sc *scorer, forbidden []bool) Score {
 	var best struct {
 		p, q int64
 		opt  []int32
