@@ -70,6 +70,7 @@ type checker struct {
 	succeeded   bool
 	decode      time.Duration
 	eval        time.Duration
+	scores      predicates.ScoreMemo // a session's result per step
 }
 
 // bind loads the header into a fresh state.
@@ -195,7 +196,7 @@ func (c *checker) finish(res *Result, explain bool) {
 		res.UnknownCount = trace.Stats.Unknown
 	}
 
-	if sc, err := c.prog.Scores(c.s, c.baseline); err == nil {
+	if sc, err := c.prog.ScoresMemo(c.s, c.baseline, &c.scores); err == nil {
 		res.Score = sc.Library.Value
 		if sc.HasChallenge {
 			res.ChallengeScore = sc.Challenge.Value

@@ -3,6 +3,7 @@ package predicates
 import (
 	"errors"
 	"math"
+	"slices"
 )
 
 // Partial credit (SEMANTICS.md A7), computed exactly without listing the
@@ -53,6 +54,68 @@ const (
 // Scores computes the library score of now and, when baseline (the
 // first step) is not nil, the challenge score.
 func (p *Program) Scores(now, baseline *State) (*Scores, error) {
+	return p.ScoresMemo(now, baseline, nil)
+}
+
+// ScoreMemo remembers the last few scores of one episode, keyed by
+// which goal literals count: a step rarely changes them, and the option
+// search is most of the cost of a step's result (a session answering
+// each step). One per episode, not for concurrent use; the zero value
+// is ready.
+type ScoreMemo struct {
+	entries [scoreMemoSize]scoreMemoEntry
+	next    int
+	nowV    []Truth
+	sat     []bool
+	key     []byte
+
+	sc        *scorer // reused by the searches: its tables are per pass
+	forbidden []bool  // all false between searches
+}
+
+const scoreMemoSize = 4
+
+type scoreMemoEntry struct {
+	key   []byte // one byte per literal: sat, then a separator
+	score Score
+	ok    bool
+}
+
+// best is bestScore through the memo: the same Score for the same sat.
+func (m *ScoreMemo) best(t *groundTree, sat []bool) Score {
+	if m == nil {
+		return t.bestScore(sat)
+	}
+	m.key = m.key[:0]
+	for _, v := range sat {
+		b := byte(0)
+		if v {
+			b = 1
+		}
+		m.key = append(m.key, b)
+	}
+	for i := range m.entries {
+		if e := &m.entries[i]; e.ok && string(e.key) == string(m.key) {
+			return e.score
+		}
+	}
+	if m.sc == nil || m.sc.t != t {
+		m.sc, m.forbidden = newScorer(t), make([]bool, len(t.lits))
+	} else {
+		clear(m.sc.choose)
+		clear(m.sc.matched)
+	}
+	sc := t.bestScoreWith(sat, m.sc, m.forbidden)
+	e := &m.entries[m.next]
+	m.next = (m.next + 1) % scoreMemoSize
+	e.key, e.score, e.ok = append(e.key[:0], m.key...), sc, true
+	return sc
+}
+
+// ScoresMemo is Scores remembering results in m (nil: none). The
+// Option slices of its results may be shared with later results: do
+// not modify them.
+func (p *Program) ScoresMemo(now, baseline *State, m *ScoreMemo) (*Scores, error) {
 	if !p.compatible(now) || baseline != nil && !p.compatible(baseline) {
 		return nil, errors.New("predicates: Scores with a state of another program")
 	}
@@ -61,21 +124,27 @@ func (p *Program) Scores(now, baseline *State) (*Scores, error) {
 		return nil, err
 	}
 	out := &Scores{Success: p.Eval(now)}
-	nowV := make([]Truth, len(t.lits))
+	var nowV []Truth
+	var sat []bool
+	if m != nil {
+		m.nowV, m.sat = slices.Grow(m.nowV[:0], len(t.lits))[:len(t.lits)], slices.Grow(m.sat[:0], len(t.lits))[:len(t.lits)]
+		nowV, sat = m.nowV, m.sat
+	} else {
+		nowV, sat = make([]Truth, len(t.lits)), make([]bool, len(t.lits))
+	}
 	for i, l := range t.lits {
 		nowV[i] = p.literalValue(now, l)
 	}
-	sat := make([]bool, len(t.lits))
 	for i, v := range nowV {
 		sat[i] = v == True
 	}
-	out.Library = t.bestScore(sat)
+	out.Library = m.best(t, sat)
 	if baseline != nil {
 		out.HasChallenge = true
 		for i, l := range t.lits {
 			sat[i] = nowV[i] == True && p.literalValue(baseline, l) == False
 		}
-		out.Challenge = t.bestScore(sat)
+		out.Challenge = m.best(t, sat)
 	}
 	if out.Success == True {
 		out.Library.Value = 1
@@ -103,8 +172,12 @@ func (p *Program) literalValue(s *State, l Literal) Truth {
 // bestScore maximises the fraction of sat literals over the consistent
 // options.
 func (t *groundTree) bestScore(sat []bool) Score {
-	sc := newScorer(t)
-	forbidden := make([]bool, len(t.lits))
+	return t.bestScoreWith(sat, newScorer(t), make([]bool, len(t.lits)))
+}
+
+// bestScoreWith is bestScore with a scorer of t and an all-false
+// forbidden slice to reuse (a ScoreMemo's).
+func (t *groundTree) bestScoreWith(sat []bool, sc *scorer, forbidden []bool) Score {
 	var best struct {
 		p, q int64
 		opt  []int32

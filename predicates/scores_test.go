@@ -3,6 +3,7 @@ package predicates
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -282,6 +283,7 @@ func checkScores(t *testing.T, name string, prob *bddl.Problem, p *Program, rng 
 	if listed != len(opts) {
 		t.Errorf("%s: GroundOptions listed %d, brute force %d", name, listed, len(opts))
 	}
+	memo := new(ScoreMemo)
 	for trial := 0; trial < trials; trial++ {
 		now, base := randomWorld(rng, all), randomWorld(rng, all)
 		sNow, sBase := p.NewState(), p.NewState()
@@ -292,6 +294,13 @@ func checkScores(t *testing.T, name string, prob *bddl.Problem, p *Program, rng 
 		got, err := p.Scores(sNow, sBase)
 		if err != nil {
 			t.Fatalf("%s: Scores: %v", name, err)
+		}
+		// Through a memo shared by the trials: a search with its reused
+		// scorer, then the remembered result, both equal to Scores.
+		for range 2 {
+			if m, err := p.ScoresMemo(sNow, sBase, memo); err != nil || !reflect.DeepEqual(m, got) {
+				t.Fatalf("%s trial %d: ScoresMemo = %+v, %v; Scores %+v", name, trial, m, err, got)
+			}
 		}
 		if got.Success == True {
 			continue // 1 by definition

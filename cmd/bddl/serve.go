@@ -1,12 +1,15 @@
 package main
 
 import (
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/internal/termsafe"
 )
 
 func init() { subcommands = append(subcommands, newServeCmd) }
@@ -63,7 +66,7 @@ func runServe(opts *serveOptions) error {
 	signal.Ignore(os.Interrupt)
 	stop := watchParent(os.Getppid(), time.Second)
 	defer stop()
-	in, out := opts.in, opts.out
+	in, out := opts.in, protocolStream(opts.out)
 	// Standard input stays blocking: the reader, on a thread of its own,
 	// waits in read(2) and runs a session's cheap steps itself, so a
 	// round trip is one read and one write, with no poller wake-up and no
@@ -78,6 +81,19 @@ func runServe(opts *serveOptions) error {
 	s := newServer(opts.globalOptions, out, opts.maxLine)
 	s.direct = direct
 	return s.serve(in)
+}
+
+// protocolStream is the stream the responses are written to: the
+// command's output without the escaping writer every command's output
+// passes (termsafe), which is for text read on a terminal. A response is
+// JSON, whose encoder escapes control bytes itself, and the escaping
+// writer hid the pipe from pollable (every response then went through
+// the writer goroutine: 13 µs more a round trip).
+func protocolStream(out io.Writer) io.Writer {
+	if w, ok := out.(*termsafe.Writer); ok {
+		return w.Unwrap()
+	}
+	return out
 }
 
 // watchParent exits the process when its parent dies (it is re-parented):

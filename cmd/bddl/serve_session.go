@@ -199,6 +199,9 @@ func (sess *serveSession) result(explain bool) *episode.Result {
 
 // record marshals a result as bddl check --format json does.
 func record(r *episode.Result) (json.RawMessage, *serveError) {
+	if b, ok := appendRecord(make([]byte, 0, 512), r); ok {
+		return b, nil
+	}
 	b, err := batch.MarshalLine(r)
 	if err != nil {
 		return nil, errorf(codeInternal, "marshalling the result: %v", err)
@@ -232,14 +235,19 @@ func serveSessionStep(s *server, raw json.RawMessage) (any, *serveError) {
 	if e := decodeParams(raw, &p); e != nil {
 		return nil, e
 	}
-	sess, serr := s.state.lookup(p.Session)
+	return sessionStep(s, p.Session, p.Explain, p.Step)
+}
+
+// sessionStep applies one step to a session and returns its record.
+func sessionStep(s *server, session string, explain bool, step []byte) (any, *serveError) {
+	sess, serr := s.state.lookup(session)
 	if serr != nil {
 		return nil, serr
 	}
-	if serr := sess.feed(p.Step); serr != nil {
+	if serr := sess.feed(step); serr != nil {
 		return nil, serr
 	}
-	return record(sess.result(p.Explain))
+	return record(sess.result(explain))
 }
 
 type sessionRunParams struct {

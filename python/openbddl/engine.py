@@ -44,7 +44,8 @@ def _after_fork_in_child() -> None:
         sess._lock = threading.Lock()
 
 
-if hasattr(os, "register_at_fork"):
+_FORK_HOOK = hasattr(os, "register_at_fork")
+if _FORK_HOOK:
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
@@ -61,15 +62,49 @@ def _jsonable(o: Any) -> Any:
     raise TypeError("%r is not JSON serialisable" % (o,))
 
 
-def _dumps(v: Any) -> str:
-    return json.dumps(v, default=_jsonable, separators=(",", ":"), allow_nan=True)
+def _make_dumps() -> Any:
+    # json.dumps builds its C encoder on every call (a third of the cost
+    # of a step's request); the encoder is built once here when the C
+    # accelerator is present, with the same options but no circular
+    # check (a dict lookup per container, a quarter of the time on step
+    # dicts): a circular value recurses until RecursionError.
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is not None:
+        try:
+            enc = make(None, _jsonable, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
+            if "".join(enc({"a": [1.5, "\u00e9", None, True]}, 0)) == '{"a":[1.5,"\\u00e9",null,true]}':
+                def dumps(v: Any) -> str:
+                    if isinstance(v, (dict, list)):
+                        try:
+                            return "".join(enc(v, 0))
+                        except RecursionError:
+                            raise ValueError("a circular reference (or a value nested too deep to encode)") from None
+                    return json.dumps(v, default=_jsonable, separators=(",", ":"), allow_nan=True)
+                return dumps
+        except Exception:  # another implementation's signature: the documented API
+            pass
+    return lambda v: json.dumps(v, default=_jsonable, separators=(",", ":"), allow_nan=True)
 
 
-# Session.run's encoder of a list of steps, built once. check_circular
-# off: the C encoder then skips a dict lookup per container (a quarter of
-# its time on step dicts); a circular step recurses until RecursionError,
-# which run reports as ValueError, as json.dumps would.
-_run_encoder = json.JSONEncoder(default=_jsonable, separators=(",", ":"), allow_nan=True, check_circular=False)
+_dumps = _make_dumps()
+"""Encode a request value: compact, numpy values as lists and numbers."""
+
+_scan = json.decoder.JSONDecoder().scan_once
+
+
+def _loads(line: bytes) -> Any:
+    """Decode one response line: the scanner alone (json.loads adds an
+    encoding detection and two regular-expression matches per line), the
+    whole line checked to be one value; json.loads for anything else, so
+    that a bad line raises its usual error."""
+    s = line.decode("utf-8")
+    try:
+        v, end = _scan(s, 0)
+    except (StopIteration, ValueError):
+        return json.loads(s)
+    if end != len(s) and s[end:].strip():
+        return json.loads(s)
+    return v
 
 
 _leading_space = {bytes: re.compile(rb"\s*"), str: re.compile(r"\s*")}
@@ -157,8 +192,11 @@ class _Server:
         _grow_pipes(self.proc)
         self.pid = os.getpid()
         self.wlock = threading.Lock()
+        # The thread that holds rlock reads the stream for everyone;
+        # cond guards done and wakes the others (waiting counts them).
+        self.rlock = threading.Lock()
         self.cond = threading.Condition()
-        self.reading = False
+        self.waiting = 0
         self.done: Dict[Any, Dict[str, Any]] = {}
         self.dead: Optional[EngineError] = None
         self.next_id = 0
@@ -171,7 +209,7 @@ class _Server:
             raise EngineError("bddl serve exited before its handshake (exit status %s): see its messages above"
                               % self.proc.returncode, code="server_exited")
         try:
-            hand = json.loads(line)
+            hand = _loads(line)
         except ValueError:
             raise EngineError("bddl serve did not start with a handshake: %r" % line[:200], code="protocol")
         if hand.get("protocol") != PROTOCOL:
@@ -238,38 +276,66 @@ class _Server:
         self.dead = EngineError(msg, code="server_exited")
 
     def wait(self, rid: int) -> Dict[str, Any]:
-        with self.cond:
-            while True:
-                if rid in self.done:
-                    return self.done.pop(rid)
-                if self.dead:
-                    raise self.dead
-                if not self.reading:
-                    self.reading = True
-                    break
-                self.cond.wait()
-        # This thread reads until its response, handing over the others.
-        try:
-            while True:
-                line = self.out.readline()
-                if not line:
+        """The response to request rid. A single thread reads its own
+        response with no hand-off and no condition variable (the common
+        case: a rollout loop); with several, whoever holds rlock reads and
+        hands the others their responses."""
+        if self.rlock.acquire(False):
+            try:
+                resp = self.done.pop(rid, None)
+                if resp is None:
+                    resp = self._read_until(rid)
+            finally:
+                self.rlock.release()
+                if self.waiting:
                     with self.cond:
-                        self._die("bddl serve exited")
-                        raise self.dead  # type: ignore[misc]
-                resp = json.loads(line)
-                got = resp.get("id")
-                # An error with no id answers a line the server could not
-                # read an id from; this client always writes the id first,
-                # so it does not happen, but if it did, the reader takes it
-                # rather than wait for ever.
-                if got == rid or got is None:
-                    return resp
-                with self.cond:
-                    self.done[got] = resp
-                    self.cond.notify_all()
+                        self.cond.notify_all()
+            return resp
+        with self.cond:
+            self.waiting += 1
+            try:
+                while True:
+                    if rid in self.done:
+                        return self.done.pop(rid)
+                    if self.dead:
+                        raise self.dead
+                    if self.rlock.acquire(False):
+                        break
+                    self.cond.wait()
+            finally:
+                self.waiting -= 1
+        try:
+            resp = self.done.pop(rid, None)
+            if resp is None:
+                resp = self._read_until(rid)
         finally:
+            self.rlock.release()
             with self.cond:
-                self.reading = False
+                self.cond.notify_all()
+        return resp
+
+    def _read_until(self, rid: int) -> Dict[str, Any]:
+        """Read responses until rid's (rlock held), handing over others."""
+        if self.dead:
+            raise self.dead
+        readline = self.out.readline
+        while True:
+            line = readline()
+            if not line:
+                with self.cond:
+                    self._die("bddl serve exited")
+                    self.cond.notify_all()
+                    raise self.dead  # type: ignore[misc]
+            resp = _loads(line)
+            got = resp.get("id")
+            # An error with no id answers a line the server could not
+            # read an id from; this client always writes the id first,
+            # so it does not happen, but if it did, the reader takes it
+            # rather than wait for ever.
+            if got == rid or got is None:
+                return resp
+            with self.cond:
+                self.done[got] = resp
                 self.cond.notify_all()
 
     def close(self) -> None:
@@ -621,8 +687,16 @@ class Session:
             line = step if kw is None else self._line(step, kw)
             body = (self._step_full if explain else self._step_lean) + _dumps(line) + "}}"
             self._advance(line)
-            rec = self.engine._raw_call(self._srv(), body)
-        return StepResult.from_record(rec)
+            srv = self._server
+            # The engine's server is this session's, alive, in this process
+            # (a fork resets the engine: _after_fork_in_child), checked
+            # without a system call; _srv otherwise, for its error.
+            if self.engine._server is not srv or srv.dead is not None or not _FORK_HOOK:
+                srv = self._srv()
+            resp = srv.wait(srv.send_raw(body))
+        if "error" in resp:
+            raise error_from_response(resp["error"])
+        return StepResult.from_record(resp["result"])
 
     def init(self, step: Optional[Step] = None, **kw: Any) -> InitResult:
         """Whether ``:init`` holds, after applying ``step`` if given (the
@@ -684,9 +758,9 @@ class Session:
                         pass
                 break
         try:
-            return [_run_encoder.encode(lst).encode()]
-        except RecursionError:
-            raise ValueError("run: a step holds a circular reference (or is nested too deep to encode)") from None
+            return [_dumps(lst).encode()]
+        except ValueError as e:
+            raise ValueError("run: a step holds %s" % e) from None
 
     def close(self) -> None:
         """Close the session (its server-side state is freed)."""

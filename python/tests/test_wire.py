@@ -1,0 +1,48 @@
+"""The client's own JSON encoding and decoding agree with the json module."""
+
+import json
+import math
+import unittest
+
+from openbddl.engine import _dumps, _jsonable, _loads
+
+
+class WireTest(unittest.TestCase):
+    def test_dumps_equals_json_dumps(self) -> None:
+        class Arr:  # what numpy arrays offer
+            def tolist(self):
+                return [1.0, 2.5]
+
+        values = [
+            {"step": 3, "facts": [["ontop", "a.n.01_1", "b.n.01_1"]], "false": []},
+            {"objects": {"mug.n.04_1": {"aabb": Arr(), "pos": (0.1, -2e-9, 1e22)}}},
+            {"é": "ü\u2028\"\\\n", 1: None, "t": True, "x": math.inf, "n": float("nan")},
+            [{"step": k} for k in range(5)],
+            {"s": {3, 1, 2}},
+            "plain", 5, 2.5, None,
+        ]
+        for v in values:
+            want = json.dumps(v, default=_jsonable, separators=(",", ":"), allow_nan=True)
+            self.assertEqual(_dumps(v), want)
+
+    def test_dumps_refuses_what_json_refuses(self) -> None:
+        with self.assertRaises(TypeError):
+            _dumps({"x": object()})
+        loop: dict = {}
+        loop["self"] = loop
+        with self.assertRaises(ValueError):
+            _dumps(loop)
+
+    def test_loads_equals_json_loads(self) -> None:
+        for line in [b'{"id":1,"result":{"success":false,"score":0.5}}\n', b'{"id":"a","error":{"code":"x"}}',
+                     b'{"id":2,"result":{"s":"\\u00e9\\n"}}  \r\n', '{"é":1}\n'.encode()]:
+            self.assertEqual(_loads(line), json.loads(line))
+
+    def test_loads_errors_as_json(self) -> None:
+        for line in [b'{"id":1}{"id":2}\n', b'{"id":1,\n', b'not json\n', b'\n']:
+            with self.assertRaises(ValueError, msg=line):
+                _loads(line)
+
+
+if __name__ == "__main__":
+    unittest.main()
