@@ -668,6 +668,9 @@ func (pl *plan) free(i int, box predicates.Box, r *Room) bool {
 		if b.inst >= 0 && (pl.contains(b.inst, i) || pl.contains(i, b.inst)) {
 			continue
 		}
+		if underfoot(box, b.box) && (b.inst < 0 || pl.inst[b.inst].bound != nil) {
+			continue
+		}
 		// A scene object that already cuts into the container (a sink set
 		// into a countertop, in a simulator scene's approximate boxes)
 		// does not keep things out of it.
@@ -677,6 +680,21 @@ func (pl *plan) free(i int, box predicates.Box, r *Room) bool {
 		return false
 	}
 	return true
+}
+
+// groundTol is how far a scene object sunk into the ground may rise
+// above the bottom of what stands over it: a simulator scene's boxes are
+// approximate (a lawn's estimated top a few millimetres above the floor
+// piece beside it), and the physical checker tolerates as much.
+const groundTol = 0.005
+
+// underfoot reports whether scene body g is under box rather than in its
+// way: it reaches below box's bottom and rises at most groundTol above it,
+// as a lawn, a paver or a driveway set into the ground does under what
+// stands on the floor next to it. A thin thing lying on the floor (its
+// bottom not below) stays in the way.
+func underfoot(box, g predicates.Box) bool {
+	return g.Min[2] < box.Min[2]-overlapEps && g.Max[2] <= box.Min[2]+groundTol
 }
 
 // contains reports whether c holds o: o is inside c, draped on it, or
