@@ -218,6 +218,7 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		// Another container before shrinking (sampleIn swaps it).
 		if pl.deferShrink && pl.noteFull(p, true) {
 			pl.out.deferred = true
+			pl.out.need = fitNeed{container: pl.inst[p].name, rel: in.rel, size: pl.dims(i)}
 			return failf(NoSpace, lit, nil, "no free spot for %s %s %s at its model's size", in.name, in.rel, pl.inst[p].name)
 		}
 		if pl.req.NoShrink {
@@ -797,10 +798,14 @@ const basinDepth = 0.25
 // innerOf is container p's inside: its box less a wall, and for a sink
 // only its basin at the top.
 func (pl *plan) innerOf(p int) predicates.Box {
-	in := &pl.inst[p]
-	inner := innerBox(in.box)
-	if in.syn != kb.NoSynset {
-		if id, ok := pl.s.base.Lookup("sink.n.01"); ok && pl.s.base.IsA(in.syn, id) {
+	return innerOfBox(pl.s.base, pl.inst[p].syn, pl.inst[p].box)
+}
+
+// innerOfBox is the inside of a container of synset syn with this box.
+func innerOfBox(b *kb.Base, syn kb.SynsetID, box predicates.Box) predicates.Box {
+	inner := innerBox(box)
+	if syn != kb.NoSynset {
+		if id, ok := b.Lookup("sink.n.01"); ok && b.IsA(syn, id) {
 			inner.Min[2] = max(inner.Min[2], inner.Max[2]-basinDepth)
 		}
 	}
