@@ -332,10 +332,13 @@ func penetration(a, b predicates.Box) float64 {
 	return max(d, 0)
 }
 
-// isFurnitureChild reports whether o stands on or lies in something that
-// is neither a floor nor the agent.
+// isFurnitureChild reports whether o, not the agent, stands on or lies
+// in something that is neither a floor nor the agent. The agent is left
+// out as the reference's recorded instances leave it out (they record the
+// robot's pose apart, not as agent.n.01_1): its 1.2 m box standing on a
+// lawn is no object on furniture.
 func isFurnitureChild(res *Result, base *kb.Base, o *Object) bool {
-	if o.Relation != "ontop" && o.Relation != "inside" {
+	if o.Relation != "ontop" && o.Relation != "inside" || o.Category == "agent" {
 		return false
 	}
 	for i := range res.Objects {
