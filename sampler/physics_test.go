@@ -180,6 +180,18 @@ func physCheck(res *Result, base *kb.Base) ([]physIssue, []float64, [6]int) {
 				switch o.Relation {
 				case "inside", "draped", "overlaid", "attached":
 					return true
+				case "ontop":
+					// Resting on a surface inside the support's box (a
+					// bed's mattress below its headboard's top), which
+					// the box does not show; the evaluator takes it so.
+					if p := byName[c]; p != nil {
+						ctr := o.Box.Center()
+						in := true
+						for k := 0; k < 3; k++ {
+							in = in && ctr[k] > p.Box.Min[k] && ctr[k] < p.Box.Max[k]
+						}
+						return in
+					}
 				}
 				return false
 			}

@@ -151,11 +151,26 @@ func floorRegion(r *Room) region {
 // topRegion is the top face of object p, raised by any cloth lying on it.
 func (pl *plan) topRegion(p int) region {
 	b := pl.inst[p].box
-	rg := region{minX: b.Min[0], minY: b.Min[1], maxX: b.Max[0], maxY: b.Max[1], z: b.Max[2] + pl.inst[p].flatCloth, room: pl.roomOf(p), support: true}
+	z := b.Max[2]
+	if f, ok := pl.surface(p); ok {
+		z = b.Min[2] + f*(b.Max[2]-b.Min[2])
+	}
+	rg := region{minX: b.Min[0], minY: b.Min[1], maxX: b.Max[0], maxY: b.Max[1], z: z + pl.inst[p].flatCloth, room: pl.roomOf(p), support: true}
 	if bo := pl.inst[p].bound; bo != nil && bo.Kind == FloorPart {
 		rg.floor, rg.support = true, false
 	}
 	return rg
+}
+
+// surface is the support surface of object p's model within its box,
+// as a fraction of its height, when the scene files read record one
+// (Scene.Surfaces): a bed's mattress below its headboard's top.
+func (pl *plan) surface(p int) (float64, bool) {
+	if len(pl.surfaces) == 0 || pl.inst[p].model == "" {
+		return 0, false
+	}
+	f, ok := pl.surfaces[pl.inst[p].model]
+	return f, ok
 }
 
 // supportOf is the surface object p stands on: its parent's top when it
@@ -671,6 +686,13 @@ func (pl *plan) free(i int, box predicates.Box, r *Room) bool {
 		}
 		if underfoot(box, b.box) && (b.inst < 0 || pl.inst[b.inst].bound != nil) {
 			continue
+		}
+		// On a support surface within the support's box: the box is not
+		// the support's shape there.
+		if b.inst >= 0 && b.inst == in.parent && in.rel == "ontop" {
+			if _, ok := pl.surface(b.inst); ok {
+				continue
+			}
 		}
 		// A scene object that already cuts into the container (a sink set
 		// into a countertop, in a simulator scene's approximate boxes)

@@ -79,6 +79,8 @@ type plan struct {
 	// found no room for in or on the one they had: a swap prefers
 	// candidates (scene objects, models) they fit (fitsAll).
 	fits map[string][]fitNeed
+	// surfaces are the recorded support surfaces (Sampler.supportSurfaces).
+	surfaces map[string]float64
 	// scales are the recorded model scales (Sampler.modelScales).
 	scales map[string][3]float64
 	// chosen are the reference's chosen models (Sampler.taskModels).
@@ -205,7 +207,7 @@ func (s *Sampler) sampleOnce(req Request, sc *Scene, ex *swapSet, deferShrink bo
 	lists := s.samplingLists()
 	pl := &plan{s: s, req: req, scene: sc, rng: newRand(req.Seed, req.Activity, sc.Name, req.Index),
 		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo,
-		exclude: ex.objects, excludeModels: ex.models, fits: ex.fits, deferShrink: deferShrink, scales: s.modelScales(), chosen: s.taskModels(),
+		exclude: ex.objects, excludeModels: ex.models, fits: ex.fits, deferShrink: deferShrink, scales: s.modelScales(), chosen: s.taskModels(), surfaces: s.supportSurfaces(),
 		list: lists.forTask(req.Activity, sc.Name)}
 	if pl.list != nil {
 		pl.listsDigest = lists.Digest()
@@ -665,7 +667,7 @@ func (pl *plan) fixedRelations() *Failure {
 		if a.bound == nil || b.bound == nil {
 			continue
 		}
-		if pl.geo.holds(l.name, a.box, b.box) == l.neg {
+		if pl.geo.holds(l.name, a.box, b.box, pl.enclosure(l.b)) == l.neg {
 			return failf(NoRoom, l, nil, "scene objects %s (%s) and %s (%s) do not stand so in this scene, and scene objects stay where they are",
 				a.name, a.bound.Name, b.name, b.bound.Name)
 		}

@@ -31,6 +31,12 @@ type Scene struct {
 	// binds to the task's instances of it, sorted: the reference's own
 	// choice, which its sampling whitelist narrows to chosen models.
 	TaskModels map[string][]string
+	// Surfaces are, per model (bed-gxfipj), the height of its support
+	// surface above the bottom of its box, as a fraction of the box's
+	// height, where the scene file has the reference's sampler put a task
+	// object on it below the box's top (a book on a bed whose box
+	// includes the headboard; see learnSurfaces).
+	Surfaces map[string]float64
 }
 
 // Room is one room instance (kitchen_0) with its floor rectangle.
