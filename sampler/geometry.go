@@ -3,6 +3,7 @@ package sampler
 import (
 	"math"
 
+	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -15,8 +16,8 @@ import (
 const geomEps = 1e-9
 
 type geometry struct {
-	touch, vertical, horizontal, nextRatio, overlap float64
-	rays                                            [][2]float64
+	touch, vertical, horizontal, nextRatio, overlap, stand float64
+	rays                                                   [][2]float64
 }
 
 func newGeometry(o predicates.Options) geometry {
@@ -37,6 +38,7 @@ func newGeometry(o predicates.Options) geometry {
 		horizontal: def(g.HorizontalRange, predicates.DefaultHorizontalRange),
 		nextRatio:  def(g.NextToRatio, predicates.DefaultNextToRatio),
 		overlap:    def(g.OverlapFraction, predicates.DefaultOverlapFraction),
+		stand:      def(g.StandTolerance, predicates.DefaultStandTolerance),
 	}
 	for k := 0; k < n; k++ {
 		th := 2 * math.Pi * float64(k) / float64(n)
@@ -101,15 +103,41 @@ func (g *geometry) horizontalHit(a, b predicates.Box) bool {
 	return false
 }
 
-// holds decides a kinematic predicate over two boxes.
-func (g *geometry) holds(pred string, a, b predicates.Box) bool {
+// verticalPair is the evaluator's (verticalPair in
+// predicates/pred_kinematic.go): whether b is below and whether above a,
+// by vertical rays from a's centre; where a's centre lies inside b's box
+// both rays start inside it, and a is taken to stand beneath b when its
+// bottom is at b's, else to rest in or on b, unless b is an enclosure.
+func (g *geometry) verticalPair(a, b predicates.Box, enclosure bool) (below, above bool) {
+	below, above = g.verticalHit(a, b, false), g.verticalHit(a, b, true)
+	if !(below && above) || enclosure {
+		return below, above
+	}
+	c := a.Center()
+	for k := 0; k < 3; k++ {
+		if c[k] < b.Min[k] || c[k] > b.Max[k] {
+			return below, above
+		}
+	}
+	if a.Min[2] <= b.Min[2]+g.stand {
+		return false, true
+	}
+	return true, false
+}
+
+// holds decides a kinematic predicate over two boxes; enclosure says
+// whether b is openable (a fridge, a cabinet), which decides ontop and
+// under where a's centre lies inside b's box.
+func (g *geometry) holds(pred string, a, b predicates.Box, enclosure bool) bool {
 	switch pred {
 	case "touching":
 		return boxGap(a, b) <= g.touch
 	case "ontop":
-		return boxGap(a, b) <= g.touch && g.verticalHit(a, b, false) && !g.verticalHit(a, b, true)
+		below, above := g.verticalPair(a, b, enclosure)
+		return boxGap(a, b) <= g.touch && below && !above
 	case "under":
-		return g.verticalHit(a, b, true) && !g.verticalHit(a, b, false) && !g.verticalHit(b, a, true)
+		below, above := g.verticalPair(a, b, enclosure)
+		return above && !below && !g.verticalHit(b, a, true)
 	case "nextto":
 		ea, eb := a.Extent(), b.Extent()
 		if boxGap(a, b) > g.nextRatio*(ea[0]+ea[1]+ea[2]+eb[0]+eb[1]+eb[2]) {
@@ -141,6 +169,13 @@ func (g *geometry) holds(pred string, a, b predicates.Box) bool {
 
 // literalsHold checks every kinematic literal between object i and the
 // objects already placed. attached is a recorded pointer, not geometry.
+// enclosure reports whether instance i is openable, as the evaluator
+// decides ontop and under inside its box.
+func (pl *plan) enclosure(i int) bool {
+	syn := pl.inst[i].syn
+	return syn != kb.NoSynset && pl.s.base.Has(syn, kb.Openable)
+}
+
 func (pl *plan) literalsHold(i int) bool {
 	for _, k := range pl.bySub[i] {
 		l := &pl.lits[k]
@@ -151,7 +186,7 @@ func (pl *plan) literalsHold(i int) bool {
 		if !a.placed || !b.placed {
 			continue
 		}
-		v := a.exists && b.exists && l.a != l.b && pl.geo.holds(l.name, a.box, b.box)
+		v := a.exists && b.exists && l.a != l.b && pl.geo.holds(l.name, a.box, b.box, pl.enclosure(l.b))
 		if v == l.neg {
 			return false
 		}

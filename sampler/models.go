@@ -139,7 +139,7 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 	// read record them (Scene.TaskModels): its sampling whitelist narrows
 	// the choice to them (_import_sampleable_objects, bddl_utils.py).
 	if ref := pl.chosenModels(i, in.syn, in.synset, nd, checkLinks, parent); len(ref) > 0 {
-		pl.setModel(i, pickModel(pl, ref, nd, checkLinks))
+		pl.setModel(i, pickModel(pl, i, ref, nd, checkLinks))
 		return nil
 	}
 	// The task's sampling lists narrow each category's models as the
@@ -185,7 +185,7 @@ func (pl *plan) chooseModel(i int, nd needs, checkLinks bool, parent *kb.Model, 
 			}
 			continue
 		}
-		pl.setModel(i, pickModel(pl, plaus, nd, checkLinks))
+		pl.setModel(i, pickModel(pl, i, plaus, nd, checkLinks))
 		return nil
 	}
 	if fallback != nil {
@@ -227,7 +227,7 @@ func (pl *plan) chooseListed(i int, cats []string, sl *synsetLists, nd needs, ch
 			ok = append(ok, m)
 		}
 		if len(ok) > 0 {
-			return pickModel(pl, ok, nd, checkLinks), true
+			return pickModel(pl, i, ok, nd, checkLinks), true
 		}
 	}
 	return kb.Model{}, false
@@ -250,7 +250,21 @@ func usable(m kb.Model, nd needs, checkLinks bool, parent *kb.Model) (string, *l
 
 // pickModel draws one of the usable models, those with a heating
 // element first for heat and cold sources.
-func pickModel(pl *plan, ok []kb.Model, nd needs, checkLinks bool) kb.Model {
+func pickModel(pl *plan, i int, ok []kb.Model, nd needs, checkLinks bool) kb.Model {
+	// After this container was swapped for want of room, the models what
+	// did not fit fits in or on, when there are any.
+	if needs := pl.fits[pl.inst[i].name]; len(needs) > 0 {
+		var fit []kb.Model
+		for _, m := range ok {
+			size, _ := pl.modelSize(m)
+			if fitsAll(pl.s.base, pl.inst[i].syn, mkBox(0, 0, 0, size[0], size[1], size[2]), needs) {
+				fit = append(fit, m)
+			}
+		}
+		if len(fit) > 0 {
+			ok = fit
+		}
+	}
 	if nd.heat && checkLinks {
 		var heating []kb.Model
 		for _, m := range ok {

@@ -171,7 +171,7 @@ func TestNoShrink(t *testing.T) {
 // base and checks each fixture's height by what it is: countertop slabs
 // at counter height (on their cabinet when they have one), wall cabinets
 // and range hoods high on the wall, wall fixtures at eye height, tables,
-// beds and everything else on the floor.
+// beds and everything else on the floor, lawns and driveways set into it.
 func TestLayoutHeights(t *testing.T) {
 	base := b1k(t)
 	isA := func(o *SceneObject, name string) bool {
@@ -190,6 +190,10 @@ func TestLayoutHeights(t *testing.T) {
 		{"wall nail", func(o *SceneObject) bool { return isA(o, "wall_nail.n.01") }, 1.4, 1.6, false},
 		{"table", func(o *SceneObject) bool { return isA(o, "table.n.02") }, 0, 0, false},
 		{"bed", func(o *SceneObject) bool { return isA(o, "bed.n.01") }, 0, 0, false},
+		// Terrain set into the ground: its top at the floor (the lawns
+		// stood on the floor, their 0.3–0.6 m slabs for a top).
+		{"lawn", func(o *SceneObject) bool { return isA(o, "lawn.n.01") }, 0, 0, true},
+		{"driveway", func(o *SceneObject) bool { return isA(o, "driveway.n.01") }, 0, 0, true},
 	}
 	seen := make([]int, len(cases))
 	for _, ks := range base.Scenes() {

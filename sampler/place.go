@@ -151,11 +151,26 @@ func floorRegion(r *Room) region {
 // topRegion is the top face of object p, raised by any cloth lying on it.
 func (pl *plan) topRegion(p int) region {
 	b := pl.inst[p].box
-	rg := region{minX: b.Min[0], minY: b.Min[1], maxX: b.Max[0], maxY: b.Max[1], z: b.Max[2] + pl.inst[p].flatCloth, room: pl.roomOf(p), support: true}
+	z := b.Max[2]
+	if f, ok := pl.surface(p); ok {
+		z = b.Min[2] + f*(b.Max[2]-b.Min[2])
+	}
+	rg := region{minX: b.Min[0], minY: b.Min[1], maxX: b.Max[0], maxY: b.Max[1], z: z + pl.inst[p].flatCloth, room: pl.roomOf(p), support: true}
 	if bo := pl.inst[p].bound; bo != nil && bo.Kind == FloorPart {
 		rg.floor, rg.support = true, false
 	}
 	return rg
+}
+
+// surface is the support surface of object p's model within its box,
+// as a fraction of its height, when the scene files read record one
+// (Scene.Surfaces): a bed's mattress below its headboard's top.
+func (pl *plan) surface(p int) (float64, bool) {
+	if len(pl.surfaces) == 0 || pl.inst[p].model == "" {
+		return 0, false
+	}
+	f, ok := pl.surfaces[pl.inst[p].model]
+	return f, ok
 }
 
 // supportOf is the surface object p stands on: its parent's top when it
@@ -218,6 +233,7 @@ func (pl *plan) placeOne(i, pk int) *Failure {
 		// Another container before shrinking (sampleIn swaps it).
 		if pl.deferShrink && pl.noteFull(p, true) {
 			pl.out.deferred = true
+			pl.out.need = fitNeed{container: pl.inst[p].name, rel: in.rel, size: pl.dims(i)}
 			return failf(NoSpace, lit, nil, "no free spot for %s %s %s at its model's size", in.name, in.rel, pl.inst[p].name)
 		}
 		if pl.req.NoShrink {
@@ -668,6 +684,16 @@ func (pl *plan) free(i int, box predicates.Box, r *Room) bool {
 		if b.inst >= 0 && (pl.contains(b.inst, i) || pl.contains(i, b.inst)) {
 			continue
 		}
+		if underfoot(box, b.box) && (b.inst < 0 || pl.inst[b.inst].bound != nil) {
+			continue
+		}
+		// On a support surface within the support's box: the box is not
+		// the support's shape there.
+		if b.inst >= 0 && b.inst == in.parent && in.rel == "ontop" {
+			if _, ok := pl.surface(b.inst); ok {
+				continue
+			}
+		}
 		// A scene object that already cuts into the container (a sink set
 		// into a countertop, in a simulator scene's approximate boxes)
 		// does not keep things out of it.
@@ -677,6 +703,21 @@ func (pl *plan) free(i int, box predicates.Box, r *Room) bool {
 		return false
 	}
 	return true
+}
+
+// groundTol is how far a scene object sunk into the ground may rise
+// above the bottom of what stands over it: a simulator scene's boxes are
+// approximate (a lawn's estimated top a few millimetres above the floor
+// piece beside it), and the physical checker tolerates as much.
+const groundTol = 0.005
+
+// underfoot reports whether scene body g is under box rather than in its
+// way: it reaches below box's bottom and rises at most groundTol above it,
+// as a lawn, a paver or a driveway set into the ground does under what
+// stands on the floor next to it. A thin thing lying on the floor (its
+// bottom not below) stays in the way.
+func underfoot(box, g predicates.Box) bool {
+	return g.Min[2] < box.Min[2]-overlapEps && g.Max[2] <= box.Min[2]+groundTol
 }
 
 // contains reports whether c holds o: o is inside c, draped on it, or
@@ -779,10 +820,14 @@ const basinDepth = 0.25
 // innerOf is container p's inside: its box less a wall, and for a sink
 // only its basin at the top.
 func (pl *plan) innerOf(p int) predicates.Box {
-	in := &pl.inst[p]
-	inner := innerBox(in.box)
-	if in.syn != kb.NoSynset {
-		if id, ok := pl.s.base.Lookup("sink.n.01"); ok && pl.s.base.IsA(in.syn, id) {
+	return innerOfBox(pl.s.base, pl.inst[p].syn, pl.inst[p].box)
+}
+
+// innerOfBox is the inside of a container of synset syn with this box.
+func innerOfBox(b *kb.Base, syn kb.SynsetID, box predicates.Box) predicates.Box {
+	inner := innerBox(box)
+	if syn != kb.NoSynset {
+		if id, ok := b.Lookup("sink.n.01"); ok && b.IsA(syn, id) {
 			inner.Min[2] = max(inner.Min[2], inner.Max[2]-basinDepth)
 		}
 	}

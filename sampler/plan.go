@@ -75,6 +75,12 @@ type plan struct {
 	excludeModels map[string]map[string]bool
 	deferShrink   bool
 	out           attemptOut
+	// fits are, per container or support instance, what earlier attempts
+	// found no room for in or on the one they had: a swap prefers
+	// candidates (scene objects, models) they fit (fitsAll).
+	fits map[string][]fitNeed
+	// surfaces are the recorded support surfaces (Sampler.supportSurfaces).
+	surfaces map[string]float64
 	// scales are the recorded model scales (Sampler.modelScales).
 	scales map[string][3]float64
 	// chosen are the reference's chosen models (Sampler.taskModels).
@@ -108,10 +114,18 @@ const maxDeferredSwaps = 3
 type swapSet struct {
 	objects map[*SceneObject]bool
 	models  map[string]map[string]bool
+	fits    map[string][]fitNeed
 }
 
-// add leaves out what an attempt found full; false when it names nothing.
+// add leaves out what an attempt found full, and records what did not
+// fit there; false when it names nothing.
 func (x *swapSet) add(o attemptOut) bool {
+	if o.need.container != "" {
+		if x.fits == nil {
+			x.fits = map[string][]fitNeed{}
+		}
+		x.fits[o.need.container] = append(x.fits[o.need.container], o.need)
+	}
 	switch {
 	case o.full != nil:
 		if x.objects == nil {
@@ -141,6 +155,7 @@ type attemptOut struct {
 	full                *SceneObject
 	fullInst, fullModel string
 	deferred            bool
+	need                fitNeed
 }
 
 // sampleIn samples the request in a scene. An object that fits in or on
@@ -192,7 +207,7 @@ func (s *Sampler) sampleOnce(req Request, sc *Scene, ex *swapSet, deferShrink bo
 	lists := s.samplingLists()
 	pl := &plan{s: s, req: req, scene: sc, rng: newRand(req.Seed, req.Activity, sc.Name, req.Index),
 		index: map[string]int{}, wild: map[string][]int{}, bodies: map[*Room][]body{}, geo: &s.geo,
-		exclude: ex.objects, excludeModels: ex.models, deferShrink: deferShrink, scales: s.modelScales(), chosen: s.taskModels(),
+		exclude: ex.objects, excludeModels: ex.models, fits: ex.fits, deferShrink: deferShrink, scales: s.modelScales(), chosen: s.taskModels(), surfaces: s.supportSurfaces(),
 		list: lists.forTask(req.Activity, sc.Name)}
 	if pl.list != nil {
 		pl.listsDigest = lists.Digest()
@@ -426,6 +441,15 @@ func (pl *plan) chooseRooms() *Failure {
 				sort.SliceStable(cands[k], func(a, b int) bool {
 					return cands[k][a].Binding == name && cands[k][b].Binding != name
 				})
+				// After a container was swapped for want of room, the
+				// objects what did not fit fits in or on before all.
+				if needs := pl.fits[pl.inst[i].name]; len(needs) > 0 {
+					fit := make(map[*SceneObject]bool, len(cands[k]))
+					for _, o := range cands[k] {
+						fit[o] = fitsAll(pl.s.base, o.Synset, o.Box, needs)
+					}
+					sort.SliceStable(cands[k], func(a, b int) bool { return fit[cands[k][a]] && !fit[cands[k][b]] })
+				}
 			}
 			match := matchObjects(cands)
 			var missing []string
@@ -643,7 +667,7 @@ func (pl *plan) fixedRelations() *Failure {
 		if a.bound == nil || b.bound == nil {
 			continue
 		}
-		if pl.geo.holds(l.name, a.box, b.box) == l.neg {
+		if pl.geo.holds(l.name, a.box, b.box, pl.enclosure(l.b)) == l.neg {
 			return failf(NoRoom, l, nil, "scene objects %s (%s) and %s (%s) do not stand so in this scene, and scene objects stay where they are",
 				a.name, a.bound.Name, b.name, b.bound.Name)
 		}

@@ -38,6 +38,9 @@ type Sampler struct {
 	// chosen are the models the scene files added bind to the task's
 	// instances, per synset (Scene.TaskModels), likewise replaced.
 	chosen map[string][]string
+	// surfaces are the support surfaces the scene files added record
+	// (Scene.Surfaces), the lowest per model, likewise replaced.
+	surfaces map[string]float64
 	// lists are the sampling whitelist and blacklist (DefaultLists unless
 	// SetLists replaced them; nil: none).
 	lists *Lists
@@ -103,6 +106,26 @@ func (s *Sampler) AddScene(sc *Scene) {
 		}
 		s.chosen = next
 	}
+	if len(sc.Surfaces) > 0 {
+		next := make(map[string]float64, len(s.surfaces)+len(sc.Surfaces))
+		for k, v := range s.surfaces {
+			next[k] = v
+		}
+		for k, v := range sc.Surfaces {
+			if prev, ok := next[k]; !ok || v < prev {
+				next[k] = v
+			}
+		}
+		s.surfaces = next
+	}
+}
+
+// supportSurfaces is the current table of recorded support surfaces
+// (read-only).
+func (s *Sampler) supportSurfaces() map[string]float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.surfaces
 }
 
 // taskModels is the current table of the reference's chosen models per

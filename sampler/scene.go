@@ -31,6 +31,12 @@ type Scene struct {
 	// binds to the task's instances of it, sorted: the reference's own
 	// choice, which its sampling whitelist narrows to chosen models.
 	TaskModels map[string][]string
+	// Surfaces are, per model (bed-gxfipj), the height of its support
+	// surface above the bottom of its box, as a fraction of the box's
+	// height, where the scene file has the reference's sampler put a task
+	// object on it below the box's top (a book on a bed whose box
+	// includes the headboard; see learnSurfaces).
+	Surfaces map[string]float64
 }
 
 // Room is one room instance (kitchen_0) with its floor rectangle.
@@ -278,6 +284,7 @@ const (
 	onWallSwitch       // light switches: centred at switchHeight
 	onWallHigh         // wall cabinets, range hoods: their bottom at wallCabinetBottom
 	onCeiling          // lights, alarms, sprinklers: hanging from the ceiling
+	inGround           // lawns, driveways: set into the ground, their top at the floor
 )
 
 // Mounting heights, in metres above the floor (common building practice:
@@ -306,6 +313,8 @@ func (m mount) elevation(h, roomHeight float64) float64 {
 		return max(0, switchHeight-h/2)
 	case onWallHigh:
 		return wallCabinetBottom
+	case inGround:
+		return -h
 	}
 	return 0
 }
@@ -327,6 +336,12 @@ func mountOf(b *kb.Base, category string, syn kb.SynsetID, size [3]float64) moun
 	switch {
 	case category == "walls" || category == "floors" || category == "ceilings":
 		return onFloor
+	case is("lawn.n.01", "road.n.01"):
+		// Terrain: the reference's scenes set its slabs (0.3–0.6 m
+		// thick) into the ground, root 0.15 m below the floor and top
+		// at it (house_double_floor_lower's lawns and driveway), so what
+		// stands on a lawn stands at the ground's height.
+		return inGround
 	case is("countertop.n.01") && size[2] < 0.5:
 		return onCounter
 	case strings.HasPrefix(category, "top_") || is("range_hood.n.01"):

@@ -71,8 +71,67 @@ func ReadTemplate(base *kb.Base, path string) (*Scene, error) {
 			o.Binding, o.Task = task[o.Name]
 		}
 	}
+	sc.Surfaces = learnSurfaces(base, sc)
 	return sc, nil
 }
+
+// learnSurfaces reads, from where a scene file has the reference's
+// sampler put the task's objects, the support surface of furniture whose
+// box rises above it: a task object lying wholly within a piece's box,
+// its bottom above the box's bottom (not beneath it, on the floor), its
+// footprint centre over the piece and smaller than it, rests on a surface
+// inside the box when the piece has no container volume (no fillable or
+// openfillable meta link: a bed, whose box includes the headboard, not a
+// fridge or a cabinet with shelves). Of the pieces holding it so, the
+// smallest (an egg in a basket under a tree's box rests in the basket);
+// per model the lowest such surface, as a fraction of the box's height.
+// The reference's ray casting finds that surface on the mesh
+// (sample_cuboid_on_object in omnigibson/utils/sampling_utils.py); boxes
+// do not show it.
+func learnSurfaces(base *kb.Base, sc *Scene) map[string]float64 {
+	var out map[string]float64
+	for _, r := range sc.Rooms {
+		for _, t := range r.Objects {
+			if !t.Task || t.Kind != Furniture {
+				continue
+			}
+			c := t.Box.Center()
+			te := t.Box.Extent()
+			var best *SceneObject
+			for _, s := range r.Objects {
+				b := s.Box
+				e := b.Extent()
+				if s == t || s.Kind != Furniture || c[0] < b.Min[0] || c[0] > b.Max[0] || c[1] < b.Min[1] || c[1] > b.Max[1] ||
+					t.Box.Min[2] < b.Min[2]+surfaceLift || t.Box.Max[2] > b.Max[2] || te[0]*te[1] >= e[0]*e[1] {
+					continue
+				}
+				if best == nil || e[0]*e[1]*e[2] < best.Box.Extent()[0]*best.Box.Extent()[1]*best.Box.Extent()[2] {
+					best = s
+				}
+			}
+			if best == nil {
+				continue
+			}
+			m, ok := base.ModelByName(best.Model)
+			if !ok || m.HasMetaLink("fillable") || m.HasMetaLink("openfillable") {
+				continue
+			}
+			h := best.Box.Extent()[2]
+			f := (t.Box.Min[2] - best.Box.Min[2]) / h
+			if out == nil {
+				out = map[string]float64{}
+			}
+			if prev, ok := out[best.Model]; !ok || f < prev {
+				out[best.Model] = f
+			}
+		}
+	}
+	return out
+}
+
+// surfaceLift is how far above a piece's bottom an object must lie to
+// rest on it rather than stand beneath it on the floor.
+const surfaceLift = 0.02
 
 // SceneFromLayout makes a scene of a simulator room layout.
 func SceneFromLayout(base *kb.Base, l *omnigibson.Layout) (*Scene, error) {
