@@ -21,7 +21,12 @@ const defaultServeMaxLine = 256 << 20
 type serveOptions struct {
 	*globalOptions
 	maxLine int
+	spin    time.Duration
 }
+
+// defaultServeSpin is how long the reader polls for the next request of a
+// client in a tight loop before it blocks (serve_spin_unix.go).
+const defaultServeSpin = 50 * time.Microsecond
 
 func newServeCmd(g *globalOptions) *cobra.Command {
 	opts := &serveOptions{globalOptions: g}
@@ -54,12 +59,16 @@ handles: end an interactive one with Ctrl-D.`,
 		RunE: func(*cobra.Command, []string) error { return runServe(opts) },
 	}
 	cmd.Flags().IntVar(&opts.maxLine, "max-line", defaultServeMaxLine, "longest request line accepted, in bytes")
+	cmd.Flags().DurationVar(&opts.spin, "spin", defaultServeSpin, "poll for the next request this long before blocking, while a client sends them quickly (0: never)")
 	return cmd
 }
 
 func runServe(opts *serveOptions) error {
 	if opts.maxLine < 1<<10 {
 		return misuse("--max-line %d: at least 1024 bytes", opts.maxLine)
+	}
+	if opts.spin < 0 || opts.spin > time.Second {
+		return misuse("--spin %v: between 0 and 1s", opts.spin)
 	}
 	// Ctrl-C in the parent's terminal reaches the server too; the parent
 	// decides when the server ends (by closing its input).
@@ -80,7 +89,7 @@ func runServe(opts *serveOptions) error {
 	}
 	s := newServer(opts.globalOptions, out, opts.maxLine)
 	s.direct = direct
-	return s.serve(in)
+	return s.serve(newSpinReader(in, opts.spin))
 }
 
 // protocolStream is the stream the responses are written to: the

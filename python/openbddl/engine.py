@@ -4,10 +4,12 @@ import json
 import os
 import pathlib
 import re
+import select
 import subprocess
 import threading
+import time
 import weakref
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 try:
     import fcntl
@@ -23,6 +25,9 @@ __all__ = ["Engine", "Session", "PROTOCOL"]
 
 PROTOCOL = 1
 """The protocol version this client speaks (the server's handshake)."""
+
+DEFAULT_SPIN = 100e-6
+"""Seconds a wait for a response polls before it sleeps (Engine's spin)."""
 
 PathLike = Union[str, "os.PathLike[str]"]
 Step = Mapping[str, Any]
@@ -180,12 +185,62 @@ def _grow_pipes(proc: "subprocess.Popen[bytes]") -> None:
             pass
 
 
+class _SpinReader:
+    """Lines from a pipe in non-blocking mode: a wait first polls the pipe
+    for up to ``spin`` seconds, then sleeps in poll(2). A response that
+    comes within the window (a session step: tens of microseconds) is read
+    without the wake-up of a sleeping thread, which on a loaded or virtual
+    machine costs as much as the step itself; a slower one costs at most
+    the window of polling (docs/python.md, *Measured speed*)."""
+
+    def __init__(self, fd: int, spin: float) -> None:
+        self.fd = fd
+        self.spin = max(0.0, spin)
+        self.buf = bytearray()
+        if hasattr(select, "poll"):
+            p = select.poll()
+            p.register(fd, select.POLLIN)
+            self.sleep: Callable[[], Any] = p.poll
+        else:  # pragma: no cover (POSIX without poll)
+            self.sleep = lambda: select.select([fd], [], [])
+        os.set_blocking(fd, False)
+
+    def readline(self) -> bytes:
+        """The next line with its newline; at the end of the stream what is
+        left (b"" when nothing), as a file's readline."""
+        buf = self.buf
+        i = buf.find(b"\n")
+        if i < 0:
+            start = time.perf_counter() if self.spin else 0.0
+            while True:
+                try:
+                    chunk = os.read(self.fd, 1 << 16)
+                except BlockingIOError:
+                    if not self.spin or time.perf_counter() - start > self.spin:
+                        self.sleep()
+                    continue
+                except InterruptedError:
+                    continue
+                if not chunk:
+                    line = bytes(buf)
+                    buf.clear()
+                    return line
+                n = len(buf)
+                buf += chunk
+                i = buf.find(b"\n", n)
+                if i >= 0:
+                    break
+        line = bytes(buf[:i + 1])
+        del buf[:i + 1]
+        return line
+
+
 class _Server:
     """One running ``bddl serve``: requests are written under a lock; the
     thread waiting for a response reads the stream for everyone (it hands
     others' responses over), so a single thread pays no hand-off."""
 
-    def __init__(self, argv: List[str], env: Optional[Dict[str, str]]) -> None:
+    def __init__(self, argv: List[str], env: Optional[Dict[str, str]], spin: float = 0.0) -> None:
         # Buffered both ways: readline on an unbuffered pipe reads a byte
         # per system call; every request is flushed as it is written.
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=1 << 16)
@@ -203,7 +258,19 @@ class _Server:
         self.out = self.proc.stdout
         self.write = self.proc.stdin.write
         self.flush = self.proc.stdin.flush
-        line = self.out.readline()
+        self.readline = self.out.readline
+        # Where the pipe can be read without blocking (POSIX), responses
+        # are read by _SpinReader: it polls for up to spin seconds before
+        # it sleeps, which saves the wake-up of a blocked thread when the
+        # answer comes within microseconds (a session step).
+        self.reader: Optional[_SpinReader] = None
+        if os.name == "posix":
+            try:
+                self.reader = _SpinReader(self.out.fileno(), spin)
+                self.readline = self.reader.readline
+            except (OSError, ValueError, AttributeError):
+                self.reader = None
+        line = self.readline()
         if not line:
             self.proc.wait()
             raise EngineError("bddl serve exited before its handshake (exit status %s): see its messages above"
@@ -318,7 +385,7 @@ class _Server:
         """Read responses until rid's (rlock held), handing over others."""
         if self.dead:
             raise self.dead
-        readline = self.out.readline
+        readline = self.readline
         while True:
             line = readline()
             if not line:
@@ -373,6 +440,11 @@ class Engine:
     embedded example one); ``activities`` a BEHAVIOR-1K
     ``activity_definitions`` directory to find activities by name in;
     ``binary`` the bddl executable (default: :func:`openbddl.find_binary`).
+    ``spin`` is how long, in seconds, a wait for a response polls the pipe
+    before it sleeps (default 100 µs; the server likewise polls 50 µs for
+    the next request while they come quickly): a session step's round trip
+    then costs no thread wake-up, at the price of that much CPU per
+    request. ``spin=0`` turns polling off on both sides.
 
     An Engine is safe to share between threads. It is fork-safe: a child
     process that inherits one starts its own server on first use (its
@@ -385,7 +457,11 @@ class Engine:
     """
 
     def __init__(self, kb: Optional[PathLike] = None, activities: Optional[PathLike] = None,
-                 binary: Optional[PathLike] = None, env: Optional[Mapping[str, str]] = None) -> None:
+                 binary: Optional[PathLike] = None, env: Optional[Mapping[str, str]] = None,
+                 spin: float = DEFAULT_SPIN) -> None:
+        if not 0 <= spin <= 1:
+            raise ValueError("spin: seconds between 0 and 1, not %r" % (spin,))
+        self.spin = float(spin)
         self.kb = os.fspath(kb) if kb is not None else None
         self.activities = os.fspath(activities) if activities is not None else None
         self._binary = os.fspath(binary) if binary is not None else None
@@ -439,7 +515,9 @@ class Engine:
                 if self.kb:
                     argv += ["--kb", self.kb]
                 argv.append("serve")
-                srv = _Server(argv, self._env)
+                if self.spin == 0:
+                    argv += ["--spin", "0"]  # no polling on either side
+                srv = _Server(argv, self._env, self.spin)
                 self._server = srv
             return srv
 

@@ -55,6 +55,18 @@ class EngineTest(unittest.TestCase):
                     self.assertEqual([l.ground for l in r.unsatisfied], [l["ground"] for l in want.get("unsatisfied", [])])
                     self.assertEqual([f.rule for f in r.firings], [f["rule"] for f in want.get("firings", [])])
 
+    def test_no_spin(self) -> None:
+        """spin=0 (no polling on either side, bddl serve --spin 0) gives the
+        same records."""
+        path = example_episodes()[0]
+        header, steps = read_episode(path)
+        with openbddl.Engine(spin=0) as eng:
+            with eng.session(header=header, transitions=False, name=path) as s:
+                got = [s.step(st).record for st in steps]
+        with self.eng.session(header=header, transitions=False, name=path) as s:
+            want = [s.step(st).record for st in steps]
+        self.assertEqual(got, want)
+
     def test_run_one_round_trip(self) -> None:
         path = os.path.join(EXAMPLES, "cleaning_shoes", "episodes", "success.jsonl")
         header, steps = read_episode(path)

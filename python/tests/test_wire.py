@@ -46,3 +46,55 @@ class WireTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SpinReaderTest(unittest.TestCase):
+    def reader(self, chunks, spin):
+        import os
+        import threading
+        import time
+
+        from openbddl.engine import _SpinReader
+
+        r, w = os.pipe()
+        self.addCleanup(os.close, r)
+
+        def write() -> None:
+            for c in chunks:
+                time.sleep(0.002)  # each chunk after the reader waits
+                os.write(w, c)
+            os.close(w)
+
+        t = threading.Thread(target=write)
+        t.start()
+        self.addCleanup(t.join)
+        return _SpinReader(r, spin)
+
+    def test_lines_as_a_file_reads_them(self) -> None:
+        import io
+
+        long = b"x" * 200000 + b"\n"
+        chunks = [b'{"a":1}\n{"b"', b':2}\n', long[:70000], long[70000:], b"\n", b"tail without newline"]
+        want = []
+        f = io.BytesIO(b"".join(chunks))
+        while True:
+            line = f.readline()
+            want.append(line)
+            if not line:
+                break
+        for spin in (0.0, 1e-4, 0.05):
+            rd = self.reader(chunks, spin)
+            got = []
+            while True:
+                line = rd.readline()
+                got.append(line)
+                if not line:
+                    break
+            self.assertEqual(got, want, "spin %r" % spin)
+
+    def test_engine_spin_bounds(self) -> None:
+        import openbddl
+
+        for bad in (-1e-6, 2.0):
+            with self.assertRaises(ValueError):
+                openbddl.Engine(spin=bad)
