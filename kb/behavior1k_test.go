@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -342,7 +344,7 @@ func TestBehavior1KCheckGolden(t *testing.T) {
 	corpus := fmt.Sprintf("# corpus: %d synsets, %d rules\n", b.NumSynsets(), len(b.Rules()))
 	buf.WriteString(corpus)
 	fmt.Fprintf(&buf, "# bddl kb check on the BEHAVIOR-1K corpus: %d findings\n", len(findings))
-	for _, k := range sortedKeys(counts) {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		fmt.Fprintf(&buf, "# %5d %s\n", counts[k], k)
 	}
 	for _, f := range findings {

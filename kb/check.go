@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -297,12 +299,12 @@ func (b *Base) checkWorld() []Finding {
 			}
 		}
 	}
-	for _, cat := range sortedKeys(unmapped) {
+	for _, cat := range slices.Sorted(maps.Keys(unmapped)) {
 		out = append(out, Finding{Severity: SeverityWarning, Code: "unmapped-category",
 			Location: Location{File: b.sceneFile(), Key: cat},
 			Message:  fmt.Sprintf("scenes use category %s (%d placements) but no synset maps to it", cat, unmapped[cat])})
 	}
-	for _, m := range sortedKeys(missingModel) {
+	for _, m := range slices.Sorted(maps.Keys(missingModel)) {
 		out = append(out, Finding{Severity: SeverityWarning, Code: "unknown-model",
 			Location: Location{File: b.sceneFile(), Key: m},
 			Message:  fmt.Sprintf("scenes place model %s, which the object inventory does not list", m)})
@@ -315,15 +317,6 @@ func (b *Base) sceneFile() string {
 		return fileScenes
 	}
 	return b.dataFile()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // b1kChecks are the checks that need BEHAVIOR-1K files beyond those loaded:

@@ -2,9 +2,11 @@ package kb
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -223,7 +225,7 @@ func loadYAMLDoc(root gval, src source, bd *builder) *world {
 	for i, k := range root.keys {
 		if !yamlSections[k] {
 			msg := fmt.Sprintf("unknown section %q", k)
-			if s := Suggest(k, sortedKeys(yamlSections), 1); len(s) > 0 {
+			if s := Suggest(k, slices.Sorted(maps.Keys(yamlSections)), 1); len(s) > 0 {
 				msg += fmt.Sprintf(" (did you mean %s?)", s[0])
 			}
 			bd.notef(SeverityWarning, src.locate(root.vals[i], k), "unknown-field", "%s", msg)
@@ -376,7 +378,7 @@ func yamlSynsets(ss gval, src source, bd *builder, w *world) {
 			case "gloss":
 			default:
 				msg := fmt.Sprintf("unknown field %q of synset %s", field, name)
-				if s := Suggest(field, sortedKeys(yamlSynsetFields), 1); len(s) > 0 {
+				if s := Suggest(field, slices.Sorted(maps.Keys(yamlSynsetFields)), 1); len(s) > 0 {
 					msg += fmt.Sprintf(" (did you mean %s?)", s[0])
 				}
 				bd.notef(SeverityWarning, src.locate(v, keys...), "unknown-field", "%s", msg)
@@ -531,7 +533,7 @@ func yamlRules(tr gval, src source, bd *builder) {
 			msg := fmt.Sprintf("unknown rule kind %q", stem)
 			if derivedRuleFiles[stem] {
 				msg += "; slicing, dicing and melting rules are derived from the sliceable, diceable and meltable parameters"
-			} else if s := Suggest(stem, sortedKeys(ruleKindByFile), 1); len(s) > 0 {
+			} else if s := Suggest(stem, slices.Sorted(maps.Keys(ruleKindByFile)), 1); len(s) > 0 {
 				msg += fmt.Sprintf(" (did you mean %s?)", s[0])
 			}
 			bd.errorf(src.locate(tr.vals[i], "transition_rules", stem), "unknown-rule-kind", "%s", msg)

@@ -6,8 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -136,7 +137,7 @@ func ParseLists(name string, data []byte) (*Lists, error) {
 		return nil, &ListsError{File: name, Message: "want a JSON object of tasks: " + err.Error()}
 	}
 	f := listFile{}
-	for _, task := range sortedKeys(top) {
+	for _, task := range slices.Sorted(maps.Keys(top)) {
 		e, err := parseTask(name, task, top[task])
 		if err != nil {
 			return nil, err
@@ -153,7 +154,7 @@ func parseTask(file, task string, raw json.RawMessage) (*taskEntry, error) {
 		return nil, &ListsError{File: file, Key: key, Message: "want an object of room_types and scenes"}
 	}
 	e := &taskEntry{scenes: map[string]*sceneEntry{}}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		if k == "room_types" {
 			if err := json.Unmarshal(v, &e.roomTypes); err != nil || isNull(v) {
@@ -168,7 +169,7 @@ func parseTask(file, task string, raw json.RawMessage) (*taskEntry, error) {
 			return nil, &ListsError{File: file, Key: skey, Message: "want an object with whitelist and blacklist"}
 		}
 		se := &sceneEntry{}
-		for _, part := range sortedKeys(s) {
+		for _, part := range slices.Sorted(maps.Keys(s)) {
 			if part != "whitelist" && part != "blacklist" {
 				return nil, &ListsError{File: file, Key: skey + "." + quoteKey(part), Message: "unknown key (want whitelist or blacklist)"}
 			}
@@ -203,21 +204,21 @@ func parseTree(file, key string, raw json.RawMessage) (modelTree, error) {
 		return nil, &ListsError{File: file, Key: key, Message: "want an object of synsets, or null"}
 	}
 	t := modelTree{}
-	for _, syn := range sortedKeys(syns) {
+	for _, syn := range slices.Sorted(maps.Keys(syns)) {
 		skey := key + "." + quoteKey(syn)
 		var cats map[string]json.RawMessage
 		if err := decodeObject(syns[syn], &cats); err != nil {
 			return nil, &ListsError{File: file, Key: skey, Message: "want an object of categories"}
 		}
 		t[syn] = map[string]map[string]listSize{}
-		for _, cat := range sortedKeys(cats) {
+		for _, cat := range slices.Sorted(maps.Keys(cats)) {
 			ckey := skey + "." + quoteKey(cat)
 			var models map[string]json.RawMessage
 			if err := decodeObject(cats[cat], &models); err != nil {
 				return nil, &ListsError{File: file, Key: ckey, Message: "want an object of models"}
 			}
 			t[syn][cat] = map[string]listSize{}
-			for _, model := range sortedKeys(models) {
+			for _, model := range slices.Sorted(maps.Keys(models)) {
 				sz, err := parseSize(models[model])
 				if err != nil {
 					return nil, &ListsError{File: file, Key: ckey + "." + quoteKey(model), Message: err.Error()}
@@ -278,18 +279,9 @@ func abbreviate(raw []byte) string {
 
 func mapValues[V any](m map[string]V) []V {
 	out := make([]V, 0, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, m[k])
 	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 
@@ -301,7 +293,7 @@ func (f listFile) index() *Lists {
 	for task, e := range f {
 		tl := &taskLists{scenes: map[string]*sceneLists{}}
 		pooled := &sceneLists{syn: map[string]*synsetLists{}}
-		for _, scene := range sortedKeys(e.scenes) {
+		for _, scene := range slices.Sorted(maps.Keys(e.scenes)) {
 			se := e.scenes[scene]
 			sl := &sceneLists{syn: map[string]*synsetLists{}}
 			get := func(s *sceneLists, syn string) *synsetLists {
@@ -356,7 +348,7 @@ func (f listFile) index() *Lists {
 		tl.pooled = pooled
 		l.tasks[task] = tl
 		for _, sl := range append(mapValues(tl.scenes), pooled) {
-			for _, syn := range sortedKeys(sl.syn) {
+			for _, syn := range slices.Sorted(maps.Keys(sl.syn)) {
 				for name, sz := range sl.syn[syn].white {
 					if _, ok := sl.sizes[name]; sz.kind != 0 && !ok {
 						if sl.sizes == nil {
@@ -436,7 +428,7 @@ func (s *synsetLists) narrows() bool { return s != nil && s.white != nil }
 func (l *Lists) Encode() []byte {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, task := range sortedKeys(l.file) {
+	for i, task := range slices.Sorted(maps.Keys(l.file)) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -453,7 +445,7 @@ func (l *Lists) Encode() []byte {
 			b.Write(rt)
 			first = false
 		}
-		for _, scene := range sortedKeys(e.scenes) {
+		for _, scene := range slices.Sorted(maps.Keys(e.scenes)) {
 			if !first {
 				b.WriteByte(',')
 			}
@@ -483,19 +475,19 @@ func writeTree(b *bytes.Buffer, t modelTree) {
 		return
 	}
 	b.WriteByte('{')
-	for i, syn := range sortedKeys(t) {
+	for i, syn := range slices.Sorted(maps.Keys(t)) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		writeString(b, syn)
 		b.WriteString(":{")
-		for j, cat := range sortedKeys(t[syn]) {
+		for j, cat := range slices.Sorted(maps.Keys(t[syn])) {
 			if j > 0 {
 				b.WriteByte(',')
 			}
 			writeString(b, cat)
 			b.WriteString(":{")
-			for k, model := range sortedKeys(t[syn][cat]) {
+			for k, model := range slices.Sorted(maps.Keys(t[syn][cat])) {
 				if k > 0 {
 					b.WriteByte(',')
 				}

@@ -347,38 +347,32 @@ class _Server:
         response with no hand-off and no condition variable (the common
         case: a rollout loop); with several, whoever holds rlock reads and
         hands the others their responses."""
-        if self.rlock.acquire(False):
-            try:
-                resp = self.done.pop(rid, None)
-                if resp is None:
-                    resp = self._read_until(rid)
-            finally:
-                self.rlock.release()
-                if self.waiting:
-                    with self.cond:
-                        self.cond.notify_all()
-            return resp
-        with self.cond:
-            self.waiting += 1
-            try:
-                while True:
-                    if rid in self.done:
-                        return self.done.pop(rid)
-                    if self.dead:
-                        raise self.dead
-                    if self.rlock.acquire(False):
-                        break
-                    self.cond.wait()
-            finally:
-                self.waiting -= 1
+        if not self.rlock.acquire(False):
+            with self.cond:
+                self.waiting += 1
+                try:
+                    while True:
+                        if rid in self.done:
+                            return self.done.pop(rid)
+                        if self.dead:
+                            raise self.dead
+                        if self.rlock.acquire(False):
+                            break
+                        self.cond.wait()
+                finally:
+                    self.waiting -= 1
+        # This thread holds rlock: it reads for everyone until its response.
+        # A thread that waits counts itself before it tries rlock, so one
+        # that failed while rlock was held is counted here.
         try:
             resp = self.done.pop(rid, None)
             if resp is None:
                 resp = self._read_until(rid)
         finally:
             self.rlock.release()
-            with self.cond:
-                self.cond.notify_all()
+            if self.waiting:
+                with self.cond:
+                    self.cond.notify_all()
         return resp
 
     def _read_until(self, rid: int) -> Dict[str, Any]:
