@@ -171,7 +171,7 @@ func (o *Object) forget(f predicates.Field) {
 	var zero Object
 	for _, n := range fieldNames {
 		if f&n.f != 0 {
-			copyField(o, &zero, n.f)
+			CopyField(o, &zero, n.f)
 		}
 	}
 }

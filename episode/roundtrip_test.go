@@ -330,7 +330,7 @@ func applyDelta(prev, d *Object) *Object {
 					}
 				}
 			} else {
-				copyField(out, d, f)
+				CopyField(out, d, f)
 			}
 			out.Set |= f
 		}
@@ -340,5 +340,5 @@ func applyDelta(prev, d *Object) *Object {
 
 func clearField(o *Object, f predicates.Field) {
 	var zero Object
-	copyField(o, &zero, f)
+	CopyField(o, &zero, f)
 }

@@ -110,7 +110,7 @@ func diffObject(prev, cur *Object) *Object {
 		prevHas := prev != nil && prev.Set&f != 0
 		switch {
 		case curHas && (!prevHas || !fieldEqual(prev, cur, f)):
-			copyField(&d, cur, f)
+			CopyField(&d, cur, f)
 			if f == predicates.FieldParticles && prevHas {
 				d.Particles = particleDelta(prev.Particles, cur.Particles)
 			}
@@ -194,7 +194,8 @@ func fieldEqual(a, b *Object, f predicates.Field) bool {
 	return false
 }
 
-func copyField(d, s *Object, f predicates.Field) {
+// CopyField sets field f of d to s's value (a copy of its slices).
+func CopyField(d, s *Object, f predicates.Field) {
 	switch f {
 	case predicates.FieldExists:
 		d.Exists = s.Exists

@@ -175,13 +175,9 @@ func openRecording(_ context.Context, ep batch.Episode, o batch.OpenOptions) (*e
 	if rc == nil || rc.resolver == nil {
 		return nil, nil, errors.New("Oopsie and Dora-record recordings are read by 'bddl check', 'bddl episode from-oopsie' and 'from-dora'")
 	}
-	act, err := rc.resolver.Resolve(rc.activity, ep)
+	act, prog, err := rc.resolver.ResolveProgram(rc.activity, ep)
 	if err != nil {
 		return nil, nil, err
-	}
-	prog, err := rc.resolver.Program(act, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("activity %s: %v", act.Name, err)
 	}
 	rec := recEpisode{layout: "oopsie", path: ep.Path}
 	if batch.FormatOf(ep.Path) == doraFormat {

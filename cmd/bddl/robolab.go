@@ -178,13 +178,9 @@ func openDemo(ctx context.Context, ep batch.Episode, o batch.OpenOptions) (*epis
 	if rl == nil || rl.resolver == nil {
 		return nil, nil, errors.New("RoboLab run files are read by 'bddl check' and 'bddl episode convert'")
 	}
-	act, err := rl.resolver.Resolve(rl.activity, ep)
+	act, prog, err := rl.resolver.ResolveProgram(rl.activity, ep)
 	if err != nil {
 		return nil, nil, err
-	}
-	prog, err := rl.resolver.Program(act, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("activity %s: %v", act.Name, err)
 	}
 	e, src, err := robolab.OpenDemo(ep.Path, ep.Sub, robolab.Options{Activity: act.Name, Instances: robolab.InstancesOf(prog), Map: rl.m}, o.Count)
 	if err != nil {

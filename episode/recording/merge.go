@@ -23,51 +23,19 @@ func mergeObject(dst, src *episode.Object) {
 	}
 }
 
+// copyField is episode.CopyField, but a particles record replaces only
+// the substances it names.
 func copyField(dst, src *episode.Object, f predicates.Field) {
-	switch f {
-	case predicates.FieldExists:
-		dst.Exists = src.Exists
-	case predicates.FieldPosition:
-		dst.Pos = src.Pos
-	case predicates.FieldOrientation:
-		dst.Quat = src.Quat
-	case predicates.FieldAABB:
-		dst.AABB = src.AABB
-	case predicates.FieldOBB:
-		dst.OBB = src.OBB
-	case predicates.FieldTemperature:
-		dst.Temperature = src.Temperature
-	case predicates.FieldMaxTemperature:
-		dst.MaxTemperature = src.MaxTemperature
-	case predicates.FieldJoints:
-		dst.Joints = slices.Clone(src.Joints)
-	case predicates.FieldOpenFraction:
-		dst.OpenFraction = src.OpenFraction
-	case predicates.FieldToggledOn:
-		dst.ToggledOn = src.ToggledOn
-	case predicates.FieldSliced:
-		dst.Sliced = src.Sliced
-	case predicates.FieldBroken:
-		dst.Broken = src.Broken
-	case predicates.FieldContacts:
-		dst.Contacts = slices.Clone(src.Contacts)
-	case predicates.FieldAttachedTo:
-		dst.AttachedTo = src.AttachedTo
-	case predicates.FieldGraspedBy:
-		dst.GraspedBy = src.GraspedBy
-	case predicates.FieldRoom:
-		dst.Room = src.Room
-	case predicates.FieldParticles:
-		// a substance's record replaces that substance's only
-		for _, p := range src.Particles {
-			i := slices.IndexFunc(dst.Particles, func(q episode.Particles) bool { return q.Substance == p.Substance })
-			if i >= 0 {
-				dst.Particles[i] = p
-			} else {
-				dst.Particles = append(dst.Particles, p)
-			}
+	if f != predicates.FieldParticles {
+		episode.CopyField(dst, src, f)
+		return
+	}
+	for _, p := range src.Particles {
+		i := slices.IndexFunc(dst.Particles, func(q episode.Particles) bool { return q.Substance == p.Substance })
+		if i >= 0 {
+			dst.Particles[i] = p
+		} else {
+			dst.Particles = append(dst.Particles, p)
 		}
-	case predicates.FieldCloth:
-		dst.Cloth = src.Cloth
 	}
 }

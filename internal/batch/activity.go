@@ -377,6 +377,21 @@ func (r *Resolver) Program(act *Activity, wildcards map[string][]string) (*predi
 	return r.programs.Compile(act.Key, act.Problem, wildcards)
 }
 
+// ResolveProgram resolves an episode's activity and compiles it without
+// wildcards, as the readers that check names against the activity's
+// instances need both.
+func (r *Resolver) ResolveProgram(ref string, ep Episode) (*Activity, *predicates.Program, error) {
+	act, err := r.Resolve(ref, ep)
+	if err != nil {
+		return nil, nil, err
+	}
+	prog, err := r.Program(act, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("activity %s: %v", act.Name, err)
+	}
+	return act, prog, nil
+}
+
 // SameActivity reports whether an episode's activity reference names act.
 func SameActivity(ref string, act *Activity) bool {
 	f := bddl.Fold(strings.TrimSuffix(filepath.Base(ref), ".bddl"))
