@@ -471,34 +471,15 @@ func atomKey(a *bddl.Atom) string {
 
 // didYouMean suggests the closest name, if one is close.
 func didYouMean(name string, names []string) string {
-	best, bestD := "", 1<<30
+	limit := max(2, len(name)/3)
+	best, bestD := "", limit+1
 	for _, n := range names {
-		if d := levenshtein(name, n); d < bestD {
+		if d := bddl.EditDistance(name, n, limit); d < bestD {
 			best, bestD = n, d
 		}
 	}
-	if best != "" && bestD <= max(2, len(name)/3) {
+	if best != "" {
 		return " (did you mean " + best + "?)"
 	}
 	return ""
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -373,7 +373,7 @@ func (c *compiler) noteSubstance(op operand) {
 func didYouMean(name string) string {
 	best, bestD := "", 3
 	for id := 1; id < numPreds; id++ {
-		if d := editDistance(name, registry[id].name); d < bestD {
+		if d := bddl.EditDistance(name, registry[id].name, 2); d < bestD {
 			best, bestD = registry[id].name, d
 		}
 	}
@@ -381,24 +381,4 @@ func didYouMean(name string) string {
 		return ""
 	}
 	return "; did you mean " + best + "?"
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
