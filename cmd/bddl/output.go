@@ -1,11 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"syscall"
 
 	"github.com/openbddl/bddl/internal/fsutil"
 )
@@ -19,23 +16,7 @@ import (
 // an existing path that is not a regular file is refused, and a FIFO put
 // in its place is never opened for writing in a way that blocks.
 func createOutput(path string) (*os.File, error) {
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		return nil, fsutil.NotRegular(path, info.Mode())
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NONBLOCK, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		f.Close()
-		if err == nil {
-			err = fsutil.NotRegular(path, info.Mode())
-		}
-		return nil, err
-	}
-	return f, nil
+	return fsutil.OpenRegularFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 }
 
 // checkOutputDir makes dir if needed and checks that files can be

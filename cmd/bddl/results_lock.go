@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"syscall"
 
 	"github.com/openbddl/bddl/internal/fsutil"
 )
@@ -16,25 +15,11 @@ import (
 // exist yet needs none; anything but a regular file is refused. The
 // returned function releases the lock.
 func lockOutput(path string) (func(), error) {
-	info, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return func() {}, nil
 	}
+	f, err := fsutil.OpenRegularFile(path, os.O_RDWR, 0)
 	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fsutil.NotRegular(path, info.Mode())
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		f.Close()
-		if err == nil {
-			err = fsutil.NotRegular(path, info.Mode())
-		}
 		return nil, err
 	}
 	switch err := fsutil.Lock(f); {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/openbddl/bddl/internal/fsutil"
 )
@@ -71,18 +70,8 @@ type ResultsFile struct {
 // are not results are kept, and noted. Anything but a regular file is
 // refused.
 func OpenResults(path string, note func(string)) (*ResultsFile, error) {
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		return nil, fsutil.NotRegular(path, info.Mode())
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
+	f, err := fsutil.OpenRegularFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, err
-	}
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		f.Close()
-		if err == nil {
-			err = fsutil.NotRegular(path, info.Mode())
-		}
 		return nil, err
 	}
 	if err := fsutil.Lock(f); errors.Is(err, fsutil.ErrLockUnsupported) {

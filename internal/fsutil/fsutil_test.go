@@ -57,6 +57,33 @@ func TestOpenRegularRefusesSpecialFiles(t *testing.T) {
 	f.Close()
 }
 
+// TestOpenRegularFileForWriting: opening for writing refuses special
+// files without blocking, creates a missing file only when asked to.
+func TestOpenRegularFileForWriting(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "out.jsonl")
+	mkfifo(t, fifo)
+	for _, p := range []string{fifo, "/dev/null", dir} {
+		withTimeout(t, func() {
+			if _, err := OpenRegularFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); !errors.Is(err, ErrNotRegular) {
+				t.Errorf("OpenRegularFile(%s) = %v, want ErrNotRegular", p, err)
+			}
+		})
+	}
+	missing := filepath.Join(dir, "new.jsonl")
+	if _, err := OpenRegularFile(missing, os.O_RDWR, 0); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("without O_CREATE: %v, want not-exist", err)
+	}
+	f, err := OpenRegularFile(missing, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if info, err := os.Stat(missing); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("created %v, %v", info, err)
+	}
+}
+
 func TestReadFileLimit(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "big")
 	os.WriteFile(p, make([]byte, 2048), 0o644)

@@ -2,14 +2,8 @@
 
 package fsutil
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
-// openNonBlocking opens path read-only without blocking on a FIFO; the
-// caller then refuses anything but a regular file, on which O_NONBLOCK
-// has no effect.
-func openNonBlocking(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-}
+// nonBlock opens a FIFO without blocking; the caller then refuses
+// anything but a regular file, on which O_NONBLOCK has no effect.
+const nonBlock = syscall.O_NONBLOCK

@@ -65,15 +65,20 @@ func NotRegular(path string, m fs.FileMode) error {
 // file. The check is made on the open file too, so a file swapped for a
 // FIFO between the check and the open is still refused; the open itself
 // never blocks.
-func OpenRegular(path string) (*os.File, error) {
+func OpenRegular(path string) (*os.File, error) { return OpenRegularFile(path, os.O_RDONLY, 0) }
+
+// OpenRegularFile is os.OpenFile for regular files only, as OpenRegular:
+// path must be (or link to) a regular file, or not exist when flag
+// creates it.
+func OpenRegularFile(path string, flag int, perm os.FileMode) (*os.File, error) {
 	info, err := os.Stat(path)
-	if err != nil {
+	switch {
+	case err == nil && !info.Mode().IsRegular():
+		return nil, NotRegular(path, info.Mode())
+	case err != nil && (flag&os.O_CREATE == 0 || !errors.Is(err, fs.ErrNotExist)):
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, NotRegular(path, info.Mode())
-	}
-	f, err := openNonBlocking(path)
+	f, err := os.OpenFile(path, flag|nonBlock, perm)
 	if err != nil {
 		return nil, err
 	}
