@@ -102,13 +102,7 @@ and Oopsie's language_instruction, episode_id and lab_id.`)
 		}
 		rc.resolver = c.Resolver
 		c.Open.Config = rc
-		prev := c.Finish
-		c.Finish = func(ctx context.Context, t *batch.Task, out *batch.Outcome) {
-			if prev != nil {
-				prev(ctx, t, out)
-			}
-			rc.finish(t, out)
-		}
+		c.AlsoFinish(rc.finish)
 		return nil
 	})
 	o.summaries = append(o.summaries, rc.report)

@@ -68,13 +68,7 @@ ours agrees, summed up after the run.`)
 		}
 		rl.resolver = c.Resolver
 		c.Open.Config = rl
-		prev := c.Finish
-		c.Finish = func(ctx context.Context, t *batch.Task, out *batch.Outcome) {
-			if prev != nil {
-				prev(ctx, t, out)
-			}
-			rl.finish(t, out)
-		}
+		c.AlsoFinish(rl.finish)
 		return nil
 	})
 	o.summaries = append(o.summaries, rl.report)

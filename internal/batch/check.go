@@ -49,6 +49,17 @@ type Checker struct {
 	Open OpenOptions
 }
 
+// AlsoFinish runs f on every outcome after the Finish already set.
+func (c *Checker) AlsoFinish(f func(t *Task, o *Outcome)) {
+	prev := c.Finish
+	c.Finish = func(ctx context.Context, t *Task, o *Outcome) {
+		if prev != nil {
+			prev(ctx, t, o)
+		}
+		f(t, o)
+	}
+}
+
 // Outcome is the result of one episode: what a results file line holds.
 // Extra fields (the demo of a RoboLab run, a seed) are added to the
 // same flat JSON object.
