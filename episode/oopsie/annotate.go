@@ -125,7 +125,32 @@ var inPlace = writeAnnotation
 // writeAnnotation writes a's group into the copy in place: under the
 // existing episode_annotations group (made when there is none), the old
 // group of the same annotator unlinked first.
-func writeAnnotation(tmp string, hasGroup, hasMine bool, a *recording.Annotation) (err error) {
+func writeAnnotation(tmp string, hasGroup, hasMine bool, a *recording.Annotation) error {
+	return editHDF5(tmp, func(fw *hdf5.FileWriter) error {
+		path := "/" + AnnotationsGroup + "/" + a.Annotator
+		switch {
+		case hasMine:
+			// the library frees only empty groups: the old one's storage
+			// stays, unreachable
+			if err := fw.Delete(path); err != nil && !strings.Contains(err.Error(), "cascade delete failed") {
+				return err
+			}
+		case !hasGroup:
+			if _, err := fw.CreateGroup("/" + AnnotationsGroup); err != nil {
+				return err
+			}
+		}
+		g, err := fw.CreateGroup(path)
+		if err != nil {
+			return err
+		}
+		return writeAnnotationAttrs(g, a)
+	})
+}
+
+// editHDF5 opens the copy for writing, runs edit, and closes it; a panic
+// of the HDF5 library is an error.
+func editHDF5(tmp string, edit func(fw *hdf5.FileWriter) error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("the HDF5 library failed (%v)", p)
@@ -140,29 +165,7 @@ func writeAnnotation(tmp string, hasGroup, hasMine bool, a *recording.Annotation
 			err = cerr
 		}
 	}()
-	path := "/" + AnnotationsGroup + "/" + a.Annotator
-	switch {
-	case hasMine:
-		// the library frees only empty groups: the old one's storage
-		// stays, unreachable
-		if err := fw.Delete(path); err != nil && !strings.Contains(err.Error(), "cascade delete failed") {
-			return err
-		}
-	case !hasGroup:
-		if _, err := fw.CreateGroup("/" + AnnotationsGroup); err != nil {
-			return err
-		}
-	}
-	g, err := fw.CreateGroup(path)
-	if err != nil {
-		return err
-	}
-	for _, kv := range annotationAttrs(a) {
-		if err := g.WriteAttribute(kv[0].(string), kv[1]); err != nil {
-			return fmt.Errorf("attribute %s: %v", kv[0], err)
-		}
-	}
-	return nil
+	return edit(fw)
 }
 
 // copyBeside copies a file to a temporary file in its directory, with
@@ -189,6 +192,16 @@ func copyBeside(path string, info os.FileInfo) (string, error) {
 	return name, nil
 }
 
+// writeAnnotationAttrs writes a's attributes on its group.
+func writeAnnotationAttrs(g interface{ WriteAttribute(string, any) error }, a *recording.Annotation) error {
+	for _, kv := range annotationAttrs(a) {
+		if err := g.WriteAttribute(kv[0].(string), kv[1]); err != nil {
+			return fmt.Errorf("attribute %s: %v", kv[0], err)
+		}
+	}
+	return nil
+}
+
 // annotationAttrs are the attributes written, in order: every one of the
 // layout's, success as a float64 scalar (1.0 or 0.0). The fork of the HDF5
 // library (third_party/hdf5/PATCHES.md) writes them as libhdf5 does, so
@@ -201,64 +214,50 @@ func annotationAttrs(a *recording.Annotation) [][2]any {
 
 // writeAnnotations gives the copy a new episode_annotations group: the
 // kept annotator groups re-created with their attributes, and a's.
-func writeAnnotations(tmp string, had bool, kept map[string]map[string]any, a *recording.Annotation) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("the HDF5 library failed (%v)", p)
+func writeAnnotations(tmp string, had bool, kept map[string]map[string]any, a *recording.Annotation) error {
+	return editHDF5(tmp, func(fw *hdf5.FileWriter) error {
+		if had {
+			// The library adds groups only under the root or groups it made:
+			// the old group is unlinked (its storage is left in place: the
+			// library frees only empty groups) and made again.
+			if err := fw.Delete("/" + AnnotationsGroup); err != nil && !strings.Contains(err.Error(), "cascade delete failed") {
+				return err
+			}
 		}
-	}()
-	fw, err := hdf5.OpenForWrite(tmp, hdf5.OpenReadWrite)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := fw.Close(); err == nil && cerr != nil {
-			err = cerr
-		}
-	}()
-	if had {
-		// The library adds groups only under the root or groups it made:
-		// the old group is unlinked (its storage is left in place: the
-		// library frees only empty groups) and made again.
-		if err := fw.Delete("/" + AnnotationsGroup); err != nil && !strings.Contains(err.Error(), "cascade delete failed") {
+		if _, err := fw.CreateGroup("/" + AnnotationsGroup); err != nil {
 			return err
 		}
-	}
-	if _, err := fw.CreateGroup("/" + AnnotationsGroup); err != nil {
-		return err
-	}
-	names := make([]string, 0, len(kept)+1)
-	for n := range kept {
-		names = append(names, n)
-	}
-	names = append(names, a.Annotator)
-	slices.Sort(names)
-	for _, n := range names {
-		g, err := fw.CreateGroup("/" + AnnotationsGroup + "/" + n)
-		if err != nil {
-			return err
+		names := make([]string, 0, len(kept)+1)
+		for n := range kept {
+			names = append(names, n)
 		}
-		if n == a.Annotator {
-			for _, kv := range annotationAttrs(a) {
-				if err := g.WriteAttribute(kv[0].(string), kv[1]); err != nil {
-					return fmt.Errorf("attribute %s: %v", kv[0], err)
+		names = append(names, a.Annotator)
+		slices.Sort(names)
+		for _, n := range names {
+			g, err := fw.CreateGroup("/" + AnnotationsGroup + "/" + n)
+			if err != nil {
+				return err
+			}
+			if n == a.Annotator {
+				if err := writeAnnotationAttrs(g, a); err != nil {
+					return err
+				}
+				continue
+			}
+			attrs := kept[n]
+			keys := make([]string, 0, len(attrs))
+			for k := range attrs {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				if err := g.WriteAttribute(k, attrs[k]); err != nil {
+					return fmt.Errorf("%s/%s attribute %s: %v", AnnotationsGroup, n, k, err)
 				}
 			}
-			continue
 		}
-		attrs := kept[n]
-		keys := make([]string, 0, len(attrs))
-		for k := range attrs {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if err := g.WriteAttribute(k, attrs[k]); err != nil {
-				return fmt.Errorf("%s/%s attribute %s: %v", AnnotationsGroup, n, k, err)
-			}
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // verify reads the copy back: every object outside episode_annotations as
