@@ -158,7 +158,7 @@ func (sess *serveSession) feedPrefix(rest []byte) (int, *serveError) {
 // array that breaks is an invalid_params error with the index of the
 // element where it broke. It returns the number of elements.
 func walkSteps(arr []byte, feed func(i int, rest []byte) (int, *serveError)) (int, *serveError) {
-	arr = bytes.TrimSpace(arr)
+	arr = trimJSONSpace(arr)
 	if len(arr) == 0 || string(arr) == "null" {
 		return 0, nil
 	}
@@ -196,6 +196,12 @@ func stepsBroken(i int, msg string) *serveError {
 	e.Index = &i
 	return e
 }
+
+// jsonSpace is JSON's whitespace (RFC 8259 §2); bytes.TrimSpace would also
+// take a form feed or a vertical tab, which no JSON value may carry.
+const jsonSpace = " \t\n\r"
+
+func trimJSONSpace(b []byte) []byte { return bytes.Trim(b, jsonSpace) }
 
 func skipSpace(b []byte, k int) int {
 	for k < len(b) && (b[k] == ' ' || b[k] == '\t' || b[k] == '\n' || b[k] == '\r') {

@@ -109,6 +109,8 @@ func TestWalkSteps(t *testing.T) {
 		{`{"step":0}`, nil, 0},
 		{`"x"`, nil, 0},
 		{`[`, nil, 0},
+		{"\f[]", nil, 0},
+		{"[]\v", nil, 0},
 	} {
 		var got []string
 		n, err := walkSteps([]byte(tc.in), jsonFeed(&got))
@@ -132,7 +134,7 @@ func FuzzWalkSteps(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		if s := strings.TrimSpace(in); s == "" || s == "null" {
+		if s := strings.Trim(in, jsonSpace); s == "" || s == "null" {
 			return
 		}
 		var got []string
