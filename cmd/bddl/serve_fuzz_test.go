@@ -18,6 +18,7 @@ func FuzzServe(f *testing.F) {
 		`{"id":1,"method":"session.open","params":{"activity":"cleaning_shoes"}}` + "\n" +
 			`{"id":2,"method":"session.step","params":{"session":"s1","step":{"step":0,"facts":[["dusty","shoe.n.01_1"]]}}}` + "\n" +
 			`{"id":3,"method":"session.run","params":{"session":"s1","steps":[{"step":1},{"step":1}],"goals":true}}` + "\n" +
+			`{"id":4,"method":"session.run","params":{"session":"s1","goals":true,"chain":"c","steps_marshal":"WwIAAAB72gRzdGVw6QEAAADaBWZhY3RzWwEAAABbAgAAANoFZHVzdHn6C3Nob2Uubi4wMV8xMHtyAAAAAOkCAAAAMA=="}}` + "\n" +
 			`{"id":4,"method":"session.init","params":{"session":"s1"}}` + "\n" +
 			`{"id":5,"method":"session.close","params":{"session":"s1"}}`,
 		`{"id":"x","method":"session.open","params":{"definition":"(define (problem p-0) (:domain omnigibson) (:objects a.n.01_1 - a.n.01) (:init) (:goal (cooked ?a.n.01_1)))","header":{"closed_world":true}}}`,

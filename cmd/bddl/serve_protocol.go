@@ -26,6 +26,9 @@ type serveHandshake struct {
 	Version  string   `json:"version"`
 	Methods  []string `json:"methods"`
 	MaxLine  int      `json:"max_line"`
+	// Features names the optional request fields this server reads, so a
+	// client can use them only where they are understood.
+	Features []string `json:"features"`
 }
 
 // serveRequest is one request line. ID may be any JSON number or string;
@@ -56,6 +59,13 @@ const (
 	codeNotFound       = "not_found"  // an activity, synset, scene or file that does not exist
 	codeEpisode        = "episode"    // an episode file that cannot be read
 	codeInternal       = "internal"   // a failure of the server (a recovered panic): a bug
+	// codeUnsupportedValue: steps_marshal holds a value JSON cannot (bytes,
+	// a set, a non-str key, ...); no step of the request was applied, so
+	// the client sends the steps as JSON instead.
+	codeUnsupportedValue = "unsupported_value"
+	// codeChainBroken: a session.run part whose chain had a part fail
+	// before it; none of its steps was applied.
+	codeChainBroken = "chain_broken"
 )
 
 // serveError is the error of a response. Position fields are set when

@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/openbddl/bddl/internal/pymarshal"
 )
 
 // dispatchRun starts a session.run request written as openbddl writes
@@ -22,17 +26,30 @@ func (s *server) dispatchRun(line []byte) bool {
 		!bytes.Contains(line[:min(len(line), 64)], []byte(`,"method":"session.run","params":{"session":"`)) {
 		return false
 	}
-	id, p, steps, ok := parseRunFast(line)
+	id, p, steps, marshalled, ok := parseRunFast(line)
 	if !ok {
 		return false
 	}
-	// The reader's buffer is reused: the request keeps a copy.
-	buf := append([]byte(nil), line...)
-	id = buf[:len(id)+len(`{"id":`)][len(`{"id":`):]
-	steps = buf[len(line)-len(steps)-len(`}}`) : len(line)-len(`}}`)]
+	var serr *serveError
+	if marshalled {
+		// Read here, while the session applies the request before it (a
+		// long run comes in parts). The reader's buffer is reused: the
+		// request keeps the steps read and a copy of its id.
+		raw, err := base64.StdEncoding.AppendDecode(make([]byte, 0, base64.StdEncoding.DecodedLen(len(steps))), steps)
+		if err != nil {
+			return false // the generic path reports it
+		}
+		steps, serr = unmarshalSteps(raw, s.maxLine)
+		id = append(json.RawMessage(nil), id...)
+	} else {
+		// The reader's buffer is reused: the request keeps a copy.
+		buf := append([]byte(nil), line...)
+		id = buf[:len(id)+len(`{"id":`)][len(`{"id":`):]
+		steps = buf[len(line)-len(steps)-len(`}}`) : len(line)-len(`}}`)]
+	}
 	run := func() {
 		defer s.running.Done()
-		res, err := s.call(func(s *server, _ json.RawMessage) (any, *serveError) { return runArray(s, &p, steps) }, nil)
+		res, err := s.call(func(s *server, _ json.RawMessage) (any, *serveError) { return runChained(s, &p, steps, serr) }, nil)
 		s.respond(id, res, err)
 	}
 	s.running.Add(1)
@@ -43,29 +60,28 @@ func (s *server) dispatchRun(line []byte) bool {
 }
 
 // parseRunFast recognises the session.run layout dispatchRun takes; steps
-// is the array, from its '[' to its ']', not looked into.
-func parseRunFast(line []byte) (id json.RawMessage, p sessionRunParams, steps []byte, ok bool) {
+// is the array, from its '[' to its ']', not looked into, or with
+// marshalled the base64 text of steps_marshal.
+func parseRunFast(line []byte) (id json.RawMessage, p sessionRunParams, steps []byte, marshalled, ok bool) {
 	if id = idPrefix(line); id == nil {
-		return nil, p, nil, false
+		return nil, p, nil, false, false
 	}
 	rest, ok := bytes.CutPrefix(line, []byte(`{"id":`))
 	if !ok {
-		return nil, p, nil, false
+		return nil, p, nil, false, false
 	}
 	if rest, ok = bytes.CutPrefix(rest, id); !ok {
-		return nil, p, nil, false
+		return nil, p, nil, false, false
 	}
 	if rest, ok = bytes.CutPrefix(rest, []byte(`,"method":"session.run","params":{"session":"`)); !ok {
-		return nil, p, nil, false
+		return nil, p, nil, false, false
 	}
 	end := bytes.IndexByte(rest, '"')
 	if end < 0 {
-		return nil, p, nil, false
+		return nil, p, nil, false, false
 	}
-	for _, c := range rest[:end] {
-		if c < 0x20 || c == '\\' || c >= 0x80 { // a plain id, as the server names sessions
-			return nil, p, nil, false
-		}
+	if !plainID(rest[:end]) {
+		return nil, p, nil, false, false
 	}
 	p.Session = string(rest[:end])
 	rest = rest[end+1:]
@@ -79,16 +95,81 @@ func parseRunFast(line []byte) (id json.RawMessage, p sessionRunParams, steps []
 	} else if r, ok := bytes.CutPrefix(rest, []byte(`,"goals":false`)); ok {
 		rest = r
 	}
+	if r, ok := bytes.CutPrefix(rest, []byte(`,"chain":"`)); ok {
+		end := bytes.IndexByte(r, '"')
+		if end < 0 || !plainID(r[:end]) {
+			return nil, p, nil, false, false
+		}
+		p.Chain, rest = string(r[:end]), r[end+1:]
+	}
+	if r, ok := bytes.CutPrefix(rest, []byte(`,"steps_marshal":"`)); ok {
+		// A '"' or '\\' inside is not base64: its decoding fails and the
+		// generic path reads the line.
+		if r, ok = bytes.CutSuffix(r, []byte(`"}}`)); !ok {
+			return nil, p, nil, false, false
+		}
+		return id, p, r, true, true
+	}
 	if rest, ok = bytes.CutPrefix(rest, []byte(`,"steps":`)); !ok {
-		return nil, p, nil, false
+		return nil, p, nil, false, false
 	}
 	if rest, ok = bytes.CutSuffix(rest, []byte(`}}`)); !ok {
-		return nil, p, nil, false
+		return nil, p, nil, false, false
 	}
 	if len(rest) < 2 || rest[0] != '[' || rest[len(rest)-1] != ']' {
-		return nil, p, nil, false
+		return nil, p, nil, false, false
 	}
-	return id, p, rest, true
+	return id, p, rest, false, true
+}
+
+// unmarshalSteps reads steps_marshal (Python's marshal, version 4) into
+// the JSON array the steps field would hold, whole, before any step is
+// applied: a value JSON cannot hold is unsupported_value and changes
+// nothing, so the client can send the same steps as JSON.
+func unmarshalSteps(raw []byte, maxLen int) ([]byte, *serveError) {
+	out, err := pymarshal.ToJSON(make([]byte, 0, 2*len(raw)), raw, maxLen)
+	if errors.Is(err, pymarshal.ErrUnsupported) {
+		return nil, errorf(codeUnsupportedValue, "params: steps_marshal: %v", err)
+	}
+	if err != nil {
+		return nil, errorf(codeInvalidParams, "params: steps_marshal: %v", err)
+	}
+	if len(out) == 0 || out[0] != '[' {
+		return nil, errorf(codeInvalidParams, "params: steps_marshal: a list (or tuple) of step dicts")
+	}
+	return out, nil
+}
+
+// plainID reports whether a string's JSON text is the string itself (no
+// escapes, control bytes or UTF-8 to check), as the server names sessions.
+func plainID(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// runChained answers a session.run part: refused when its chain broke
+// before it; else serr (from reading steps_marshal) or the run, either of
+// whose errors breaks the chain.
+func runChained(s *server, p *sessionRunParams, steps []byte, serr *serveError) (any, *serveError) {
+	sess, lerr := s.state.lookup(p.Session)
+	if lerr != nil {
+		return nil, lerr
+	}
+	if p.Chain != "" && p.Chain == sess.brokenChain {
+		return nil, errorf(codeChainBroken, "params: chain %q: a part before this one failed; none of this part's steps was applied", p.Chain)
+	}
+	var res any
+	if serr == nil {
+		res, serr = runArray(s, p, steps)
+	}
+	if serr != nil && p.Chain != "" {
+		sess.brokenChain = p.Chain
+	}
+	return res, serr
 }
 
 // runArray feeds a session.run's steps (a JSON array, or null) to the

@@ -113,7 +113,7 @@ func methodNames() []string {
 // maxLine is answered with an error and skipped, without being held in
 // memory.
 func (s *server) serve(in io.Reader) error {
-	if err := s.write(serveHandshake{Protocol: serveProtocol, Version: version(), Methods: methodNames(), MaxLine: s.maxLine}); err != nil {
+	if err := s.write(serveHandshake{Protocol: serveProtocol, Version: version(), Methods: methodNames(), MaxLine: s.maxLine, Features: []string{"steps_marshal"}}); err != nil {
 		return err
 	}
 	br := bufio.NewReaderSize(in, 64<<10)

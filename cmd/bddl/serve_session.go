@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -41,6 +42,11 @@ type serveSession struct {
 	stepper  *episode.Stepper
 	annotate func(*episode.Result) // transition firings, when on
 	perStep  bool
+
+	// brokenChain is the chain of the last session.run part that failed:
+	// later parts of that chain are refused (run by the session's queue,
+	// in order, so no lock).
+	brokenChain string
 
 	mu      sync.Mutex // guards closed and sends on queue
 	closed  bool
@@ -257,8 +263,20 @@ type sessionRunParams struct {
 	Steps   json.RawMessage `json:"steps"`
 	Explain bool            `json:"explain"` // as session.step's
 
+	// StepsMarshal is the steps array as Python's marshal.dumps(steps, 4)
+	// writes it, in base64: the fast encoding of openbddl's Session.run.
+	// It is read whole into the JSON the steps field would hold before any
+	// step is applied.
+	StepsMarshal *string `json:"steps_marshal"`
+
 	// Goals adds the goal's truth after each step.
 	Goals bool `json:"goals"`
+
+	// Chain names a run sent as several requests (openbddl sends a long
+	// list in parts so that it encodes one while the server applies the
+	// one before): once a part fails, the session refuses the chain's
+	// later parts (chain_broken) without applying them.
+	Chain string `json:"chain"`
 }
 
 // serveSessionRun feeds many steps in one request and reports the
@@ -268,7 +286,18 @@ func serveSessionRun(s *server, raw json.RawMessage) (any, *serveError) {
 	if e := decodeParams(raw, &p); e != nil {
 		return nil, e
 	}
-	return runArray(s, &p, p.Steps)
+	if p.StepsMarshal == nil {
+		return runChained(s, &p, p.Steps, nil)
+	}
+	if len(bytes.TrimSpace(p.Steps)) > 0 {
+		return runChained(s, &p, nil, errorf(codeInvalidParams, "params: steps and steps_marshal: give one"))
+	}
+	raw, err := base64.StdEncoding.DecodeString(*p.StepsMarshal)
+	if err != nil {
+		return runChained(s, &p, nil, errorf(codeInvalidParams, "params: steps_marshal: not base64 (%v)", err))
+	}
+	steps, serr := unmarshalSteps(raw, s.maxLine)
+	return runChained(s, &p, steps, serr)
 }
 
 // serveSessionInit reports whether :init holds in the session's state,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -489,21 +490,28 @@ func BenchmarkServeRun(b *testing.B) {
 		steps = append(steps, fmt.Sprintf(`{"step":%d,"facts":[["ontop","mug.n.04_1","sink.n.01_1"]]}`, k))
 	}
 	arr := "[" + strings.Join(steps, ",") + "]"
-	for _, goals := range []bool{false, true} {
-		b.Run(fmt.Sprintf("goals=%v", goals), func(b *testing.B) {
-			c := startServe(b, defaultServeMaxLine, "")
-			b.ReportAllocs()
-			for b.Loop() {
-				sid := openSession(b, c, map[string]any{"activity": exampleActivity})
-				c.send(`{"id":"run","method":"session.run","params":{"session":"` + sid + `","goals":` +
-					strconv.FormatBool(goals) + `,"steps":` + arr + `}}`)
-				if r := c.wait(`"run"`); r.Error != nil {
-					b.Fatal(r.Error)
+	marshalled := base64.StdEncoding.EncodeToString(pyMarshal(b, arr))
+	for _, enc := range []string{"json", "marshal"} {
+		for _, goals := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/goals=%v", enc, goals), func(b *testing.B) {
+				c := startServe(b, defaultServeMaxLine, "")
+				field := `,"steps":` + arr
+				if enc == "marshal" {
+					field = `,"steps_marshal":"` + marshalled + `"`
 				}
-			}
-			b.ReportMetric(float64(b.N*len(steps))/b.Elapsed().Seconds(), "steps/s")
-			c.finish()
-		})
+				b.ReportAllocs()
+				for b.Loop() {
+					sid := openSession(b, c, map[string]any{"activity": exampleActivity})
+					c.send(`{"id":"run","method":"session.run","params":{"session":"` + sid + `","goals":` +
+						strconv.FormatBool(goals) + field + `}}`)
+					if r := c.wait(`"run"`); r.Error != nil {
+						b.Fatal(r.Error)
+					}
+				}
+				b.ReportMetric(float64(b.N*len(steps))/b.Elapsed().Seconds(), "steps/s")
+				c.finish()
+			})
+		}
 	}
 }
 
@@ -537,6 +545,8 @@ func TestServeMatchesSchema(t *testing.T) {
 		{"method": "session.init", "params": map[string]any{"session": "s1", "step": json.RawMessage(lines[1])}},
 		{"method": "session.step", "params": map[string]any{"session": "s1", "step": json.RawMessage(lines[2])}},
 		{"method": "session.run", "params": map[string]any{"session": "s1", "steps": []json.RawMessage{lines[3]}, "goals": true}},
+		{"method": "session.run", "params": map[string]any{"session": "s1", "chain": "c1",
+			"steps_marshal": base64.StdEncoding.EncodeToString(pyMarshal(t, "["+string(lines[4])+"]"))}},
 		{"method": "session.close", "params": map[string]any{"session": "s1"}},
 		{"method": "session.close", "params": map[string]any{"session": "s1"}},
 		{"method": "nope"},

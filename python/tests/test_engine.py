@@ -260,6 +260,52 @@ class EngineTest(unittest.TestCase):
             self.assertEqual(cm.exception.index, 1)
             self.assertIn("UTF-8", str(cm.exception))
 
+    def test_run_marshalled_parts(self) -> None:
+        """A list is sent marshalled, in parts chained on the server: the
+        outcome is the JSON path's, whatever the part size; a bad step's
+        index counts from the run's start and the parts after it are not
+        applied; a value the server finds JSON cannot hold as it is (an
+        array.array is written as bytes) sends the rest as JSON, with the
+        same outcome, and the session keeps to JSON."""
+        import array
+        steps = [{"step": k, ("facts" if k % 3 else "false"): [["ontop", "mug.n.04_1", "sink.n.01_1"]],
+                  "objects": {"mug.n.04_1": {"aabb": [0.0, 0.0, 0.0, 0.1, 0.1, 0.1 + 0.5 * k]}}} for k in range(40)]
+        with self.eng.session(ACTIVITY, lenient=True) as s:
+            s._marshal = False
+            want = s.run(steps, goals=True, explain=True)
+            self.assertFalse(s._marshal)
+        self.assertEqual(want.steps, 40)
+        for part in (1, 7, 39, 40, 1024):
+            with self.subTest(part=part):
+                with self.eng.session(ACTIVITY, lenient=True) as s:
+                    s._run_part = part
+                    self.assertEqual(s.run(steps, goals=True, explain=True), want)
+                    self.assertTrue(s._marshal)
+        with_array = [dict(st) for st in steps]
+        with_array[20]["objects"] = {"mug.n.04_1": {"aabb": array.array("d", [0.0, 0.0, 0.0, 0.1, 0.1, 10.0])}}
+        with self.eng.session(ACTIVITY, lenient=True) as s:
+            s._marshal = False
+            want_array = s.run(with_array, goals=True, explain=True)
+        for part in (7, 1024):
+            with self.subTest(part=part, array=True):
+                with self.eng.session(ACTIVITY, lenient=True) as s:
+                    s._run_part = part
+                    self.assertEqual(s.run(with_array, goals=True, explain=True), want_array)
+                    self.assertFalse(s._marshal)
+        bad = [dict(st) for st in steps]
+        bad[30]["facts"] = [["ontop", "nope.n.01_1", "sink.n.01_1"]]
+        for part in (7, 1024):
+            with self.subTest(part=part, bad=True):
+                with self.eng.session(ACTIVITY, lenient=True) as s:
+                    s._run_part = part
+                    with self.assertRaises(openbddl.StepError) as cm:
+                        s.run(bad, goals=True)
+                    self.assertEqual(cm.exception.index, 30)
+                    # Steps 0-29 applied, 30 skipped, nothing after it:
+                    # step 31 is still to come.
+                    r = s.run(steps[31:])
+                    self.assertEqual((r.steps, r.result.step, r.result.record["skipped_steps"]), (9, 39, 1))
+
     def test_join_lines(self) -> None:
         """_join_lines turns JSON Lines into the JSON array of its steps
         whatever the piece size (pieces end at line breaks), joined at

@@ -1,0 +1,445 @@
+// Package pymarshal reads the values Python's marshal module writes
+// (format version 4, the one marshal.dumps(v, 4) writes on every Python
+// from 3.4) and writes them out as the JSON text json.dumps writes for
+// the same value (separators "," and ":", ensure_ascii off, allow_nan
+// on).
+//
+// It exists for one reason: marshal.dumps encodes a list of step dicts
+// about ten times faster than json.dumps, and the encoding was the
+// larger half of openbddl's Session.run per step. Only what JSON can
+// hold is read: None, booleans, integers, floats, str, tuples and lists
+// (as arrays), dicts with str keys, and back-references to any of these.
+// Anything else (bytes, which is how marshal writes a numpy array or
+// scalar through the buffer protocol, sets, code, complex numbers, dict
+// keys that are not str) is ErrUnsupported: the caller encodes the value
+// with json instead, so the meaning of a request never depends on the
+// encoding the client chose.
+package pymarshal
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"unicode/utf8"
+)
+
+// ErrUnsupported is wrapped by the error for a value JSON cannot hold
+// (or that json.dumps would write differently); the input may be a valid
+// marshal stream.
+var ErrUnsupported = errors.New("a value JSON cannot hold")
+
+// MaxDepth bounds the nesting of containers (json.dumps' own recursion
+// limit is about this deep).
+const MaxDepth = 512
+
+// The type codes of marshal.c, version 4.
+const (
+	flagRef = 0x80
+
+	typeNull              = '0'
+	typeNone              = 'N'
+	typeFalse             = 'F'
+	typeTrue              = 'T'
+	typeInt               = 'i'
+	typeLong              = 'l'
+	typeBinaryFloat       = 'g'
+	typeString            = 's' // bytes
+	typeInterned          = 't'
+	typeRef               = 'r'
+	typeTuple             = '('
+	typeList              = '['
+	typeDict              = '{'
+	typeUnicode           = 'u'
+	typeASCII             = 'a'
+	typeASCIIInterned     = 'A'
+	typeSmallTuple        = ')'
+	typeShortASCII        = 'z'
+	typeShortASCIIInterne = 'Z'
+)
+
+// ToJSON appends the JSON text of the one marshal value in src to dst.
+// The output is capped at maxOut bytes (back-references can repeat a
+// container many times). Errors name the byte offset where reading
+// stopped.
+func ToJSON(dst, src []byte, maxOut int) ([]byte, error) {
+	t := transcoder{src: src, out: dst, base: len(dst), maxOut: maxOut}
+	if err := t.value(0, false); err != nil {
+		return dst, err
+	}
+	if t.pos != len(src) {
+		return dst, t.errorf("%d bytes after the value", len(src)-t.pos)
+	}
+	return t.out, nil
+}
+
+type span struct{ start, end int } // a back-reference target in out; end < 0 while it is being written
+
+type transcoder struct {
+	src    []byte
+	pos    int
+	out    []byte
+	base   int
+	maxOut int
+	refs   []span
+}
+
+func (t *transcoder) errorf(format string, args ...any) error {
+	return fmt.Errorf("marshal data at byte %d: %s", t.pos, fmt.Sprintf(format, args...))
+}
+
+func (t *transcoder) unsupported(what string) error {
+	return fmt.Errorf("marshal data at byte %d: %s: %w", t.pos, what, ErrUnsupported)
+}
+
+func (t *transcoder) need(n int) error {
+	if n < 0 || len(t.src)-t.pos < n {
+		return t.errorf("truncated")
+	}
+	return nil
+}
+
+func (t *transcoder) int32() (int32, error) {
+	if err := t.need(4); err != nil {
+		return 0, err
+	}
+	v := int32(binary.LittleEndian.Uint32(t.src[t.pos:]))
+	t.pos += 4
+	return v, nil
+}
+
+// count reads a container's or string's length, each of whose items
+// takes at least min bytes of the rest of the input.
+func (t *transcoder) count(min int) (int, error) {
+	n, err := t.int32()
+	if err != nil {
+		return 0, err
+	}
+	if n < 0 || int64(n)*int64(min) > int64(len(t.src)-t.pos) {
+		return 0, t.errorf("a length of %d, more than the data left", n)
+	}
+	return int(n), nil
+}
+
+func (t *transcoder) grew() error {
+	if len(t.out)-t.base > t.maxOut {
+		return t.errorf("the JSON text exceeds %d bytes", t.maxOut)
+	}
+	return nil
+}
+
+// value writes one value; key is set for a dict key (a str only).
+func (t *transcoder) value(depth int, key bool) error {
+	if err := t.need(1); err != nil {
+		return err
+	}
+	code := t.src[t.pos]
+	t.pos++
+	ref := -1
+	if code&flagRef != 0 {
+		code &^= flagRef
+		ref = len(t.refs) // marshal numbers references in the order values begin
+		t.refs = append(t.refs, span{len(t.out), -1})
+	}
+	start := len(t.out)
+	if key && !isStr(code) && code != typeRef {
+		return t.unsupported(fmt.Sprintf("a dict key of type code %q (json.dumps writes only str keys as they are)", code))
+	}
+	var err error
+	switch code {
+	case typeNone:
+		t.out = append(t.out, "null"...)
+	case typeTrue:
+		t.out = append(t.out, "true"...)
+	case typeFalse:
+		t.out = append(t.out, "false"...)
+	case typeInt:
+		var v int32
+		if v, err = t.int32(); err == nil {
+			t.out = strconv.AppendInt(t.out, int64(v), 10)
+		}
+	case typeLong:
+		err = t.long()
+	case typeBinaryFloat:
+		if err = t.need(8); err == nil {
+			f := math.Float64frombits(binary.LittleEndian.Uint64(t.src[t.pos:]))
+			t.pos += 8
+			t.out = AppendFloat(t.out, f)
+		}
+	case typeUnicode, typeInterned:
+		var n int
+		if n, err = t.count(1); err == nil {
+			err = t.str(n, true)
+		}
+	case typeASCII, typeASCIIInterned:
+		var n int
+		if n, err = t.count(1); err == nil {
+			err = t.str(n, false)
+		}
+	case typeShortASCII, typeShortASCIIInterne:
+		if err = t.need(1); err == nil {
+			n := int(t.src[t.pos])
+			t.pos++
+			if err = t.need(n); err == nil {
+				err = t.str(n, false)
+			}
+		}
+	case typeTuple, typeList:
+		var n int
+		if n, err = t.count(1); err == nil {
+			err = t.array(n, depth)
+		}
+	case typeSmallTuple:
+		if err = t.need(1); err == nil {
+			n := int(t.src[t.pos])
+			t.pos++
+			err = t.array(n, depth)
+		}
+	case typeDict:
+		err = t.dict(depth)
+	case typeRef:
+		err = t.backRef(key)
+	case typeString:
+		return t.unsupported("bytes (a numpy array or scalar is written so)")
+	default:
+		return t.unsupported(fmt.Sprintf("type code %q", code))
+	}
+	if err != nil {
+		return err
+	}
+	if ref >= 0 {
+		t.refs[ref] = span{start, len(t.out)}
+	}
+	return t.grew()
+}
+
+func isStr(code byte) bool {
+	switch code {
+	case typeUnicode, typeInterned, typeASCII, typeASCIIInterned, typeShortASCII, typeShortASCIIInterne:
+		return true
+	}
+	return false
+}
+
+func (t *transcoder) backRef(key bool) error {
+	i, err := t.int32()
+	if err != nil {
+		return err
+	}
+	if i < 0 || int(i) >= len(t.refs) {
+		return t.errorf("a reference to value %d of %d", i, len(t.refs))
+	}
+	r := t.refs[i]
+	if r.end < 0 {
+		return t.unsupported("a value that contains itself")
+	}
+	if key && (r.end-r.start < 2 || t.out[r.start] != '"') {
+		return t.unsupported("a dict key that is not a str")
+	}
+	if len(t.out)-t.base+r.end-r.start > t.maxOut {
+		return t.errorf("the JSON text exceeds %d bytes", t.maxOut)
+	}
+	t.out = append(t.out, t.out[r.start:r.end]...)
+	return nil
+}
+
+func (t *transcoder) array(n, depth int) error {
+	if depth >= MaxDepth {
+		return t.unsupported(fmt.Sprintf("containers nested more than %d deep", MaxDepth))
+	}
+	t.out = append(t.out, '[')
+	for i := range n {
+		if i > 0 {
+			t.out = append(t.out, ',')
+		}
+		if err := t.value(depth+1, false); err != nil {
+			return err
+		}
+	}
+	t.out = append(t.out, ']')
+	return nil
+}
+
+func (t *transcoder) dict(depth int) error {
+	if depth >= MaxDepth {
+		return t.unsupported(fmt.Sprintf("containers nested more than %d deep", MaxDepth))
+	}
+	t.out = append(t.out, '{')
+	for first := true; ; first = false {
+		if err := t.need(1); err != nil {
+			return err
+		}
+		if t.src[t.pos] == typeNull {
+			t.pos++
+			break
+		}
+		if !first {
+			t.out = append(t.out, ',')
+		}
+		if err := t.value(depth+1, true); err != nil {
+			return err
+		}
+		t.out = append(t.out, ':')
+		if err := t.value(depth+1, false); err != nil {
+			return err
+		}
+	}
+	t.out = append(t.out, '}')
+	return nil
+}
+
+// long reads marshal's arbitrary-size integer: a signed count of 15-bit
+// digits, least significant first.
+func (t *transcoder) long() error {
+	n, err := t.int32()
+	if err != nil {
+		return err
+	}
+	neg := n < 0
+	digits := int64(n)
+	if neg {
+		digits = -digits
+	}
+	if digits*2 > int64(len(t.src)-t.pos) {
+		return t.errorf("a length of %d, more than the data left", digits)
+	}
+	v := new(big.Int)
+	for i := int(digits) - 1; i >= 0; i-- {
+		d := binary.LittleEndian.Uint16(t.src[t.pos+2*i:])
+		if d >= 1<<15 {
+			return t.errorf("an integer digit out of range")
+		}
+		v.Lsh(v, 15).Or(v, big.NewInt(int64(d)))
+	}
+	t.pos += int(digits) * 2
+	if neg {
+		v.Neg(v)
+	}
+	t.out = v.Append(t.out, 10)
+	return nil
+}
+
+// str writes n bytes of text as a JSON string escaped as json.dumps
+// escapes with ensure_ascii off; utf8 says whether bytes past ASCII may
+// come (they must then be valid UTF-8: marshal writes a lone surrogate
+// as its surrogatepass bytes, which no JSON text holds).
+func (t *transcoder) str(n int, utf bool) error {
+	s := t.src[t.pos : t.pos+n]
+	t.out = append(t.out, '"')
+	for i := 0; i < len(s); {
+		// A run of bytes that need no escape is copied at once.
+		j := i
+		for j < len(s) && s[j] >= 0x20 && s[j] < 0x80 && s[j] != '"' && s[j] != '\\' {
+			j++
+		}
+		t.out = append(t.out, s[i:j]...)
+		if i = j; i == len(s) {
+			break
+		}
+		c := s[i]
+		if c >= 0x80 {
+			r, size := utf8.DecodeRune(s[i:])
+			if !utf || r == utf8.RuneError && size <= 1 {
+				t.pos += i
+				return t.unsupported("text that is not valid UTF-8 (a lone surrogate)")
+			}
+			t.out = append(t.out, s[i:i+size]...)
+			i += size
+			continue
+		}
+		switch {
+		case c == '"':
+			t.out = append(t.out, '\\', '"')
+		case c == '\\':
+			t.out = append(t.out, '\\', '\\')
+		case c == '\n':
+			t.out = append(t.out, '\\', 'n')
+		case c == '\r':
+			t.out = append(t.out, '\\', 'r')
+		case c == '\t':
+			t.out = append(t.out, '\\', 't')
+		case c == '\b':
+			t.out = append(t.out, '\\', 'b')
+		case c == '\f':
+			t.out = append(t.out, '\\', 'f')
+		case c < 0x20:
+			t.out = append(t.out, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+		default:
+			t.out = append(t.out, c)
+		}
+		i++
+	}
+	t.out = append(t.out, '"')
+	t.pos += n
+	return nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendFloat appends f as Python's repr writes it, which is what
+// json.dumps writes (NaN and the infinities as json.dumps writes them
+// with allow_nan on): the shortest digits that read back to f, in
+// positional notation when the decimal exponent is in [-4, 16), with
+// ".0" for an integral value, else as d.ddde±XX.
+func AppendFloat(dst []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(dst, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-Infinity"...)
+	}
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // [-]d[.ddd]e±XX
+	if e[0] == '-' {
+		dst = append(dst, '-')
+		e = e[1:]
+	}
+	var digits [24]byte
+	nd := 0
+	k := 0
+	for ; e[k] != 'e'; k++ {
+		if e[k] != '.' {
+			digits[nd] = e[k]
+			nd++
+		}
+	}
+	exp, _ := strconv.Atoi(string(e[k+1:]))
+	d := digits[:nd]
+	if exp < -4 || exp >= 16 {
+		dst = append(dst, d[0])
+		if nd > 1 {
+			dst = append(append(dst, '.'), d[1:]...)
+		}
+		dst = append(dst, 'e')
+		if exp < 0 {
+			dst = append(dst, '-')
+			exp = -exp
+		} else {
+			dst = append(dst, '+')
+		}
+		if exp < 10 {
+			dst = append(dst, '0')
+		}
+		return strconv.AppendInt(dst, int64(exp), 10)
+	}
+	if exp < 0 {
+		dst = append(dst, '0', '.')
+		for range -exp - 1 {
+			dst = append(dst, '0')
+		}
+		return append(dst, d...)
+	}
+	if nd <= exp+1 {
+		dst = append(dst, d...)
+		for range exp + 1 - nd {
+			dst = append(dst, '0')
+		}
+		return append(dst, '.', '0')
+	}
+	dst = append(dst, d[:exp+1]...)
+	return append(append(dst, '.'), d[exp+1:]...)
+}

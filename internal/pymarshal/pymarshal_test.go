@@ -1,0 +1,201 @@
+package pymarshal
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"math"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "regenerate testdata/cases.json with python3 (testdata/gen.py)")
+
+type goldenCase struct {
+	Name    string  `json:"name"`
+	Marshal string  `json:"marshal"`
+	JSON    *string `json:"json"`
+}
+
+// TestPythonCases: every value Python's marshal wrote (testdata/gen.py)
+// reads as the text json.dumps wrote for it, byte for byte; the values
+// openbddl must not send marshalled are ErrUnsupported.
+func TestPythonCases(t *testing.T) {
+	if *update {
+		cmd := exec.Command("python3", "testdata/gen.py", "testdata/cases.json")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("python3 testdata/gen.py: %v", err)
+		}
+	}
+	data, err := os.ReadFile("testdata/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden struct{ Cases []goldenCase }
+	if err := json.Unmarshal(data, &golden); err != nil {
+		t.Fatal(err)
+	}
+	if len(golden.Cases) < 20 {
+		t.Fatalf("only %d cases in testdata/cases.json", len(golden.Cases))
+	}
+	for _, c := range golden.Cases {
+		src, err := hex.DecodeString(c.Marshal)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		got, err := ToJSON([]byte("prefix:"), src, 1<<20)
+		if c.JSON == nil {
+			if !errors.Is(err, ErrUnsupported) {
+				t.Errorf("%s: got %q, %v; want ErrUnsupported", c.Name, got, err)
+			}
+			continue
+		}
+		if err != nil || string(got) != "prefix:"+*c.JSON {
+			t.Errorf("%s:\n got %s (%v)\nwant prefix:%s", c.Name, got, err, *c.JSON)
+		}
+	}
+}
+
+// TestMalformed: broken streams are errors with the offset, never a
+// panic; back-references cannot grow the output past the cap.
+func TestMalformed(t *testing.T) {
+	for _, tc := range []struct {
+		name, hex, want string
+	}{
+		{"empty", "", "truncated"},
+		{"short int", "6901", "truncated"},
+		{"list longer than the data", "5bffffff0f", "more than the data left"},
+		{"negative length", "5bffffffff", "more than the data left"},
+		{"string past the end", "7a05616263", "truncated"},
+		{"dict without its end", "7b7a016169", "truncated"},
+		{"trailing bytes", "4e4e", "1 bytes after the value"},
+		{"reference to nothing", "7200000000", "a reference to value 0 of 0"},
+		{"self-containing list", "db010000007200000000", "contains itself"},
+		{"long digit out of range", "6c01000000ffff", "out of range"},
+		{"long past the end", "6c10000000", "more than the data left"},
+		{"ascii with a high byte", "7a01ff", "not valid UTF-8"},
+		{"null as a value", "30", "type code"},
+	} {
+		src, _ := hex.DecodeString(tc.hex)
+		_, err := ToJSON(nil, src, 1<<20)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "at byte") {
+			t.Errorf("%s: %v; want an error with %q and its offset", tc.name, err, tc.want)
+		}
+	}
+	// A list of 100 strings (reference 1, inside the outer list, 0),
+	// then four lists (references 102-105) of 40 references each to the
+	// one before: 40^4 copies of the first.
+	bomb := []byte{0xdb, 5, 0, 0, 0, 0xdb, 100, 0, 0, 0}
+	for range 100 {
+		bomb = append(bomb, 0xfa, 3, 'a', 'b', 'c')
+	}
+	for level := range 4 {
+		bomb = append(bomb, 0xdb, 40, 0, 0, 0)
+		target := byte(1)
+		if level > 0 {
+			target = byte(101 + level)
+		}
+		for range 40 {
+			bomb = append(bomb, 'r', target, 0, 0, 0)
+		}
+	}
+	if _, err := ToJSON(nil, bomb, 1<<20); err == nil || !strings.Contains(err.Error(), "exceeds") {
+		t.Errorf("reference bomb: %v; want the output cap", err)
+	}
+}
+
+// TestAppendFloat: Python's repr, checked on values whose text is known
+// and on the round trip of many bit patterns.
+func TestAppendFloat(t *testing.T) {
+	for _, tc := range []struct {
+		f    float64
+		want string
+	}{
+		{0, "0.0"}, {math.Copysign(0, -1), "-0.0"}, {1, "1.0"}, {-1.5, "-1.5"}, {0.1, "0.1"},
+		{1e16, "1e+16"}, {1e15, "1000000000000000.0"}, {9999999999999998, "9999999999999998.0"},
+		{1e-4, "0.0001"}, {1e-5, "1e-05"}, {1.5e-7, "1.5e-07"}, {1e300, "1e+300"}, {5e-324, "5e-324"},
+		{123.456, "123.456"}, {math.NaN(), "NaN"}, {math.Inf(1), "Infinity"}, {math.Inf(-1), "-Infinity"},
+	} {
+		if got := string(AppendFloat(nil, tc.f)); got != tc.want {
+			t.Errorf("AppendFloat(%v) = %s, want %s", tc.f, got, tc.want)
+		}
+	}
+	for i := uint64(0); i < 200000; i++ {
+		bits := i*0x9E3779B97F4A7C15 + 12345
+		f := math.Float64frombits(bits)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		s := string(AppendFloat(nil, f))
+		back, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.Float64bits(back) != bits || !strings.ContainsAny(s, ".e") {
+			t.Fatalf("AppendFloat(%b) = %s does not read back (or reads as an integer)", bits, s)
+		}
+	}
+}
+
+// FuzzToJSON: any input gives JSON text encoding/json accepts (the
+// non-finite floats aside, which json.dumps writes too) or an error;
+// never a panic or output past the cap.
+func FuzzToJSON(f *testing.F) {
+	data, err := os.ReadFile("testdata/cases.json")
+	if err == nil {
+		var golden struct{ Cases []goldenCase }
+		if json.Unmarshal(data, &golden) == nil {
+			for _, c := range golden.Cases {
+				if src, err := hex.DecodeString(c.Marshal); err == nil {
+					f.Add(src)
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		const maxOut = 1 << 16
+		out, err := ToJSON(nil, src, maxOut)
+		if err != nil {
+			return
+		}
+		if len(out) > maxOut {
+			t.Fatalf("%d bytes out, cap %d", len(out), maxOut)
+		}
+		if !json.Valid(out) && !strings.Contains(string(out), "NaN") && !strings.Contains(string(out), "Infinity") {
+			t.Fatalf("ToJSON(%x) = %s: not JSON", src, out)
+		}
+	})
+}
+
+// BenchmarkToJSON: the golden file's 300 step dicts, as Python's marshal
+// wrote them (interned strings as back-references).
+func BenchmarkToJSON(b *testing.B) {
+	data, err := os.ReadFile("testdata/cases.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var golden struct{ Cases []goldenCase }
+	if err := json.Unmarshal(data, &golden); err != nil {
+		b.Fatal(err)
+	}
+	var src []byte
+	for _, c := range golden.Cases {
+		if c.Name == "steps" {
+			src, _ = hex.DecodeString(c.Marshal)
+		}
+	}
+	if src == nil {
+		b.Fatal("no steps case in testdata/cases.json")
+	}
+	out := make([]byte, 0, 4*len(src))
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if out, err = ToJSON(out[:0], src, 1<<30); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*300)/b.Elapsed().Seconds(), "steps/s")
+}
