@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -274,4 +275,70 @@ func TestContainerModelSwap(t *testing.T) {
 		t.Fatal("no configuration swapped its bowl for a larger model")
 	}
 	t.Logf("%d configurations swapped the bowl's model instead of shrinking", swapped)
+}
+
+// TestInsideDropsOnLevels: an object inside a shelved container (a tray
+// in a fridge) rests on a shelf as the reference's drop from a uniform
+// point leaves it (SEMANTICS.md B §2.3): its bottom on one of the
+// container's levels, never on a level its reachability filter rejects
+// (below 0.3 m above the floor) while a higher one is free, and every
+// reachable level taken in a fair share of seeds, not the lowest always.
+func TestInsideDropsOnLevels(t *testing.T) {
+	base := b1k(t)
+	s := New(base, predicates.Options{})
+	p := defineIn(t, "kitchen", "tray.n.01_1 - tray.n.01 electric_refrigerator.n.01_1 - electric_refrigerator.n.01",
+		"(inside tray.n.01_1 electric_refrigerator.n.01_1)", "(inroom electric_refrigerator.n.01_1 kitchen)")
+	const seeds = 96
+	byLevel := map[int]int{}
+	levelsSeen := 0
+	for seed := uint64(0); seed < seeds; seed++ {
+		res, err := s.Sample(Request{Activity: "physics_case", Problem: p, Scenes: []string{"Beechwood_0_int"}, Seed: seed})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		var tray, fridge, floor *Object
+		for i := range res.Objects {
+			switch o := &res.Objects[i]; o.Name {
+			case "tray.n.01_1":
+				tray = o
+			case "electric_refrigerator.n.01_1":
+				fridge = o
+			case "floor.n.01_1":
+				floor = o
+			}
+		}
+		inner := innerBox(fridge.Box)
+		h := inner.Max[2] - inner.Min[2]
+		n := int(math.Round(h / shelfPitch))
+		levels := []float64{inner.Min[2]}
+		for k := 1; k < n; k++ {
+			levels = append(levels, inner.Min[2]+h*float64(k)/float64(n))
+		}
+		levelsSeen = len(levels)
+		at := -1
+		for k, z := range levels {
+			if math.Abs(tray.Box.Min[2]-z) < 1e-6 {
+				at = k
+			}
+		}
+		if at < 0 {
+			t.Fatalf("seed %d: the tray's bottom at %.3f m is on no level of the fridge (%v)", seed, tray.Box.Min[2], levels)
+		}
+		if levels[at] < floor.Box.Max[2]+reachLow && levels[len(levels)-1] >= floor.Box.Max[2]+reachLow {
+			t.Errorf("seed %d: the tray on level %.2f m, below the reachable height", seed, levels[at])
+		}
+		byLevel[at]++
+	}
+	reachable := 0
+	for k := 1; k < levelsSeen; k++ {
+		reachable++
+		// A uniform drop gives each of the 3-5 reachable levels a fifth to
+		// a third of the seeds (the top one less: the tray's height).
+		if byLevel[k] < seeds/10 {
+			t.Errorf("level %d taken by %d of %d seeds (%v): not a uniform drop", k, byLevel[k], seeds, byLevel)
+		}
+	}
+	if reachable < 3 {
+		t.Fatalf("the fridge has %d shelves above its floor; the test needs a tall one", reachable)
+	}
 }

@@ -155,10 +155,11 @@ func furnitureChildren(p *bddl.Problem, base *kb.Base) (children, parents []stri
 	return children, parents
 }
 
-// TestPhysicalOmniGibson samples the reference's own tasks, seeds 0–3,
-// in their real layouts and in the knowledge base's laid-out scenes, runs
-// the physical checker, and compares the height of objects on furniture
-// with the reference's own recorded instances of the same tasks.
+// TestPhysicalOmniGibson samples the reference's own tasks in their real
+// layouts, in the same scenes laid out from the knowledge base alone, and
+// in the other compatible scenes, runs the physical checker, and compares
+// the height of objects on furniture with the reference's own recorded
+// instances of the same tasks.
 func TestPhysicalOmniGibson(t *testing.T) {
 	tasks := ogTasks(t)
 	base, err := kb.Load(filepath.Join(corpus.Dir(t), "knowledge_base"))
@@ -167,7 +168,7 @@ func TestPhysicalOmniGibson(t *testing.T) {
 	}
 	var ref []float64
 	refBy := map[string][]float64{}
-	var real, laid physStats
+	var real, laid, same physStats
 	var sizes [3]modelFit // real layouts, laid-out scenes, laid out with the knowledge base alone
 	s := New(base, predicates.Options{})
 	// kbOnly has read no scene file: what the knowledge base alone gives.
@@ -228,6 +229,11 @@ func TestPhysicalOmniGibson(t *testing.T) {
 			if res, err := kbOnly.Sample(Request{Activity: task.name, Problem: task.problem, Scenes: order, Seed: seed}); err == nil {
 				sizes[2].add(res, base, refSize, refCats)
 			}
+			if res, err := kbOnly.Sample(Request{Activity: task.name, Problem: task.problem, Scenes: []string{sc.Name}, Seed: seed}); err == nil {
+				same.add(res, base)
+			} else {
+				t.Logf("%s laid out in %s, seed %d: %v", task.name, sc.Name, seed, firstLine(err.Error()))
+			}
 		}
 	}
 	med, low := medianLow(ref)
@@ -237,6 +243,7 @@ func TestPhysicalOmniGibson(t *testing.T) {
 		t.Logf("  %s %d, e.g. %s", rule, real.byRule[rule], strings.Join(ex, "; "))
 	}
 	t.Logf("laid-out scenes: %s", laid.summary())
+	t.Logf("the reference's scenes laid out from the knowledge base alone: %s", same.summary())
 	for k, v := range laid.byParent {
 		m, _ := medianLow(v)
 		m2, _ := medianLow(real.byParent[k])
@@ -262,17 +269,24 @@ func TestPhysicalOmniGibson(t *testing.T) {
 	}
 	checkPhysBounds(t, &real)
 	checkPhysBounds(t, &laid)
-	// The height bound holds in both: in the real layouts the furniture
-	// is the scene file's (boxes approximated by episode/omnigibson) and
-	// the in-room instances are bound where the reference bound them
-	// (SceneObject.Binding). Over 16 seeds, as a few configurations
-	// decide a shelf for many objects (six rashers on one tray).
+	checkPhysBounds(t, &same)
+	// The height bound holds where the scene is the reference's: in the
+	// real layouts, where the furniture is the scene file's (boxes
+	// approximated by episode/omnigibson) and the in-room instances are
+	// bound where the reference bound them (SceneObject.Binding), and in
+	// the same scenes laid out from the knowledge base alone (its model
+	// list, the sampler's layout). Over 16 seeds, as a few configurations
+	// decide a shelf for many objects (six rashers on one tray). In the
+	// other compatible scenes the furniture is other models (a 1.68 m
+	// fridge where the reference's is 1.96 m): their median is reported,
+	// and only the share below 0.3 m is bounded.
 	for _, c := range []struct {
-		name string
-		st   *physStats
-	}{{"real layouts", &real}, {"laid-out scenes", &laid}} {
+		name   string
+		st     *physStats
+		median bool
+	}{{"real layouts", &real, true}, {"the reference's scenes laid out", &same, true}, {"other laid-out scenes", &laid, false}} {
 		m, l := medianLow(c.st.furnitureZ)
-		if diff := m - med; diff > physMaxHeightDiff || diff < -physMaxHeightDiff || l > physMaxLow {
+		if diff := m - med; c.median && (diff > physMaxHeightDiff || diff < -physMaxHeightDiff) || l > physMaxLow {
 			t.Errorf("%s: objects on furniture at a median %.2f m (%.0f%% below 0.3 m), the reference's at %.2f m", c.name, m, 100*l, med)
 		}
 	}

@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/spatial/r3"
@@ -772,19 +773,25 @@ func (pl *plan) placeInside(i, p int) bool {
 		}
 	}
 	levels = append(levels, inner.Min[2])
-	// Nearest first to a height drawn as the reference draws it (a
-	// fraction of the container's height, truncated normal of mean 0.5
-	// and deviation 0.4, INSIDE_RAY_CASTING_SAMPLING_PARAMS); levels the
-	// reference's reachability filter rejects (below 0.3 m above the
-	// floor) last.
-	frac := distuv.Normal{Mu: 0.5, Sigma: 0.4, Src: pl.rng}.Rand()
-	for tries := 0; (frac < 0 || frac > 1) && tries < 8; tries++ {
-		frac = distuv.Normal{Mu: 0.5, Sigma: 0.4, Src: pl.rng}.Rand()
-	}
-	target := inner.Min[2] + min(max(frac, 0), 1)*h
+	// The reference (SEMANTICS.md B §2.3, inside.py) drops the object
+	// from a point uniform in the container's volume onto what lies below
+	// it, and its reachability filter rejects a result below 0.3 m above
+	// the floor and samples again: the drop height is drawn above the
+	// lowest level that filter keeps (when one is), the level under it
+	// comes first, then the other levels below, then those above, and
+	// the levels the filter rejects last.
 	floor := pl.floorZ(p)
+	top := max(inner.Max[2]-size[2], inner.Min[2])
+	lo := inner.Min[2]
+	if reach := slices.DeleteFunc(slices.Clone(levels), func(z float64) bool { return z < floor+reachLow || z > top }); len(reach) > 0 {
+		lo = slices.Min(reach)
+	}
+	target := lo + pl.rng.Float64()*(top-lo)
 	key := func(z float64) float64 {
-		d := math.Abs(z + size[2]/2 - target)
+		d := target - z
+		if d < -geomEps {
+			d = 10 - d // above the drop point: only if nothing below fits
+		}
 		if z < floor+reachLow {
 			d += 100
 		}

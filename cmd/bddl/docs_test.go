@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/openbddl/bddl/internal/corpus"
 )
 
 // docFiles are README.md and every page under docs/.
@@ -206,4 +209,45 @@ func TestReadmeCommandArgs(t *testing.T) {
 			t.Errorf("commandArgs(%q) = %q, want %q", line, got, want)
 		}
 	}
+}
+
+// TestDocDrawings: the drawings docs/sampler.md and the README show are
+// what the documented commands draw with this build (regenerate them with
+// those commands when a change moves an object). The first needs only the
+// embedded defaults; the other two the BEHAVIOR-1K and OmniGibson data.
+func TestDocDrawings(t *testing.T) {
+	t.Parallel()
+	doc := string(readFile(t, "../../docs/sampler.md"))
+	draw := func(t *testing.T, svg, wantFile string, args ...string) {
+		out := t.TempDir()
+		args = append(args, "--svg", "-o", out)
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, 0)
+		files, _ := filepath.Glob(filepath.Join(out, "*", "*.svg"))
+		if len(files) != 1 {
+			t.Fatalf("bddl %s drew %v", strings.Join(args, " "), files)
+		}
+		if wantFile != "" && filepath.Base(files[0]) != wantFile {
+			t.Errorf("bddl %s wrote %s, the docs name %s", strings.Join(args, " "), filepath.Base(files[0]), wantFile)
+		}
+		if got, want := readFile(t, files[0]), readFile(t, filepath.Join("../../docs", svg)); !bytes.Equal(got, want) {
+			t.Errorf("docs/%s is not what bddl %s draws now: regenerate it", svg, strings.Join(args, " "))
+		}
+	}
+	t.Run("embedded", func(t *testing.T) {
+		m := regexp.MustCompile("`samples/tidying_the_living_room/([^`]+)\\.jsonl`").FindStringSubmatch(doc)
+		if m == nil {
+			t.Fatal("docs/sampler.md no longer names the file of the first command")
+		}
+		draw(t, "sample-tidying_the_living_room.svg", m[1]+".svg", "sample", "tidying_the_living_room")
+	})
+	t.Run("corpus", func(t *testing.T) {
+		b1k := corpus.Dir(t)
+		og := corpus.OmniGibsonDir(t)
+		kbDir := filepath.Join(b1k, "knowledge_base")
+		draw(t, "sampler-real-layout.svg", "", "sample", filepath.Join(og, "cook_bacon", "problem0.bddl"), "--kb", kbDir,
+			"--scene-file", filepath.Join(og, "cook_bacon", "house_single_floor_task_cook_bacon_0_0_template-partial_rooms.json"), "--seed", "1")
+		draw(t, "sampler-laid-out.svg", "", "sample", filepath.Join(b1k, "activity_definitions", "storing_food", "problem0.bddl"),
+			"--kb", kbDir, "--scene", "Rs_int", "--seed", "2")
+	})
 }
