@@ -108,6 +108,9 @@ func (s *sexp) rng() Range {
 	if !s.list {
 		return s.tok.rng()
 	}
+	if s.end.typ == tokEOF { // unclosed: it runs to the end of the file
+		return Range{Start: s.tok.pos(), End: s.end.pos()}
+	}
 	return Range{Start: s.tok.pos(), End: Pos{Offset: s.end.off + 1, Line: s.end.line, Col: s.end.col + 1}}
 }
 
@@ -175,10 +178,8 @@ func (lp *lparser) read() []*sexp {
 			if len(open) > 0 {
 				lp.errorf(open[len(open)-1].tok.rng(), codeUnclosedParen, "add the missing ')'; every '(' needs a matching ')'",
 					"this '(' is not closed before the end of the file")
-				end := t
-				end.off--
 				for len(open) > 0 {
-					closeList(open[len(open)-1], end)
+					closeList(open[len(open)-1], t)
 				}
 			}
 			return top
@@ -342,8 +343,9 @@ func parseLibero(filename string, src []byte, opts Options) (*File, Diagnostics)
 		case ":goal":
 			lp.goal(p, s, args)
 		default:
-			p.Libero.Unknown = append(p.Libero.Unknown, UnknownSection{Keyword: kw, Range: s.rng(),
-				Text: string(src[s.tok.off : s.end.off+1])})
+			r := s.rng()
+			p.Libero.Unknown = append(p.Libero.Unknown, UnknownSection{Keyword: kw, Range: r,
+				Text: string(src[r.Start.Offset:r.End.Offset])})
 			switch key {
 			case ":requirements":
 				// LIBERO passes over it (robosuite_parse_problem).

@@ -831,6 +831,11 @@ class Session:
     """Steps a part of a marshalled run: the server applies one part while
     the next is encoded."""
 
+    _run_window = 2
+    """Parts of a run in flight: their responses (a goals column each) wait
+    in the output pipe, which must hold them (64 KiB where it cannot be
+    enlarged)."""
+
     def _run_head(self, explain: bool, goals: bool, chain: Optional[str], field: str) -> bytes:
         h = (self._run_full if explain else self._run_lean) + '"goals":%s,' % ("true" if goals else "false")
         if chain:
@@ -878,7 +883,7 @@ class Session:
                     break
                 head = self._run_head(explain and k == len(starts) - 1, goals, chain, '"steps_marshal":"')
                 pending.append((srv.send_raw_parts([head, b64, b'"}}']), start))
-                if len(pending) > 1:
+                if len(pending) > self._run_window - 1:
                     collect()
         finally:
             while pending:  # every response read, whatever happens
