@@ -1,7 +1,9 @@
 """Writes cases.json: values as marshal.dumps(v, 4) writes them and the
 text json.dumps writes for them (or null when json.dumps refuses or
 openbddl must not send them marshalled). Run by
-`go test ./internal/pymarshal -update` (needs python3)."""
+`go test ./internal/pymarshal -update` (needs python3). Pythons 3.9, 3.10,
+3.11, 3.12 and 3.13 write byte-identical marshal data for every case here
+(checked when the file was made)."""
 import json
 import marshal
 import sys
