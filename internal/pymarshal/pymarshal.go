@@ -349,21 +349,9 @@ func (t *transcoder) str(n int, utf bool) error {
 			i += size
 			continue
 		}
-		switch {
-		case c == '"':
-			t.out = append(t.out, '\\', '"')
-		case c == '\\':
-			t.out = append(t.out, '\\', '\\')
-		case c == '\n':
-			t.out = append(t.out, '\\', 'n')
-		case c == '\r':
-			t.out = append(t.out, '\\', 'r')
-		case c == '\t':
-			t.out = append(t.out, '\\', 't')
-		case c == '\b':
-			t.out = append(t.out, '\\', 'b')
-		case c == '\f':
-			t.out = append(t.out, '\\', 'f')
+		switch e := shortEscape[c]; {
+		case e != 0:
+			t.out = append(t.out, '\\', e)
 		case c < 0x20:
 			t.out = append(t.out, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
 		default:
@@ -377,6 +365,10 @@ func (t *transcoder) str(n int, utf bool) error {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// shortEscape is the letter json.dumps escapes an ASCII byte with after a
+// backslash, 0 for none (other control bytes are \u00XX).
+var shortEscape = [0x80]byte{'"': '"', '\\': '\\', '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f'}
 
 // AppendFloat appends f as Python's repr writes it, which is what
 // json.dumps writes (NaN and the infinities as json.dumps writes them

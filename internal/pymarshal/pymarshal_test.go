@@ -21,6 +21,20 @@ type goldenCase struct {
 	JSON    *string `json:"json"`
 }
 
+// goldenCases reads testdata/cases.json.
+func goldenCases(tb testing.TB) []goldenCase {
+	tb.Helper()
+	data, err := os.ReadFile("testdata/cases.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var golden struct{ Cases []goldenCase }
+	if err := json.Unmarshal(data, &golden); err != nil {
+		tb.Fatal(err)
+	}
+	return golden.Cases
+}
+
 // TestPythonCases: every value Python's marshal wrote (testdata/gen.py)
 // reads as the text json.dumps wrote for it, byte for byte; the values
 // openbddl must not send marshalled are ErrUnsupported.
@@ -32,18 +46,11 @@ func TestPythonCases(t *testing.T) {
 			t.Fatalf("python3 testdata/gen.py: %v", err)
 		}
 	}
-	data, err := os.ReadFile("testdata/cases.json")
-	if err != nil {
-		t.Fatal(err)
+	cases := goldenCases(t)
+	if len(cases) < 20 {
+		t.Fatalf("only %d cases in testdata/cases.json", len(cases))
 	}
-	var golden struct{ Cases []goldenCase }
-	if err := json.Unmarshal(data, &golden); err != nil {
-		t.Fatal(err)
-	}
-	if len(golden.Cases) < 20 {
-		t.Fatalf("only %d cases in testdata/cases.json", len(golden.Cases))
-	}
-	for _, c := range golden.Cases {
+	for _, c := range cases {
 		src, err := hex.DecodeString(c.Marshal)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
@@ -143,15 +150,9 @@ func TestAppendFloat(t *testing.T) {
 // non-finite floats aside, which json.dumps writes too) or an error;
 // never a panic or output past the cap.
 func FuzzToJSON(f *testing.F) {
-	data, err := os.ReadFile("testdata/cases.json")
-	if err == nil {
-		var golden struct{ Cases []goldenCase }
-		if json.Unmarshal(data, &golden) == nil {
-			for _, c := range golden.Cases {
-				if src, err := hex.DecodeString(c.Marshal); err == nil {
-					f.Add(src)
-				}
-			}
+	for _, c := range goldenCases(f) {
+		if src, err := hex.DecodeString(c.Marshal); err == nil {
+			f.Add(src)
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -172,16 +173,8 @@ func FuzzToJSON(f *testing.F) {
 // BenchmarkToJSON: the golden file's 300 step dicts, as Python's marshal
 // wrote them (interned strings as back-references).
 func BenchmarkToJSON(b *testing.B) {
-	data, err := os.ReadFile("testdata/cases.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var golden struct{ Cases []goldenCase }
-	if err := json.Unmarshal(data, &golden); err != nil {
-		b.Fatal(err)
-	}
 	var src []byte
-	for _, c := range golden.Cases {
+	for _, c := range goldenCases(b) {
 		if c.Name == "steps" {
 			src, _ = hex.DecodeString(c.Marshal)
 		}
@@ -193,7 +186,7 @@ func BenchmarkToJSON(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if out, err = ToJSON(out[:0], src, 1<<30); err != nil {
+		if _, err := ToJSON(out[:0], src, 1<<30); err != nil {
 			b.Fatal(err)
 		}
 	}
