@@ -797,10 +797,13 @@ class Session:
 
     def run(self, steps: Union[Iterable[Step], str, bytes, PathLike], *, explain: bool = False,
             goals: bool = False) -> RunResult:
-        """Apply many steps in one round trip (a whole episode held in
-        memory): the result after the last (the lean record unless
-        ``explain``), and with ``goals`` the goal's truth after each
-        (``RunResult.goals``, one string per step).
+        """Apply many steps in one call (a whole episode held in memory):
+        the result after the last (the lean record unless ``explain``),
+        and with ``goals`` the goal's truth after each
+        (``RunResult.goals``, one string per step). It is one round trip,
+        but for a list of more than 1,024 steps, which goes in parts of
+        that many, pipelined; as with one request, a bad step leaves the
+        steps before it applied and none after it.
 
         ``steps`` is a list of step dicts, or steps already encoded as
         JSON Lines (``str`` or ``bytes``, one step per line), or the path
