@@ -10,6 +10,8 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/openbddl/bddl/episode/recording"
 )
 
 // TimeColumn is the column the samples' times come from.
@@ -49,20 +51,7 @@ type Error struct {
 	Msg    string
 }
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	b.WriteString(": ")
-	if e.Column != "" {
-		b.WriteString(e.Column)
-		b.WriteString(": ")
-	}
-	if e.Row >= 0 {
-		fmt.Fprintf(&b, "row %d: ", e.Row)
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
+func (e *Error) Error() string { return recording.ErrorText(e.File, e.Column, e.Row, e.Msg) }
 
 // StreamFile is an open stream file.
 type StreamFile struct {

@@ -1,9 +1,6 @@
 package oopsie
 
-import (
-	"strconv"
-	"strings"
-)
+import "github.com/openbddl/bddl/episode/recording"
 
 // Error is a problem with an episode file: the file, the object path in
 // it, the row.
@@ -14,19 +11,4 @@ type Error struct {
 	Msg  string
 }
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	b.WriteString(": ")
-	if e.Path != "" {
-		b.WriteString(e.Path)
-		b.WriteString(": ")
-	}
-	if e.Row >= 0 {
-		b.WriteString("row ")
-		b.WriteString(strconv.Itoa(e.Row))
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
+func (e *Error) Error() string { return recording.ErrorText(e.File, e.Path, e.Row, e.Msg) }
