@@ -109,7 +109,7 @@ func diffObject(prev, cur *Object) *Object {
 		curHas := cur.Set&f != 0
 		prevHas := prev != nil && prev.Set&f != 0
 		switch {
-		case curHas && (!prevHas || !fieldEqual(prev, cur, f)):
+		case curHas && (!prevHas || !FieldEqual(prev, cur, f)):
 			CopyField(&d, cur, f)
 			if f == predicates.FieldParticles && prevHas {
 				d.Particles = particleDelta(prev.Particles, cur.Particles)
@@ -153,7 +153,8 @@ func sameParticles(a, b Particles) bool {
 		sameNum(a.Absorbed, b.Absorbed) && sameNum(a.AbsorbLimit, b.AbsorbLimit)
 }
 
-func fieldEqual(a, b *Object, f predicates.Field) bool {
+// FieldEqual reports whether a and b hold the same value of field f.
+func FieldEqual(a, b *Object, f predicates.Field) bool {
 	switch f {
 	case predicates.FieldPosition:
 		return a.Pos == b.Pos

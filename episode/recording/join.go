@@ -553,7 +553,7 @@ func (s *Stream) dropUnchanged() {
 				}
 				continue
 			}
-			if last.Set&f != 0 && sameField(o, last, f) {
+			if last.Set&f != 0 && episode.FieldEqual(o, last, f) {
 				o.Set &^= f
 				continue
 			}
@@ -564,18 +564,4 @@ func (s *Stream) dropUnchanged() {
 			delete(s.objs, name)
 		}
 	}
-}
-
-func sameField(a, b *episode.Object, f predicates.Field) bool {
-	switch f {
-	case predicates.FieldPosition:
-		return a.Pos == b.Pos
-	case predicates.FieldOrientation:
-		return a.Quat == b.Quat
-	case predicates.FieldAABB:
-		return a.AABB == b.AABB
-	case predicates.FieldOBB:
-		return a.OBB == b.OBB
-	}
-	return false
 }
