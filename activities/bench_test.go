@@ -1,7 +1,6 @@
 package activities
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/openbddl/bddl/internal/corpus"
@@ -14,8 +13,7 @@ import (
 // scenes) and parsing the definitions, as `bddl validate --kb` does;
 // "rules" reuses both; "kb" is the knowledge-base load alone.
 func BenchmarkValidateCorpus(b *testing.B) {
-	dir := corpus.Dir(b)
-	kbDir := filepath.Join(dir, "knowledge_base")
+	kbDir := corpus.KBDir(b)
 	defs := corpus.ActivitiesDir(b)
 	load := func(b *testing.B) (*kb.Base, *Library) {
 		base, err := kb.Load(kbDir)

@@ -62,8 +62,7 @@ func corpusSummary(lib *Library, reps []Report, root string) string {
 // the BEHAVIOR-1K knowledge base and compares the findings with the
 // reviewed summary in testdata/corpus_summary.golden.
 func TestCorpus(t *testing.T) {
-	dir := corpus.Dir(t)
-	base, err := kb.Load(filepath.Join(dir, "knowledge_base"))
+	base, err := kb.Load(corpus.KBDir(t))
 	if err != nil {
 		t.Fatalf("loading the corpus knowledge base: %v", err)
 	}
@@ -112,8 +111,7 @@ func TestCorpus(t *testing.T) {
 // TestCorpusKB runs the knowledge-base rules on the BEHAVIOR-1K knowledge
 // base: they must run, and clashes are reported pair by pair.
 func TestCorpusKB(t *testing.T) {
-	dir := corpus.Dir(t)
-	base, err := kb.Load(filepath.Join(dir, "knowledge_base"))
+	base, err := kb.Load(corpus.KBDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package activities
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/openbddl/bddl/internal/corpus"
@@ -17,8 +16,7 @@ import (
 // `check --transitions` cannot make, no more, no less. Substances a
 // particle source of the activity emits are left out (no rule makes them).
 func TestUnmadeFutureAgreesWithEngine(t *testing.T) {
-	dir := corpus.Dir(t)
-	base, err := kb.Load(filepath.Join(dir, "knowledge_base"))
+	base, err := kb.Load(corpus.KBDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/corpus"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -32,11 +31,11 @@ var medianActivity = sync.OnceValue(func() benchActivity {
 		prob *bddl.Problem
 	}
 	var cands []cand
-	if dir := corpusDir(); dir != "" {
-		if b, err := kb.Load(filepath.Join(dir, "knowledge_base")); err == nil {
+	if l, ok := corpus.Find(); ok {
+		if b, err := kb.Load(l.Data); err == nil {
 			base = b
 		}
-		if lib, err := activities.LoadDir(filepath.Join(dir, "activity_definitions")); err == nil {
+		if lib, err := activities.LoadDir(l.Activities); err == nil {
 			for _, a := range lib.Activities {
 				if a.Problem != nil && !a.Diagnostics.HasErrors() {
 					cands = append(cands, cand{a.ID(), a.Problem})
@@ -62,21 +61,6 @@ var medianActivity = sync.OnceValue(func() benchActivity {
 
 // corpusDir finds the BEHAVIOR-1K corpus as internal/corpus does,
 // without skipping: the benchmarks fall back to the examples.
-func corpusDir() string {
-	if d := os.Getenv("BDDL_CORPUS"); d != "" {
-		return d
-	}
-	wd, _ := os.Getwd()
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		cand := filepath.Join(dir, "shared", "behavior1k")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			return cand
-		}
-		if filepath.Dir(dir) == dir {
-			return ""
-		}
-	}
-}
 
 const benchSteps = 20000
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -19,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func corpusDir(t testing.TB) string { return corpus.Dir(t) }
 
 func knowledgeBaseDir(t testing.TB) string {
-	return filepath.Join(corpusDir(t), "knowledge_base")
+	return corpus.KBDir(t)
 }
 
 var b1kOnce struct {

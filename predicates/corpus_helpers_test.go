@@ -8,39 +8,14 @@ import (
 	"testing"
 
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/corpus"
 	"github.com/openbddl/bddl/kb"
 )
 
-// corpusDir locates the BEHAVIOR-1K corpus: $BDDL_CORPUS, else a
-// shared/behavior1k directory beside one of the working directory's
-// ancestors. Missing, the test fails under CI and is skipped otherwise.
-func corpusDir(tb testing.TB) string {
-	tb.Helper()
-	if dir := os.Getenv("BDDL_CORPUS"); dir != "" {
-		if _, err := os.Stat(dir); err != nil {
-			tb.Fatalf("$BDDL_CORPUS=%s: %v", dir, err)
-		}
-		return dir
-	}
-	wd, err := os.Getwd()
-	if err == nil {
-		for dir := wd; ; dir = filepath.Dir(dir) {
-			for _, cand := range []string{filepath.Join(dir, "shared", "behavior1k"), filepath.Join(dir, "..", "shared", "behavior1k")} {
-				if st, err := os.Stat(filepath.Join(cand, "activity_definitions")); err == nil && st.IsDir() {
-					return cand
-				}
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		tb.Fatal("BEHAVIOR-1K corpus not found: set $BDDL_CORPUS or place shared/behavior1k beside the repository")
-	}
-	tb.Skip("BEHAVIOR-1K corpus not found (set $BDDL_CORPUS or place shared/behavior1k beside the repository); skipping")
-	return ""
-}
+// corpusDir locates the BEHAVIOR-1K corpus as every corpus test does
+// (internal/corpus): missing, the test fails under CI and is skipped
+// otherwise.
+func corpusDir(tb testing.TB) string { return corpus.Dir(tb) }
 
 type corpusActivity struct {
 	name    string
@@ -64,8 +39,9 @@ var (
 func loadCorpus(tb testing.TB) ([]corpusActivity, *kb.Base) {
 	tb.Helper()
 	dir := corpusDir(tb)
+	kbDir := corpus.KBDir(tb) // skips before the Once, never inside it
 	corpusOnce.Do(func() {
-		base, err := kb.Load(filepath.Join(dir, "knowledge_base"))
+		base, err := kb.Load(kbDir)
 		if err != nil && base == nil {
 			corpusErr = err
 			return

@@ -26,8 +26,7 @@ type corpusSet struct {
 }
 
 func corpusData(t testing.TB) *corpusSet {
-	dir := corpus.Dir(t)
-	c, err := loadCorpusOnce(dir)
+	c, err := loadCorpusOnce(corpus.Dir(t), corpus.KBDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,13 +38,13 @@ var (
 	corpusCache *corpusSet
 )
 
-func loadCorpusOnce(dir string) (*corpusSet, error) {
+func loadCorpusOnce(dir, kbDir string) (*corpusSet, error) {
 	corpusMu.Lock()
 	defer corpusMu.Unlock()
 	if corpusCache != nil {
 		return corpusCache, nil
 	}
-	base, err := kb.Load(filepath.Join(dir, "knowledge_base"))
+	base, err := kb.Load(kbDir)
 	if err != nil {
 		return nil, err
 	}

@@ -304,7 +304,7 @@ func objectNamed(res *Result, name string) Object {
 // is one it lists, and a model it gives a scale or bounding box is loaded
 // at the scale the file records (bounding box / inventory box per axis).
 func TestListsMatchSceneFiles(t *testing.T) {
-	base, err := kb.Load(filepath.Join(corpus.Dir(t), "knowledge_base"))
+	base, err := kb.Load(corpus.KBDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

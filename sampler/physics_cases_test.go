@@ -2,7 +2,6 @@ package sampler
 
 import (
 	"math"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -22,8 +21,8 @@ var (
 // b1k is the BEHAVIOR-1K knowledge base of the corpus, loaded once.
 func b1k(t *testing.T) *kb.Base {
 	t.Helper()
-	dir := corpus.Dir(t)
-	b1kOnce.Do(func() { b1kBase, b1kErr = kb.Load(filepath.Join(dir, "knowledge_base")) })
+	dir := corpus.KBDir(t) // skips before the Once, never inside it
+	b1kOnce.Do(func() { b1kBase, b1kErr = kb.Load(dir) })
 	if b1kErr != nil {
 		t.Fatal(b1kErr)
 	}

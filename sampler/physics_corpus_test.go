@@ -25,7 +25,7 @@ func TestPhysicalCorpus(t *testing.T) {
 		t.Skip("samples the whole corpus four times")
 	}
 	dir := corpus.Dir(t)
-	base, err := kb.Load(filepath.Join(dir, "knowledge_base"))
+	base, err := kb.Load(corpus.KBDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func furnitureChildren(p *bddl.Problem, base *kb.Base) (children, parents []stri
 // instances of the same tasks.
 func TestPhysicalOmniGibson(t *testing.T) {
 	tasks := ogTasks(t)
-	base, err := kb.Load(filepath.Join(corpus.Dir(t), "knowledge_base"))
+	base, err := kb.Load(corpus.KBDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/episode/omnigibson"
+	"github.com/openbddl/bddl/internal/corpus"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -439,24 +440,13 @@ func TestLayoutHasNoOverlaps(t *testing.T) {
 // TestTemplateScene samples the reference's own tasks in the scenes their
 // template files describe.
 func TestTemplateScene(t *testing.T) {
-	dir := os.Getenv("BDDL_OMNIGIBSON")
-	if dir == "" {
-		dir = "../../shared/omnigibson"
-	}
-	tasks, _ := filepath.Glob(filepath.Join(dir, "*", "*_template-partial_rooms.json"))
+	tasks, _ := filepath.Glob(filepath.Join(corpus.OmniGibsonDir(t), "*", "*_template-partial_rooms.json"))
 	if len(tasks) == 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("no OmniGibson scene files: set BDDL_OMNIGIBSON")
-		}
-		t.Skip("no OmniGibson scene files at " + dir + " (set BDDL_OMNIGIBSON)")
+		t.Fatal("no OmniGibson scene files in " + corpus.OmniGibsonDir(t))
 	}
-	corpusDir := os.Getenv("BDDL_CORPUS")
-	if corpusDir == "" {
-		corpusDir = "../../shared/behavior1k"
-	}
-	base, err := kb.Load(filepath.Join(corpusDir, "knowledge_base"))
+	base, err := kb.Load(corpus.KBDir(t))
 	if err != nil {
-		t.Skip("the BEHAVIOR-1K knowledge base is needed: " + err.Error())
+		t.Fatal(err)
 	}
 	s := New(base, predicates.Options{})
 	ok := 0

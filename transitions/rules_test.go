@@ -3,7 +3,6 @@ package transitions
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -23,8 +22,8 @@ var b1k struct {
 // behavior1k loads the BEHAVIOR-1K knowledge base of the corpus once.
 func behavior1k(t testing.TB) *kb.Base {
 	t.Helper()
-	dir := corpus.Dir(t)
-	b1k.Do(func() { b1k.base, b1k.err = kb.Load(filepath.Join(dir, "knowledge_base")) })
+	dir := corpus.KBDir(t) // skips before the Once, never inside it
+	b1k.Do(func() { b1k.base, b1k.err = kb.Load(dir) })
 	if b1k.base == nil {
 		t.Fatalf("loading the BEHAVIOR-1K knowledge base: %v", b1k.err)
 	}

@@ -244,8 +244,9 @@ func TestDocDrawings(t *testing.T) {
 	t.Run("corpus", func(t *testing.T) {
 		b1k := corpus.Dir(t)
 		og := corpus.OmniGibsonDir(t)
-		kbDir := filepath.Join(b1k, "knowledge_base")
-		draw(t, "sampler-real-layout.svg", "", "sample", filepath.Join(og, "cook_bacon", "problem0.bddl"), "--kb", kbDir,
+		kbDir := corpus.KBDir(t)
+		ogDefs := corpus.OmniGibsonPackage(t).Activities
+		draw(t, "sampler-real-layout.svg", "", "sample", filepath.Join(ogDefs, "cook_bacon", "problem0.bddl"), "--kb", kbDir,
 			"--scene-file", filepath.Join(og, "cook_bacon", "house_single_floor_task_cook_bacon_0_0_template-partial_rooms.json"), "--seed", "1")
 		draw(t, "sampler-laid-out.svg", "", "sample", filepath.Join(b1k, "activity_definitions", "storing_food", "problem0.bddl"),
 			"--kb", kbDir, "--scene", "Rs_int", "--seed", "2")

@@ -196,7 +196,7 @@ func TestCheckInit(t *testing.T) {
 // (nearly) every instance (docs/omnigibson.md).
 func TestOmniGibsonSharedTasks(t *testing.T) {
 	root := corpus.OmniGibsonDir(t)
-	kbDir := filepath.Join(corpus.Dir(t), "knowledge_base")
+	kbDir := corpus.KBDir(t)
 	ents, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ func kbRun(args ...string) (int, string, string) {
 // as every corpus test does.
 func kbCorpus(t *testing.T) string {
 	t.Helper()
-	return filepath.Join(corpus.Dir(t), "knowledge_base")
+	return corpus.KBDir(t)
 }
 
 const brokenKB = `synsets:

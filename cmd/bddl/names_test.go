@@ -79,7 +79,7 @@ func TestNameLookupLibrary(t *testing.T) {
 // TestScenesDidYouMean: a mistyped --scene suggests the scene.
 func TestScenesDidYouMean(t *testing.T) {
 	t.Parallel()
-	kbDir := filepath.Join(filepath.Dir(corpus.ActivitiesDir(t)), "knowledge_base")
+	kbDir := corpus.KBDir(t)
 	args := []string{"--kb", kbDir, "sample", "tidying_the_living_room", "--scene", "Rs_intt", "-o", t.TempDir()}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, exitMisuse)

@@ -148,22 +148,13 @@ func TestSampleGoalThenCheck(t *testing.T) {
 // TestSampleSceneFile samples a reference task in the layout of its own
 // scene file.
 func TestSampleSceneFile(t *testing.T) {
-	dir := os.Getenv("BDDL_OMNIGIBSON")
-	if dir == "" {
-		dir = "../../../shared/omnigibson"
-	}
-	corpusDir := os.Getenv("BDDL_CORPUS")
-	if corpusDir == "" {
-		corpusDir = "../../../shared/behavior1k"
-	}
+	dir := corpus.OmniGibsonDir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "cook_bacon", "*_template-partial_rooms.json"))
 	if len(files) == 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("no OmniGibson scene files: set BDDL_OMNIGIBSON")
-		}
-		t.Skip("no OmniGibson scene files at " + dir)
+		t.Skip("no cook_bacon task folder in " + dir)
 	}
-	out, errs, code := execSample(t, "sample", "--kb", filepath.Join(corpusDir, "knowledge_base"), filepath.Join(dir, "cook_bacon", "problem0.bddl"),
+	def := filepath.Join(corpus.OmniGibsonPackage(t).Activities, "cook_bacon", "problem0.bddl")
+	out, errs, code := execSample(t, "sample", "--kb", corpus.KBDir(t), def,
 		"--scene-file", files[0], "-o", t.TempDir(), "--format", "json")
 	recs := jsonResults(t, out)
 	if code != 0 || len(recs) != 1 || recs[0]["scene"] != "house_single_floor" {
@@ -283,7 +274,7 @@ func TestSampleShardEmptyAndBad(t *testing.T) {
 // record and in the text report; --no-shrink samples none, failing with
 // no-space where an object fits only shrunk.
 func TestSampleShrunkReport(t *testing.T) {
-	kbDir := filepath.Join(corpus.Dir(t), "knowledge_base")
+	kbDir := corpus.KBDir(t)
 	def := filepath.Join(t.TempDir(), "sheets", "problem0.bddl")
 	if err := os.MkdirAll(filepath.Dir(def), 0o755); err != nil {
 		t.Fatal(err)
@@ -427,7 +418,7 @@ func TestSampleJobsDeterminismListed(t *testing.T) {
 	for _, c := range []struct {
 		dir, jobs string
 	}{{a, "1"}, {b, "3"}} {
-		args := []string{"sample", "--kb", filepath.Join(dir, "knowledge_base"), "-n", "4", "--seed", "3", "-o", c.dir, "--jobs", c.jobs}
+		args := []string{"sample", "--kb", corpus.KBDir(t), "-n", "4", "--seed", "3", "-o", c.dir, "--jobs", c.jobs}
 		for _, act := range []string{"cook_bacon", "freeze_pies", "hiding_Easter_eggs"} {
 			args = append(args, filepath.Join(dir, "activity_definitions", act))
 		}

@@ -185,7 +185,7 @@ func TestServeSessionMatchesCheck(t *testing.T) {
 // recordings of both kinds: symbolic, and poses decided by geometry.
 func TestServeSessionMatchesCheckCorpus(t *testing.T) {
 	t.Parallel()
-	kbDir := filepath.Join(corpus.Dir(t), "knowledge_base")
+	kbDir := corpus.KBDir(t)
 	files := corpus.ActivityFiles(t)
 	base, err := kb.FromEnv(kbDir)
 	if err != nil {

@@ -277,7 +277,7 @@ func TestTransitionSampleBehavior1K(t *testing.T) {
 		t.Skip("short")
 	}
 	// Every 300th rule: each run loads the knowledge base anew.
-	sampleAndCheck(t, []string{"--kb", filepath.Join(corpus.Dir(t), "knowledge_base")}, 300)
+	sampleAndCheck(t, []string{"--kb", corpus.KBDir(t)}, 300)
 }
 
 // TestCheckTransitionOptions: the reference lands the cookies' states a
@@ -286,7 +286,7 @@ func TestTransitionSampleBehavior1K(t *testing.T) {
 // or options without --transitions, is a usage error.
 func TestCheckTransitionOptions(t *testing.T) {
 	dir := filepath.Join("..", "..", "transitions", "testdata", "scripted")
-	base := []string{"check", "--kb", filepath.Join(corpus.Dir(t), "knowledge_base"), "--activity", filepath.Join(dir, "oven.bddl"),
+	base := []string{"check", "--kb", corpus.KBDir(t), "--activity", filepath.Join(dir, "oven.bddl"),
 		"--episode", filepath.Join(dir, "oven_ends_on_firing_step.jsonl"), "--transitions"}
 	r := runBDDL(t, base...)
 	r.wantCode(t, base, exitFindings)

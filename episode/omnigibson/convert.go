@@ -443,7 +443,7 @@ func (c *Converter) sortedBindings() []string {
 // robot returns the selected robot's start pose.
 func (c *Converter) robot(rs []RobotPose) (RobotPose, bool) {
 	for _, r := range rs {
-		if c.opts.Robot == "" || r.Robot == c.opts.Robot {
+		if c.opts.Robot == "" || r.Robot == c.opts.Robot || r.Robot == "" {
 			return r, true
 		}
 	}

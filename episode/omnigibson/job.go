@@ -114,7 +114,7 @@ func WriteEpisode(path string, h *episode.Header) error {
 // HasRobot reports whether the template has start poses for the robot.
 func (t *Template) HasRobot(name string) bool {
 	for _, r := range t.Robots {
-		if r.Robot == name {
+		if r.Robot == name || r.Robot == "" { // "": available_tasks.yaml's pose, for any robot
 			return true
 		}
 	}

@@ -4,8 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/openbddl/bddl/internal/b1klayout"
 )
 
 // Task is a task folder's files: its templates, its instance files and
@@ -20,10 +25,20 @@ import (
 // Template is the full one and Partial the other, and ReadTask merges
 // them; with one, Partial is "".
 type Task struct {
-	Template   string
-	Partial    string
-	Instances  []string // sorted; empty when the template alone was named
-	Definition string   // problem*.bddl beside the template, "" if none
+	Template  string
+	Partial   string
+	Instances []string // sorted; empty when the template alone was named
+	// Name is the task's (activity's) name and DefIndex the number of its
+	// definition (problem<N>.bddl), from the template's name
+	// (<scene>_task_<name>_<N>_<i>_template*.json), else the folder's.
+	Name     string
+	DefIndex int
+	// Definition is the definition found for the task without being
+	// told: problem*.bddl beside the template, else the task's
+	// definition in the BEHAVIOR-1K tree around it
+	// (joylo/sampled_task/<task> ↔ bddl3/bddl/activity_definitions/<task>);
+	// "" if none. FindDefinition looks in more places.
+	Definition string
 }
 
 const (
@@ -75,18 +90,28 @@ func FindTaskWith(path, template string) (*Task, error) {
 	default:
 		return nil, fmt.Errorf("%s: not a task folder, template (*%s, *%s) or instance file (*%s)", path, fullSuffix, partialSuffix, instanceSuffix)
 	}
-	defs, _ := filepath.Glob(filepath.Join(filepath.Dir(t.Template), "problem*.bddl"))
-	sort.Strings(defs)
-	if len(defs) > 0 {
-		t.Definition = defs[0]
-	}
+	t.Name, t.DefIndex = taskName(t.Template)
+	t.Definition, _ = t.FindDefinition("")
 	return t, nil
 }
 
 // FindTasks resolves a path as FindTask does, or, when no file has that
 // name and it holds a glob pattern (*, ?, [), every file it matches:
 // instance files grouped by the templates they use, one Task per group.
+// A folder of task folders (the simulator's sampled_task) is every task
+// in it, in name order; its available_tasks.yaml is not an input.
 func FindTasks(path, template string) ([]*Task, error) {
+	if subs := taskFolders(path); template == "" && len(subs) > 0 {
+		out := make([]*Task, 0, len(subs))
+		for _, d := range subs {
+			t, err := FindTaskWith(d, "")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, t)
+		}
+		return out, nil
+	}
 	if _, err := os.Stat(path); err == nil || !strings.ContainsAny(path, "*?[") {
 		t, err := FindTaskWith(path, template)
 		if err != nil {
@@ -120,6 +145,96 @@ func FindTasks(path, template string) ([]*Task, error) {
 		sort.Strings(t.Instances)
 	}
 	return out, nil
+}
+
+// taskFolders lists the task folders in dir when dir is a folder of them
+// (no template of its own nor in the folder above, a template in each
+// listed subfolder); nil otherwise.
+func taskFolders(dir string) []string {
+	info, err := os.Stat(dir)
+	if err != nil || !info.IsDir() {
+		return nil
+	}
+	if ts, _ := templatesIn(dir); len(ts) > 0 {
+		return nil
+	}
+	if ts, _ := templatesIn(filepath.Dir(dir)); len(ts) > 0 {
+		return nil // an *_instances folder
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		d := filepath.Join(dir, e.Name())
+		if ts, _ := templatesIn(d); len(ts) > 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// templateName matches a template's name: scene, task, definition number
+// and instance number.
+var templateName = regexp.MustCompile(`^.+?_task_(.+)_(\d+)_(\d+)_template(?:-partial_rooms)?\.json$`)
+
+// taskName is the task's name and definition number from its template's
+// name, else the template's folder's name and 0.
+func taskName(template string) (string, int) {
+	if m := templateName.FindStringSubmatch(filepath.Base(template)); m != nil {
+		n, err := strconv.Atoi(m[2])
+		if err == nil {
+			return m[1], n
+		}
+	}
+	return filepath.Base(filepath.Dir(template)), 0
+}
+
+// DefinitionIn returns the task's definition in an activity_definitions
+// folder (<lib>/<name>/problem<N>.bddl), "" when it has none.
+func (t *Task) DefinitionIn(lib string) string {
+	if lib == "" || t.Name == "" {
+		return ""
+	}
+	p := filepath.Join(lib, t.Name, "problem"+strconv.Itoa(t.DefIndex)+".bddl")
+	if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+		return p
+	}
+	return ""
+}
+
+// FindDefinition returns the task's definition, looking in order: beside
+// its template; in lib, an activity_definitions folder the user named
+// (--activities), when given; in the BEHAVIOR-1K tree around the task
+// folder (the instances' own snapshot); in each of more (the knowledge
+// base's package). tried lists where it looked, for the message when
+// nothing is found.
+func (t *Task) FindDefinition(lib string, more ...string) (path string, tried []string) {
+	dir := filepath.Dir(t.Template)
+	defs, _ := filepath.Glob(filepath.Join(dir, "problem*.bddl"))
+	sort.Strings(defs)
+	if len(defs) > 0 {
+		return defs[0], nil
+	}
+	tried = append(tried, dir)
+	libs := []string{lib}
+	if l, ok := b1klayout.Around(dir); ok {
+		libs = append(libs, l.Activities)
+	}
+	for _, lib := range append(libs, more...) {
+		if lib == "" || slices.Contains(tried, lib) {
+			continue
+		}
+		if p := t.DefinitionIn(lib); p != "" {
+			return p, nil
+		}
+		tried = append(tried, lib)
+	}
+	return "", tried
 }
 
 // walkInstances lists the instance files under dir, at most two folders
@@ -266,12 +381,20 @@ func ReadTask(t *Task) (*Template, error) {
 			return nil, err
 		}
 	}
-	if len(tmpl.Robots) == 0 && len(t.Instances) > 0 {
+	switch {
+	case len(tmpl.Robots) > 0:
+	case len(t.Instances) > 0:
 		in, err := ReadInstance(t.Instances[0])
 		if err != nil {
 			return nil, err
 		}
 		tmpl.GroundPoses = in.Robots
+	default:
+		// A task with only its templates: the simulator keeps the robot's
+		// start pose in the sampled_task folder's available_tasks.yaml.
+		if tmpl.Robots, err = availableRobotPose(t, tmpl.Scene); err != nil {
+			return nil, err
+		}
 	}
 	return tmpl, nil
 }
