@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/openbddl/bddl/internal/b1klayout"
 )
 
 // The BEHAVIOR-1K knowledge-base files this package reads.
@@ -27,9 +30,11 @@ const (
 	dirRules       = "transition_map/tm_jsons"
 )
 
-// LoadBehavior1K loads a BEHAVIOR-1K knowledge base directory (the BDDL
-// package's generated_data, called knowledge_base in our corpus); dir may
-// also be a directory containing one of those two. It reads what
+// LoadBehavior1K loads a BEHAVIOR-1K knowledge base: its data folder
+// (the bddl package's generated_data/), the bddl package folder holding
+// it, or a checkout's root holding the package (internal/b1klayout). The
+// package's knowledge_base/ is Python code: named, it is refused with the
+// folder to give instead, or its generated_data/ beside it is read. It reads what
 // validation and evaluation need (the hierarchy, propagated properties
 // with parameters, synsets.csv, room types, transition rules) at once, and
 // scenes, categories and object models on first use.
@@ -38,10 +43,9 @@ const (
 // naming every file and line or key. The Base is returned even then, with
 // whatever could be loaded, so a checker can report more.
 func LoadBehavior1K(dir string) (*Base, error) {
-	dir = behavior1KDir(dir)
-	if _, err := os.Stat(filepath.Join(dir, fileHierarchy)); err != nil {
-		return nil, DataErrors{{Location: Location{File: fileHierarchy}, Code: "missing-file",
-			Message: "not a BEHAVIOR-1K knowledge base directory: " + err.Error()}}
+	dir, err := behavior1KDir(dir)
+	if err != nil {
+		return nil, err
 	}
 	cdir := cacheDir()
 	if cdir == "" {
@@ -104,20 +108,31 @@ func (b *Base) attachB1K(dir string, cats []hierCategory) {
 	b.extraChecks = func(b *Base) []Finding { return b1kChecks(dir, b) }
 }
 
-// behavior1KDir accepts the knowledge-base directory itself or a directory
-// that contains it under one of its usual names.
-func behavior1KDir(dir string) string {
-	if _, err := os.Stat(filepath.Join(dir, fileHierarchy)); err == nil {
-		return dir
+// behavior1KDir finds the data folder of what dir is: the data folder
+// itself, a bddl package or checkout holding one, or the package's Python
+// knowledge_base/ with generated_data/ beside it.
+func behavior1KDir(dir string) (string, error) {
+	l := b1klayout.Recognise(dir)
+	if l.Data != "" {
+		return l.Data, nil
 	}
-	for _, sub := range []string{"knowledge_base", "generated_data", "bddl/generated_data", "bddl/bddl/generated_data"} {
-		d := filepath.Join(dir, sub)
-		if _, err := os.Stat(filepath.Join(d, fileHierarchy)); err == nil {
-			return d
-		}
+	const give = "give the knowledge base's data folder (generated_data/), the bddl package folder holding it " +
+		"(BEHAVIOR-1K/bddl3/bddl or site-packages/bddl), or the BEHAVIOR-1K checkout's root"
+	msg := "not a BEHAVIOR-1K knowledge base (no " + fileHierarchy + " in it, nor a generated_data/ folder): " + give
+	if l.Kind == b1klayout.PythonCode {
+		msg = "the bddl package's Python code (an ORM over the data), not its data, and no generated_data/ beside it: " + give
 	}
-	return dir
+	if _, err := os.Stat(dir); err != nil {
+		return "", fmt.Errorf("knowledge base %s: %w", dir, err)
+	}
+	return "", &NotKBError{Path: dir, Reason: msg}
 }
+
+// NotKBError is a folder named as a knowledge base that is none, with
+// what to give instead.
+type NotKBError struct{ Path, Reason string }
+
+func (e *NotKBError) Error() string { return "knowledge base " + e.Path + ": " + e.Reason }
 
 type b1kImporter struct {
 	dir string

@@ -517,8 +517,66 @@ func TestLoadBehavior1KErrors(t *testing.T) {
 func TestLoadBehavior1KMissing(t *testing.T) {
 	t.Parallel()
 	_, err := LoadBehavior1K(t.TempDir())
-	var des DataErrors
-	if !errors.As(err, &des) || des[0].Code != "missing-file" {
-		t.Errorf("LoadBehavior1K(empty dir) = %v, want a missing-file data error", err)
+	var nk *NotKBError
+	if !errors.As(err, &nk) || !strings.Contains(err.Error(), "generated_data") {
+		t.Errorf("LoadBehavior1K(empty dir) = %v, want a NotKBError naming generated_data", err)
+	}
+}
+
+// TestLoadBehavior1KLayouts: the knowledge base is found from each
+// folder users name (internal/b1klayout), and the package's Python
+// knowledge_base/ is never read as data.
+func TestLoadBehavior1KLayouts(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	pkg := filepath.Join(root, "BEHAVIOR-1K", "bddl3", "bddl")
+	data := filepath.Join(pkg, "generated_data")
+	code := filepath.Join(pkg, "knowledge_base")
+	lone := filepath.Join(root, "lone", "knowledge_base")
+	for _, d := range []string{data, code, lone, filepath.Join(pkg, "activity_definitions")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, text := range tinyB1K {
+		path := filepath.Join(data, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(code, "__init__.py"), filepath.Join(code, "models.py"), filepath.Join(lone, "orm.py")} {
+		if err := os.WriteFile(f, []byte("import json\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, dir, wantErr string
+	}{
+		{"data folder", data, ""},
+		{"package folder", pkg, ""},
+		{"checkout root", filepath.Join(root, "BEHAVIOR-1K"), ""},
+		{"python code beside data", code, ""},
+		{"python code alone", lone, "Python code"},
+		{"unrelated folder", root, "not a BEHAVIOR-1K knowledge base"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			b, err := LoadBehavior1K(tc.dir)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), "generated_data") {
+					t.Fatalf("LoadBehavior1K(%s) = %v, want an error with %q naming generated_data", tc.dir, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("LoadBehavior1K(%s): %v", tc.dir, err)
+			}
+			if got := b.Origin().Path; got != data {
+				t.Errorf("LoadBehavior1K(%s) read %s, want %s", tc.dir, got, data)
+			}
+		})
 	}
 }

@@ -208,7 +208,7 @@ func runCheck(opts *checkOptions) error {
 	if err != nil {
 		return misuse("%v", err)
 	}
-	res := batch.NewResolver(base, compile)
+	res := guardedResolver(base, compile)
 	parse, err := opts.readFlags.options()
 	if err != nil {
 		return err

@@ -34,9 +34,10 @@ import (
 func init() {
 	checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
 		var on bool
-		cmd.Flags().BoolVar(&on, "init", false, "only evaluate :init on the first step, literal by literal; PATHs may also be OmniGibson task folders, *_instances folders or instance files (converted in memory)")
+		cmd.Flags().BoolVar(&on, "init", false, "only evaluate :init on the first step, literal by literal; PATHs may also be OmniGibson task folders, the sampled_task folder, *_instances folders or instance files (converted in memory)")
 		cmd.Example += `
-  bddl --kb behavior1k/knowledge_base check --init sampled_task/cook_bacon sampled_task/freeze_pies`
+  bddl check --init BEHAVIOR-1K/joylo/sampled_task/cook_bacon BEHAVIOR-1K/joylo/sampled_task/freeze_pies
+  bddl check --init BEHAVIOR-1K/joylo/sampled_task`
 		run := cmd.RunE
 		cmd.RunE = func(c *cobra.Command, args []string) error {
 			if !on {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/openbddl/bddl/internal/b1klayout"
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
 )
@@ -222,40 +223,22 @@ func flagNames(cmd *cobra.Command) []string {
 	return names
 }
 
-// behaviorTree finds the BEHAVIOR-1K tree around path: the nearest
-// ancestor named activity_definitions (or path itself holding one) with
-// a knowledge_base directory beside it. It returns both directories.
-func behaviorTree(path string) (defs, kbDir string, ok bool) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", "", false
-	}
-	isDir := func(p string) bool {
-		info, err := os.Stat(p)
-		return err == nil && info.IsDir()
-	}
-	// path is the tree's root itself.
-	if isDir(filepath.Join(abs, "activity_definitions")) && isDir(filepath.Join(abs, "knowledge_base")) {
-		return filepath.Join(abs, "activity_definitions"), filepath.Join(abs, "knowledge_base"), true
-	}
-	for dir := abs; ; {
-		if filepath.Base(dir) == "activity_definitions" {
-			k := filepath.Join(filepath.Dir(dir), "knowledge_base")
-			if isDir(k) {
-				return dir, k, true
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", "", false
-		}
-		dir = parent
-	}
-}
+// behaviorTree finds the BEHAVIOR-1K tree around path
+// (b1klayout.Around): the bddl package it lies in, or the package of the
+// monorepo checkout it lies in (joylo/sampled_task/<task> ↔ bddl3/bddl).
+func behaviorTree(path string) (b1klayout.Layout, bool) { return b1klayout.Around(path) }
+
+// kbFallbackEnvVar names the knowledge base of an installed bddl package,
+// used when nothing else names one: the Python client sets it from the
+// bddl package it can import. Users set $BDDL_KB instead.
+const kbFallbackEnvVar = "BDDL_KB_INSTALLED"
+
+// sourceNone is resolveKB's source when nothing named a knowledge base.
+const sourceNone = "nothing else given"
 
 // resolveKB decides which knowledge base the run uses and why: --kb,
 // $BDDL_KB, the project file, the BEHAVIOR-1K tree around an input, the
-// embedded default.
+// installed bddl package the Python client found, the embedded default.
 func (g *globalOptions) resolveKB() setting {
 	switch {
 	case g.kbPath != "":
@@ -266,11 +249,14 @@ func (g *globalOptions) resolveKB() setting {
 		return setting{g.project.kb, g.project.path}
 	}
 	for _, h := range g.hints {
-		if _, k, ok := behaviorTree(h); ok {
-			return setting{k, "the BEHAVIOR-1K tree of " + h}
+		if l, ok := behaviorTree(h); ok {
+			return setting{l.Data, "the BEHAVIOR-1K tree of " + h}
 		}
 	}
-	return setting{"", "nothing else given"}
+	if v := os.Getenv(kbFallbackEnvVar); v != "" {
+		return setting{v, "the installed bddl package ($" + kbFallbackEnvVar + ")"}
+	}
+	return setting{"", sourceNone}
 }
 
 // resolveActivities is the activity library the run uses and why: the
@@ -290,15 +276,15 @@ func (g *globalOptions) resolveActivities(flag string) setting {
 		return setting{flag, src}
 	}
 	for _, h := range g.hints {
-		if d, _, ok := behaviorTree(h); ok {
-			return setting{d, "the BEHAVIOR-1K tree of " + h}
+		if l, ok := behaviorTree(h); ok && l.Activities != "" {
+			return setting{l.Activities, "the BEHAVIOR-1K tree of " + h}
 		}
 	}
-	// The activity_definitions beside a knowledge_base given by --kb,
-	// $BDDL_KB or bddl.toml: names resolve in the tree it belongs to.
-	if k := g.resolveKB(); k.value != "" && k.source != "nothing else given" {
-		if d, _, ok := behaviorTree(filepath.Dir(k.value)); ok && filepath.Clean(k.value) == filepath.Join(filepath.Dir(d), "knowledge_base") {
-			return setting{d, "beside the knowledge base " + k.value}
+	// The activity_definitions of the package a knowledge base given by
+	// --kb, $BDDL_KB or bddl.toml belongs to: names resolve in its tree.
+	if k := g.resolveKB(); k.value != "" && k.source != sourceNone {
+		if l := b1klayout.Recognise(k.value); l.Activities != "" {
+			return setting{l.Activities, "beside the knowledge base " + k.value}
 		}
 	}
 	return setting{"", "none (embedded examples only)"}

@@ -36,19 +36,26 @@ func configSettings(t *testing.T, dir string, args ...string) map[string]configR
 	return got
 }
 
-// fakeTree lays out a BEHAVIOR-1K tree: activity_definitions/<name>/
-// problem0.bddl beside knowledge_base/.
+// fakeTree lays out a bddl package folder as it is installed:
+// activity_definitions/<name>/problem0.bddl, generated_data/ (the data:
+// here only the file that marks it) and knowledge_base/ (Python code).
 func fakeTree(t *testing.T) (root, def string) {
 	t.Helper()
 	root = t.TempDir()
 	def = filepath.Join(root, "activity_definitions", "baking_cookies", "problem0.bddl")
-	for _, d := range []string{filepath.Dir(def), filepath.Join(root, "knowledge_base")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+	files := map[string][]byte{
+		def: readFile(t, filepath.Join("testdata", "cookies.bddl")),
+		filepath.Join(root, "generated_data", "output_hierarchy.json"): []byte(`{"name": "entity.n.01"}`),
+		filepath.Join(root, "knowledge_base", "__init__.py"):           nil,
+		filepath.Join(root, "knowledge_base", "orm.py"):                []byte("import json\n"),
+	}
+	for p, data := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := os.WriteFile(def, readFile(t, filepath.Join("testdata", "cookies.bddl")), 0o644); err != nil {
-		t.Fatal(err)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return root, def
 }
@@ -59,7 +66,7 @@ func TestKBResolution(t *testing.T) {
 	t.Setenv("BDDL_KB", "")
 	t.Setenv(configEnvVar, "")
 	root, def := fakeTree(t)
-	kbDir := filepath.Join(root, "knowledge_base")
+	kbDir := filepath.Join(root, "generated_data")
 	empty := t.TempDir()
 
 	got := configSettings(t, empty, def)
@@ -168,8 +175,8 @@ func TestKBFromTree(t *testing.T) {
 	}
 	def := filepath.Join(dir, entries[0].Name(), "problem0.bddl")
 	r := runBDDL(t, "validate", "--quiet", def)
-	if n := strings.Count(r.stderr, "bddl: note: using the knowledge base"); n != 1 || !strings.Contains(r.stderr, "knowledge_base") {
-		t.Errorf("want one note naming the tree's knowledge_base:\n%s", r.stderr)
+	if n := strings.Count(r.stderr, "bddl: note: using the knowledge base"); n != 1 || !strings.Contains(r.stderr, corpus.KBDir(t)) {
+		t.Errorf("want one note naming the tree's generated_data:\n%s", r.stderr)
 	}
 	if strings.Contains(r.stderr, "[unknown-synset]") {
 		t.Errorf("validated against the embedded knowledge base:\n%s", r.stderr)

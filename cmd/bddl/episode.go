@@ -135,7 +135,7 @@ func (o *episodeWriteOptions) compileActivity() (*predicates.Program, string, er
 	if err != nil {
 		return nil, "", misuse("%v", err)
 	}
-	res := batch.NewResolver(base, predicates.Options{})
+	res := guardedResolver(base, predicates.Options{})
 	parse, err := o.readFlags.options()
 	if err != nil {
 		return nil, "", err

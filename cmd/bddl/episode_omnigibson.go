@@ -12,6 +12,7 @@ import (
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/omnigibson"
+	"github.com/openbddl/bddl/internal/b1klayout"
 	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
@@ -43,8 +44,11 @@ func newEpisodeFromOmniGibsonCmd(g *globalOptions) *cobra.Command {
 		Long: `Convert the task states OmniGibson writes for pre-sampled BEHAVIOR tasks into
 one-step episodes that 'bddl check' reads. PATH is a task folder as the
 simulator writes it (its templates and every *-tro_state.json instance under
-it), its *_instances folder, an instance file, or a glob of instance files
-(quoted, or expanded by the shell): the templates are found beside them. A
+it), the simulator's sampled_task folder (every task folder in it; a task
+folder with only its templates converts the template's state, the robot's
+start pose from sampled_task/available_tasks.yaml), a task's *_instances
+folder, an instance file, or a glob of instance files (quoted, or expanded by
+the shell): the templates are found beside them. A
 task's two templates are used together: *_template.json places every object of
 the scene, *_template-partial_rooms.json adds the rooms the task loaded;
 --template FILE uses one template of your choice instead. A template named as
@@ -52,9 +56,12 @@ PATH converts its own state. OUT is a file when there is one state to convert,
 else a directory that receives OUT/<instance file stem>.jsonl.
 
 The definition is --activity (a problem file, or a name looked up in
---activities), else the problem*.bddl beside the template. Object boxes need
-the knowledge base's object inventory: pass the BEHAVIOR-1K knowledge_base
-with --kb. Root links are not box centres: each model's vertical offset is
+--activities), else the task's own, by its name: problem*.bddl beside the
+template, else <task>/problem<N>.bddl in --activities, in the BEHAVIOR-1K
+checkout around the task folder (joylo/sampled_task/<task> finds
+bddl3/bddl/activity_definitions/<task>), or in the knowledge base's package.
+Object boxes need the knowledge base's object inventory, found the same way
+(bddl3/bddl/generated_data of the checkout) or given with --kb. Root links are not box centres: each model's vertical offset is
 estimated from the scene's own geometry, once per task (the floor the robots
 stand on, then settled supports; --offsets support, the default; none centres
 boxes on root links), or read exactly, with joint limits, from an OmniGibson
@@ -62,10 +69,11 @@ dataset (--og-dataset). What rests on an approximation is listed in each
 episode's meta and counted in the report. To ask only whether :init holds on
 the instances, 'bddl check --init TASKDIR' converts in memory. More in
 docs/omnigibson.md.`,
-		Example: `  bddl --kb behavior1k/knowledge_base episode from-omnigibson sampled_task/cook_bacon -o cook_bacon/
-  bddl check --activity sampled_task/cook_bacon/problem0.bddl --episode cook_bacon/
-  bddl --kb kb/ episode from-omnigibson inst_0_3_template-tro_state.json --robot R1Pro -o inst.jsonl
-  bddl --kb kb/ episode from-omnigibson 'sampled_task/cook_bacon/*_instances/*_0_1*-tro_state.json' -o out/`,
+		Example: `  bddl episode from-omnigibson BEHAVIOR-1K/joylo/sampled_task/cook_bacon -o cook_bacon/
+  bddl check --episode cook_bacon/
+  bddl episode from-omnigibson BEHAVIOR-1K/joylo/sampled_task -o episodes/
+  bddl --kb BEHAVIOR-1K episode from-omnigibson inst_0_3_template-tro_state.json --robot R1Pro -o inst.jsonl
+  bddl episode from-omnigibson 'sampled_task/cook_bacon/*_instances/*_0_1*-tro_state.json' -o out/`,
 		Args: minArgs(1, "an OmniGibson task folder, its *_instances folder, instance files or a template"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFromOmniGibson(opts, args)
@@ -73,8 +81,8 @@ docs/omnigibson.md.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.out, "output", "o", "", "the episode file (one state) or directory (several) to write")
-	f.StringVar(&opts.activity, "activity", "", "the definition: a problem file, or a name in --activities (default: problem*.bddl beside the template)")
-	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find --activity by name in")
+	f.StringVar(&opts.activity, "activity", "", "the definition: a problem file, or a name in --activities (default: the task's own, found by its name)")
+	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find --activity or the tasks' definitions by name in")
 	f.StringVar(&opts.robot, "robot", "", "the robot whose start pose places the agent (default: the first listed)")
 	f.StringVar(&opts.dataset, "og-dataset", "", "an OmniGibson dataset directory: exact root-link offsets and joint limits from objects/<category>/<model>/")
 	f.StringVar(&opts.template, "template", "", "the template to use (default: the task's *_template.json with its *_template-partial_rooms.json, found beside PATH)")
@@ -224,13 +232,6 @@ func (o *fromOGOptions) ogJobs(paths []string, base *kb.Base, mode omnigibson.Of
 		if err != nil {
 			return nil, nil, misuse("%v", err)
 		}
-		for _, t := range ts {
-			if len(t.Instances) == 0 {
-				if info, _ := os.Stat(p); info != nil && info.IsDir() {
-					return nil, nil, misuse("%s: a task folder without instance files (*-tro_state.json)", p)
-				}
-			}
-		}
 		tasks = append(tasks, ts...)
 	}
 	type readDef struct {
@@ -286,20 +287,28 @@ func (o *fromOGOptions) ogJobs(paths []string, base *kb.Base, mode omnigibson.Of
 	return jobs, defs, nil
 }
 
-// definitionPath resolves the definition a task is checked against.
+// definitionPath resolves the definition a task is checked against:
+// --activity, else the task's own (beside its template; in --activities;
+// in the BEHAVIOR-1K tree around the task folder; in the package of the
+// knowledge base in use), by the task's name.
 func (o *fromOGOptions) definitionPath(task *omnigibson.Task) (string, error) {
-	path := task.Definition
 	switch {
 	case o.activity != "" && (strings.HasSuffix(o.activity, ".bddl") || fileExists(o.activity)):
-		path = o.activity
+		return o.activity, nil
 	case o.activity != "":
 		if o.library == "" {
 			return "", misuse("--activity %s: give a problem file, or --activities DIR to find the name in", o.activity)
 		}
-		path = filepath.Join(o.library, o.activity, "problem0.bddl")
+		return filepath.Join(o.library, o.activity, "problem0.bddl"), nil
 	}
+	var more []string
+	if k := o.resolveKB(); k.value != "" {
+		more = append(more, b1klayout.Recognise(k.value).Activities)
+	}
+	path, tried := task.FindDefinition(o.library, more...)
 	if path == "" {
-		return "", misuse("%s: no problem*.bddl beside the template: name the definition with --activity", task.Template)
+		return "", misuse("%s: no definition of task %s (problem%d.bddl) found in %s: name it with --activity FILE, or the activity_definitions folder holding it with --activities",
+			filepath.Dir(task.Template), task.Name, task.DefIndex, strings.Join(tried, ", "))
 	}
 	return path, nil
 }

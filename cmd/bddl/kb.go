@@ -182,6 +182,7 @@ func runKBCheck(opts *kbCheckOptions) error {
 	// Data errors are what this command reports, so a base that loaded
 	// with them is checked rather than refused.
 	b, err := opts.loadKBData()
+	opts.noteKB(opts.resolveKB())
 	if b == nil {
 		return misuse("%v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/openbddl/bddl/internal/b1klayout"
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
 )
@@ -17,6 +18,10 @@ import (
 func (g *globalOptions) loadKB() (*kb.Base, error) {
 	b, err := g.loadKBData()
 	if err == nil {
+		if err := g.guardEmbedded(b); err != nil {
+			return nil, err
+		}
+		g.noteKB(g.resolveKB())
 		return b, nil
 	}
 	var des kb.DataErrors
@@ -33,14 +38,17 @@ func (g *globalOptions) loadKB() (*kb.Base, error) {
 // which reports them rather than refusing the base.
 func (g *globalOptions) loadKBData() (*kb.Base, error) {
 	s := g.resolveKB()
-	g.noteKB(s)
 	if s.value == "" {
-		return kb.Default(), nil
+		return kb.Default(), nil // noted by the caller, unless refused
 	}
+	g.noteKB(s)
 	// Only a directory or a regular file is read: a FIFO or a device
 	// would block or never end.
 	if info, err := os.Stat(s.value); err == nil && !info.IsDir() && !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("knowledge base %v", fsutil.NotRegular(s.value, info.Mode()))
+	}
+	if l := b1klayout.Recognise(s.value); l.Kind == b1klayout.PythonCode && l.Data != "" && g.started {
+		fmt.Fprintf(g.err, "bddl: note: %s is the bddl package's Python code; reading its data, %s\n", s.value, l.Data)
 	}
 	b, err := kb.Load(s.value)
 	if err != nil && s.source != "--kb" {
@@ -58,7 +66,7 @@ func (g *globalOptions) noteKB(s setting) {
 	g.kbNoted = true
 	if s.value == "" {
 		fmt.Fprintf(g.err, "bddl: note: using the embedded example knowledge base (no --kb, $%s, %s or BEHAVIOR-1K tree around the inputs); "+
-			"for BEHAVIOR-1K data give --kb <knowledge_base dir>\n", kb.EnvVar, projectFileName)
+			"for BEHAVIOR-1K data give --kb <generated_data, the bddl package folder or the checkout>\n", kb.EnvVar, projectFileName)
 		return
 	}
 	fmt.Fprintf(g.err, "bddl: note: using the knowledge base %s (from %s); --kb chooses another\n", s.value, s.source)

@@ -49,7 +49,7 @@ func serveCheck(s *server, raw json.RawMessage) (any, *serveError) {
 		// gets its own.
 		compile, _ := o.compileOptions()
 		parse, _ := o.readFlags.options()
-		fixed := batch.NewResolver(res.Base(), compile)
+		fixed := guardedResolver(res.Base(), compile)
 		fixed.SetParse(parse, nil)
 		if p.Activities != "" {
 			if err := fixed.AddLibrary(p.Activities, nil); err != nil {

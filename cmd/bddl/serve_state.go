@@ -146,7 +146,7 @@ func (st *serveState) resolver(p *evalParams, o *checkOptions) (*batch.Resolver,
 	if r := st.resolvers[key]; r != nil {
 		return r, compile, parse, nil
 	}
-	r := batch.NewResolver(base, compile)
+	r := guardedResolver(base, compile)
 	r.SetParse(parse, nil)
 	if p.Activities != "" {
 		if err := r.AddLibrary(p.Activities, nil); err != nil {

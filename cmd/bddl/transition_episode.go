@@ -115,7 +115,7 @@ func runApplyRules(opts *applyRulesOptions, path string) error {
 		return misuse("%v", err)
 	}
 	defer values.Close()
-	res := batch.NewResolver(base, predicates.Options{})
+	res := guardedResolver(base, predicates.Options{})
 	if opts.library != "" {
 		if err := res.AddLibrary(opts.library, noter(opts.err)); err != nil {
 			return misuse("--activities %v", err)

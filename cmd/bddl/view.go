@@ -110,7 +110,7 @@ func runView(opts *viewOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	res := batch.NewResolver(base, predicates.Options{})
+	res := guardedResolver(base, predicates.Options{})
 	res.SetParse(parse, warnText(opts.err))
 	if opts.library != "" {
 		if err := res.AddLibrary(opts.library, noter(opts.err)); err != nil {

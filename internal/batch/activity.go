@@ -55,6 +55,11 @@ type Resolver struct {
 	warn   func(bddl.Diagnostics) // prints a definition's warnings
 	warned map[string]bool        // definitions whose warnings were printed
 
+	// Guard, when set, refuses a definition before it is used: the
+	// commands refuse definitions a knowledge base chosen by default
+	// cannot serve.
+	Guard func(path string, p *bddl.Problem) error
+
 	mu       sync.Mutex
 	found    map[string]*Activity
 	programs *predicates.ProgramCache
@@ -160,6 +165,11 @@ func (r *Resolver) parseActivity(path string, src []byte) (*Activity, error) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	if r.Guard != nil {
+		if err := r.Guard(path, prob); err != nil {
+			return nil, err
+		}
+	}
 	abs, _ := filepath.Abs(path)
 	r.warnOnce("file:"+abs, diags)
 	name := activities.CanonicalName(abs, prob)
@@ -172,6 +182,11 @@ func (r *Resolver) fromLibrary(a *activities.Activity) (*Activity, error) {
 			return nil, fmt.Errorf("%s: no problem definition in the file", a.Path)
 		}
 		return nil, a.Diagnostics
+	}
+	if r.Guard != nil {
+		if err := r.Guard(a.Path, a.Problem); err != nil {
+			return nil, err
+		}
 	}
 	r.warnOnce("lib:"+a.Path, a.Diagnostics)
 	return &Activity{Name: a.Name, Key: "lib:" + a.Path, Problem: a.Problem, Warnings: a.Diagnostics}, nil

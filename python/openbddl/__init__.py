@@ -19,12 +19,13 @@ See docs/python.md for every method, the protocol and its schema.
 
 from .binary import find_binary
 from .engine import PROTOCOL, Engine, Session
+from .installed import installed_kb
 from .errors import DefinitionError, EngineError, StepError
 from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RuleFiring, RunResult, SampleRecord,
                       StepResult, ValidationReport)
 
 __all__ = [
-    "Engine", "Session", "PROTOCOL", "find_binary",
+    "Engine", "Session", "PROTOCOL", "find_binary", "installed_kb",
     "EngineError", "DefinitionError", "StepError",
     "StepResult", "CheckResult", "InitResult", "RunResult", "Literal", "RuleFiring",
     "Finding", "ValidationReport", "Explanation", "SampleRecord",

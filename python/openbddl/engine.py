@@ -20,6 +20,7 @@ except ImportError:  # not on Windows
     fcntl = None  # type: ignore[assignment]
 
 from .binary import find_binary
+from .installed import server_env
 from .errors import EngineError, error_from_response
 from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RunResult, SampleRecord,
                       StepResult, ValidationReport)
@@ -434,8 +435,12 @@ class _Server:
 class Engine:
     """A bddl engine: a ``bddl serve`` process, started on first use.
 
-    ``kb`` is a knowledge base directory (default: ``$BDDL_KB``, else the
-    embedded example one); ``activities`` a BEHAVIOR-1K
+    ``kb`` is a knowledge base: a BEHAVIOR-1K ``generated_data`` folder, the
+    ``bddl`` package folder holding it, a checkout's root, or a YAML file
+    (default: ``$BDDL_KB``, else ``bddl.toml``'s, else the BEHAVIOR-1K tree
+    around a definition named by path, else that of the installed ``bddl``
+    package, :func:`openbddl.installed_kb`, else the embedded example one,
+    which refuses definitions whose synsets it does not know); ``activities`` a BEHAVIOR-1K
     ``activity_definitions`` directory to find activities by name in;
     ``binary`` the bddl executable (default: :func:`openbddl.find_binary`).
     ``spin`` is how long, in seconds, a wait for a response polls the pipe
@@ -515,7 +520,7 @@ class Engine:
                 argv.append("serve")
                 if self.spin == 0:
                     argv += ["--spin", "0"]  # no polling on either side
-                srv = _Server(argv, self._env, self.spin)
+                srv = _Server(argv, server_env(self._env), self.spin)
                 self._server = srv
             return srv
 
