@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/corpus"
 )
 
 // FuzzCompileEval: any definition that parses either compiles or gets
@@ -17,7 +18,8 @@ func FuzzCompileEval(f *testing.F) {
 	f.Add(cookieProblem)
 	f.Add(problem(quantObjects, "", "(fornpairs (2) (?x - x.n.01) (?y - y.n.01) (or (ontop ?x ?y) (not (nextto ?y ?x))))"))
 	f.Add(problem("a.n.01_1 a.n.01_* - a.n.01", "(inroom a.n.01_* kitchen)", "(forn (1) (?a - a.n.01) (not (imply (open ?a) (cooked ?a))))"))
-	if files, _ := filepath.Glob("../../shared/behavior1k/activity_definitions/*/problem0.bddl"); len(files) > 0 {
+	if l, ok := corpus.Find(); ok {
+		files, _ := filepath.Glob(filepath.Join(l.Activities, "*", "problem0.bddl"))
 		for _, name := range files[:min(20, len(files))] {
 			if src, err := os.ReadFile(name); err == nil {
 				f.Add(string(src))

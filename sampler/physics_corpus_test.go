@@ -106,7 +106,7 @@ func ogTasks(t *testing.T) []ogTask {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*", "*_template-partial_rooms.json"))
 	var out []ogTask
 	for _, path := range paths {
-		src, err := os.ReadFile(filepath.Join(filepath.Dir(path), "problem0.bddl"))
+		src, err := os.ReadFile(filepath.Join(corpus.OmniGibsonPackage(t).Activities, filepath.Base(filepath.Dir(path)), "problem0.bddl"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -471,7 +471,7 @@ func TestTemplateScene(t *testing.T) {
 				t.Errorf("%s: %s loaded at %v, the scene's model scales say %v", path, b.Name, o.Scale, got)
 			}
 		}
-		src, err := os.ReadFile(filepath.Join(filepath.Dir(path), "problem0.bddl"))
+		src, err := os.ReadFile(filepath.Join(corpus.OmniGibsonPackage(t).Activities, filepath.Base(filepath.Dir(path)), "problem0.bddl"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,7 +27,7 @@ set -euo pipefail
 runs=${1:-7}
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${BDDL_CORPUS:-$root/../shared/behavior1k}
-if [[ ! -d $corpus/activity_definitions || ! -d $corpus/knowledge_base ]]; then
+if [[ ! -d $corpus/activity_definitions || ! -f $corpus/generated_data/output_hierarchy.json ]]; then
 	echo "ratios.sh: no corpus at $corpus (set BDDL_CORPUS)" >&2
 	exit 2
 fi
@@ -46,7 +46,7 @@ import glob, io, json, os, re, statistics, subprocess, sys, time, contextlib
 runs, corpus, work, root = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 bddl = os.path.join(work, "bddl")
 defs = os.path.join(corpus, "activity_definitions")
-kbdir = os.path.join(corpus, "knowledge_base")
+kbdir = os.path.join(corpus, "generated_data")
 
 def load():
     return open("/proc/loadavg").read().split()[:3] if os.path.exists("/proc/loadavg") else os.getloadavg()

@@ -99,7 +99,7 @@ func TestSampledCorpusEpisodesKB(t *testing.T) {
 		t.Skip("no corpus activity sampled")
 	}
 	r := runBDDLIn(t, t.TempDir(), "check", "--episode", out)
-	want := filepath.Join(filepath.Dir(dir), "knowledge_base")
+	want := corpus.KBDir(t)
 	if !strings.Contains(r.stderr, "using the knowledge base "+want) {
 		t.Errorf("check of sampled corpus episodes did not use %s:\n%s", want, r.stderr)
 	}

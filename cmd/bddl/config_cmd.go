@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/internal/b1klayout"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -56,7 +57,7 @@ A bddl.toml:
 
 The command line wins over bddl.toml, bddl.toml over the built-in defaults.`,
 		Example: `  bddl config
-  bddl config ../shared/behavior1k/activity_definitions/cook_bacon/problem0.bddl
+  bddl config BEHAVIOR-1K/bddl3/bddl/activity_definitions/cook_bacon/problem0.bddl
   bddl config --format json | jq -r 'select(.setting == "kb") | .source'`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runConfig(opts) },
 	}
@@ -79,8 +80,15 @@ func runConfig(opts *configOptions) error {
 		add("project", setting{"", "none: no " + projectFileName + " here or in a parent"})
 	}
 	k := opts.resolveKB()
-	if k.value == "" {
+	switch l := b1klayout.Recognise(k.value); {
+	case k.value == "":
 		k.value = embeddedKB
+	case l.Kind == b1klayout.PythonCode && l.Data == "":
+		k.source += "; not a knowledge base: the bddl package's Python code, with no generated_data/ beside it"
+	case l.Data != "" && l.Data != l.Path:
+		// A package, checkout or Python knowledge_base/: say which
+		// folder is read.
+		k.source += "; reads its data, " + l.Data
 	}
 	add("kb", k)
 	add("activities", opts.resolveActivities(opts.activities))

@@ -217,7 +217,7 @@ func TestEmbeddedKBNoteCheck(t *testing.T) {
 	t.Setenv("BDDL_KB", "")
 	t.Setenv(configEnvVar, "")
 	r := runBDDLIn(t, t.TempDir(), "check", "--activities", dir, "--episode", examplePath("tidying_the_living_room", "poses.jsonl"))
-	if strings.Count(r.stderr, "bddl: note: using the knowledge base") != 1 || !strings.Contains(r.stderr, "knowledge_base (from the BEHAVIOR-1K tree") {
+	if strings.Count(r.stderr, "bddl: note: using the knowledge base") != 1 || !strings.Contains(r.stderr, corpus.KBDir(t)+" (from the BEHAVIOR-1K tree") {
 		t.Errorf("want one note naming the tree's knowledge base:\n%s", r.stderr)
 	}
 	r = runBDDLIn(t, t.TempDir(), "check", "--episode", examplePath("tidying_the_living_room", "poses.jsonl"))

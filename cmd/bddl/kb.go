@@ -26,7 +26,7 @@ directory or a YAML file), else $BDDL_KB, else the embedded default.`,
 		Example: `  bddl kb show apple.n.01
   bddl kb tree --depth 2 food.n.02
   bddl kb search --property heatSource
-  bddl --kb ../shared/behavior1k/knowledge_base kb check`,
+  bddl --kb BEHAVIOR-1K/bddl3/bddl kb check`,
 	}
 	cmd.AddCommand(newKBShowCmd(g), newKBTreeCmd(g), newKBSearchCmd(g), newKBCheckCmd(g))
 	return asGroup(cmd)
@@ -160,7 +160,7 @@ severity, code, rule, message).
 Exit status: 0 when there is no error finding (warnings and info allowed),
 1 when there is one, 2 when the knowledge base cannot be read at all.`,
 		Example: `  bddl kb check
-  bddl --kb ../shared/behavior1k/knowledge_base kb check --severity warning
+  bddl --kb BEHAVIOR-1K/bddl3/bddl kb check --severity warning
   BDDL_KB=my_kb.yaml bddl kb check --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(_ *cobra.Command, _ []string) error { return runKBCheck(opts) },

@@ -35,7 +35,7 @@ An unknown synset is reported on stderr with a did-you-mean; the exit status
 is then 1.`,
 		Example: `  bddl kb show apple.n.01
   bddl kb show oven.n.01 water.n.06 --format json
-  bddl --kb ../shared/behavior1k/knowledge_base kb show half__apple.n.01`,
+  bddl --kb BEHAVIOR-1K/bddl3/bddl kb show half__apple.n.01`,
 		Args:              minArgs(1, "a synset name, e.g. apple.n.01"),
 		ValidArgsFunction: completeSynsets(g),
 		RunE:              func(_ *cobra.Command, args []string) error { return runKBShow(opts, args) },

@@ -35,7 +35,7 @@ and a fix; every independent error of a file is reported, up to a cap.
 With --format json, each file's AST (with source ranges) and diagnostics are
 printed on stdout, one JSON object per line.`,
 		Example: `  bddl parse problem0.bddl
-  bddl parse ../shared/behavior1k/activity_definitions
+  bddl parse BEHAVIOR-1K/bddl3/bddl/activity_definitions
   bddl parse --format json problem0.bddl | jq .problem.goal`,
 		Args: minArgs(1, "definition files or directories (- for standard input)"),
 		RunE: func(cmd *cobra.Command, args []string) error {

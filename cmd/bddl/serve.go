@@ -54,7 +54,7 @@ when standard input ends (after answering every request) or when its
 parent process exits; it ignores Ctrl-C (SIGINT), which its parent
 handles: end an interactive one with Ctrl-D.`,
 		Example: `  echo '{"id":1,"method":"explain","params":{"activity":"tidying_the_living_room"}}' | bddl serve
-  bddl --kb ../shared/behavior1k/knowledge_base serve     # as the Python package starts it`,
+  bddl --kb BEHAVIOR-1K/bddl3/bddl serve     # as the Python package starts it`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return runServe(opts) },
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/openbddl/bddl/internal/corpus"
 )
 
 // BenchmarkServeStepDispatch measures the server's own work for one lean
@@ -45,22 +47,19 @@ func BenchmarkServeStepDispatch(b *testing.B) {
 // BEHAVIOR-1K activity with the BEHAVIOR-1K knowledge base, in a closed
 // world, as python/bench/reference_speed.py drives it.
 func BenchmarkServeStepDispatchCorpus(b *testing.B) {
-	corpus := os.Getenv("BDDL_CORPUS")
-	if corpus == "" {
-		corpus = "../../../shared/behavior1k"
-	}
-	if _, err := os.Stat(corpus + "/knowledge_base"); err != nil {
-		b.Skip("no BEHAVIOR-1K corpus at " + corpus + " (set BDDL_CORPUS)")
-	}
+	corpusDir := corpus.Dir(b)
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
 		b.Skip(err)
 	}
 	defer null.Close()
 	var sink bytes.Buffer
-	g := &globalOptions{streams: streams{out: &sink, err: &sink}, kbPath: corpus + "/knowledge_base"}
+	g := &globalOptions{streams: streams{out: &sink, err: &sink}, kbPath: corpus.KBDir(b)}
 	s := newServer(g, &sink, defaultServeMaxLine)
-	problem := corpus + "/activity_definitions/clean_your_cleaning_supplies/problem0.bddl"
+	problem := corpusDir + "/activity_definitions/clean_your_cleaning_supplies/problem0.bddl"
+	if _, err := os.Stat(problem); err != nil {
+		b.Skip("the corpus has no clean_your_cleaning_supplies")
+	}
 	objects := `"mop_bucket.n.01_1":{},"swab.n.02_1":{},"rag.n.01_1":{},"dust.n.01_1":{},"mold.n.05_1":{},"stain.n.01_1":{}`
 	s.dispatch([]byte(`{"id":0,"method":"session.open","params":{"activity":"` + problem + `","transitions":false,"header":{"closed_world":true,"objects":{` + objects + `}}}}`))
 	s.running.Wait()

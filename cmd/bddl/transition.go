@@ -60,7 +60,7 @@ the synset (or one of its descendants) as an input, output or equipment.
 
 The exit status is 1 when no rule matches.`,
 		Example: `  bddl transition list --family single_toggleable_machine
-  bddl --kb ../shared/behavior1k/knowledge_base transition list --synset apple.n.01 --format json`,
+  bddl --kb BEHAVIOR-1K/bddl3/bddl transition list --synset apple.n.01 --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return runTransitionList(opts) },
 	}

@@ -83,7 +83,7 @@ stderr. OUT ending in .gz is compressed; it is replaced atomically.
 The activity is --activity, else the one the header names. The exit status
 is 1 when no rule fired (OUT is written all the same).`,
 		Example: `  bddl episode apply-rules run.jsonl -o run-rules.jsonl
-  bddl --kb ../shared/behavior1k/knowledge_base episode apply-rules run.jsonl.gz -o out.jsonl.gz --activities ../shared/behavior1k/activity_definitions`,
+  bddl --kb BEHAVIOR-1K/bddl3/bddl episode apply-rules run.jsonl.gz -o out.jsonl.gz --activities BEHAVIOR-1K/bddl3/bddl/activity_definitions`,
 		Args: exactArgs(1, "an episode file"),
 		RunE: func(_ *cobra.Command, args []string) error { return runApplyRules(opts, args[0]) },
 	}

@@ -27,7 +27,7 @@ tool), when it fires, what it makes and where, and which activities' goals
 need it: those that declare a future instance of one of its outputs (in the
 --activities library, else the embedded examples).`,
 		Example: `  bddl transition explain sugar_cookies
-  bddl --kb ../shared/behavior1k/knowledge_base transition explain apple.n.01-slicing --activities ../shared/behavior1k/activity_definitions`,
+  bddl --kb BEHAVIOR-1K/bddl3/bddl transition explain apple.n.01-slicing --activities BEHAVIOR-1K/bddl3/bddl/activity_definitions`,
 		Args: exactArgs(1, "a transition rule name (bddl transition list shows them)"),
 		RunE: func(_ *cobra.Command, args []string) error { return runTransitionExplain(opts, args[0]) },
 	}

@@ -70,7 +70,7 @@ synsets, predicates, clashes); its findings are counted apart from the
 files'. --shard I/N validates a deterministic 1/N of the files. The exit
 status is 1 when any error is reported.`,
 		Example: `  bddl validate                                        # the embedded examples
-  bddl validate --kb ../shared/behavior1k/knowledge_base ../shared/behavior1k/activity_definitions
+  bddl validate --kb BEHAVIOR-1K/bddl3/bddl BEHAVIOR-1K/bddl3/bddl/activity_definitions
   bddl validate --scenes baking_cookies/problem0.bddl
   bddl validate --select unknown-synset,unknown-predicate --quiet defs/
   bddl validate --format json defs/ | jq 'select(.severity == "error")'`,

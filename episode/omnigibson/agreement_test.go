@@ -238,6 +238,15 @@ func TestInitAgreement(t *testing.T) {
 			}
 			sum, cat := summary(run)
 			t.Log("\n" + sum)
+			if !corpus.Recorded(t) || !corpus.RecordedOmniGibson(t) {
+				// Another corpus: every instance converted and evaluated
+				// (above); the simulator validated :init on each, so most
+				// must come out true.
+				if run.instances == 0 || 2*run.instTrue < run.instances {
+					t.Errorf(":init true on %d of %d instances", run.instTrue, run.instances)
+				}
+				return
+			}
 			golden(t, tc.golden, sum+"\ndisagreements (predicate, instance, literal, value, detail):\n"+strings.Join(run.dis, "\n")+"\n")
 			if tc.opts.Offsets == OffsetsSupport {
 				// The simulator validated :init on every instance. The
@@ -282,6 +291,9 @@ func TestParentCategories(t *testing.T) {
 	run := sharedSupportRun(t)
 	if run == nil {
 		t.Fatal("agreement run failed")
+	}
+	if !corpus.Recorded(t) || !corpus.RecordedOmniGibson(t) {
+		t.Skip("the named cases are those of the recorded instances")
 	}
 	for _, tc := range []struct{ name, category string }{
 		{"floor", "floors"}, {"lawn", "lawn"}, {"bed", "bed"}, {"cabinet", "cabinet"}, {"shelf", "shelf"},

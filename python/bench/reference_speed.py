@@ -203,7 +203,7 @@ def echo_times(n, size):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reference", required=True, help="the bddl3 directory of the reference")
-    ap.add_argument("--corpus", required=True, help="BEHAVIOR-1K data (activity_definitions, knowledge_base)")
+    ap.add_argument("--corpus", required=True, help="BEHAVIOR-1K data (a bddl package folder: activity_definitions, generated_data)")
     ap.add_argument("--activities", type=int, default=9, help="activities sampled from the corpus")
     ap.add_argument("--steps", type=int, default=200)
     ap.add_argument("--run-steps", type=int, default=10000)
@@ -222,7 +222,7 @@ def main():
         sample = [os.path.join(defs, a, "problem0.bddl") for a in args.only]
     rng = random.Random(22)
     rows = []
-    with openbddl.Engine(kb=os.path.join(args.corpus, "knowledge_base")) as eng:
+    with openbddl.Engine(kb=args.corpus) as eng:
         echo = [echo_times(args.steps, 200) for _ in range(args.rounds)]
         for p in sample:
             try:
