@@ -100,16 +100,16 @@ func TestExplainReadsAsReference(t *testing.T) {
 	args := []string{"explain", two}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 0)
-	if !strings.Contains(r.stderr, two+":15:9: warning: (not (open ?car.n.01_1)) at 15:9 is ignored by the reference") {
+	if !strings.Contains(r.stderr, two+":15:9: warning: (not (open ?cabinet.n.01_1)) at 15:9 is ignored by the reference") {
 		t.Errorf("bddl %s stderr lacks the goal-formulas warning:\n%s", strings.Join(args, " "), r.stderr)
 	}
-	if strings.Contains(r.stdout, "car 1 is closed") {
+	if strings.Contains(r.stdout, "cabinet 1 is closed") {
 		t.Errorf("bddl %s explains the ignored formula:\n%s", strings.Join(args, " "), r.stdout)
 	}
 	args = []string{"explain", "--goal-formulas", "all", two}
 	r = runBDDL(t, args...)
 	r.wantCode(t, args, 0)
-	if !strings.Contains(r.stdout, "car 1 is closed") {
+	if !strings.Contains(r.stdout, "cabinet 1 is closed") {
 		t.Errorf("bddl %s does not explain the second formula:\n%s", strings.Join(args, " "), r.stdout)
 	}
 	args = []string{"explain", "--warnings-as-errors", two}
