@@ -71,7 +71,7 @@ func TestCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lib.Activities) < 100 {
+	if len(lib.Activities) == 0 || corpus.Recorded(t) && len(lib.Activities) < 100 {
 		t.Fatalf("LoadDir(%s) found %d definitions", root, len(lib.Activities))
 	}
 	reps := lib.Validate(base)

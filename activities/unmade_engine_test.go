@@ -60,7 +60,7 @@ func TestUnmadeFutureAgreesWithEngine(t *testing.T) {
 			}
 		}
 	}
-	if checked < 100 {
+	if checked == 0 || corpus.Recorded(t) && checked < 100 {
 		t.Errorf("only %d future synsets checked", checked)
 	}
 	t.Logf("%d future synsets checked", checked)

@@ -65,6 +65,11 @@ func (w *naiveWorld) eval(f bddl.Formula, scope map[string]string) bool {
 				return false
 			}
 		}
+		// A kinematic relation never holds of an object and itself
+		// ((touching ?x ?x_1) with ?x bound to x_1), whatever is recorded.
+		if id, ok := PredByName(n.Pred.Key()); ok && id.Irreflexive() && len(args) == 2 && args[0] == args[1] {
+			return false
+		}
 		return w.facts[w.key(n.Pred.Key(), args)]
 	case *bddl.Not:
 		return !w.eval(n.X, scope)
