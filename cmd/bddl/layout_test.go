@@ -201,3 +201,19 @@ func TestInitSampledTask(t *testing.T) {
 		}
 	}
 }
+
+// TestInitNoDefinition: a task folder whose definition is nowhere to be
+// found stops with where it looked and what to give.
+func TestInitNoDefinition(t *testing.T) {
+	exampleKB(t)
+	dir := filepath.Join(t.TempDir(), "put_apple")
+	src := filepath.Join(ogFixtures, "tiny", "tiny_task_put_apple_0_0_template-partial_rooms.json")
+	writeTree(t, dir, map[string]string{filepath.Base(src): string(readFile(t, src))})
+	r := runBDDL(t, "check", "--init", dir)
+	r.wantCode(t, nil, exitMisuse)
+	for _, want := range []string{"no definition of task put_apple (problem0.bddl)", "--activity FILE", "--activities"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}

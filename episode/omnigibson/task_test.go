@@ -192,3 +192,71 @@ func TestMergeMismatch(t *testing.T) {
 		t.Errorf("Merge of the same task's template: %v, %d objects (want %d), partial %q", err, len(a.Objects), n, a.Partial)
 	}
 }
+
+// TestFindDefinition: a task folder holds no definition; it is found by
+// the task's name, in order: beside the template, in the folder the user
+// named, in the BEHAVIOR-1K checkout around the task folder, in the
+// knowledge base's package; nothing found lists where it looked.
+func TestFindDefinition(t *testing.T) {
+	const tmpl = "joylo/sampled_task/cook_x/house_task_cook_x_1_0_template.json"
+	for _, tc := range []struct {
+		name  string
+		files []string
+		lib   string // relative to the root, "" for none
+		more  string
+		want  string // relative to the root, "" for none
+	}{
+		{name: "in the checkout", files: []string{tmpl, "bddl3/bddl/generated_data/output_hierarchy.json", "bddl3/bddl/activity_definitions/cook_x/problem1.bddl"},
+			want: "bddl3/bddl/activity_definitions/cook_x/problem1.bddl"},
+		{name: "beside the template first", files: []string{tmpl, "joylo/sampled_task/cook_x/problem0.bddl", "bddl3/bddl/generated_data/output_hierarchy.json", "bddl3/bddl/activity_definitions/cook_x/problem1.bddl"},
+			want: "joylo/sampled_task/cook_x/problem0.bddl"},
+		{name: "the named folder before the checkout", files: []string{tmpl, "mine/cook_x/problem1.bddl", "bddl3/bddl/generated_data/output_hierarchy.json", "bddl3/bddl/activity_definitions/cook_x/problem1.bddl"},
+			lib: "mine", want: "mine/cook_x/problem1.bddl"},
+		{name: "the knowledge base's package last", files: []string{tmpl, "kbpkg/cook_x/problem1.bddl"},
+			more: "kbpkg", want: "kbpkg/cook_x/problem1.bddl"},
+		{name: "the definition number of the template", files: []string{tmpl, "mine/cook_x/problem0.bddl"},
+			lib: "mine"},
+		{name: "nowhere", files: []string{tmpl}, lib: "mine"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTaskDir(t, tc.files...)
+			task, err := FindTask(filepath.Join(root, filepath.Dir(tmpl)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if task.Name != "cook_x" || task.DefIndex != 1 {
+				t.Fatalf("task %q, definition %d; want cook_x, 1", task.Name, task.DefIndex)
+			}
+			join := func(rel string) string {
+				if rel == "" {
+					return ""
+				}
+				return filepath.Join(root, rel)
+			}
+			got, tried := task.FindDefinition(join(tc.lib), join(tc.more))
+			if got != join(tc.want) {
+				t.Fatalf("FindDefinition = %q, want %q (tried %v)", got, join(tc.want), tried)
+			}
+			if got == "" && (len(tried) == 0 || !strings.Contains(strings.Join(tried, " "), "mine")) {
+				t.Errorf("tried = %v, want the places looked in", tried)
+			}
+		})
+	}
+}
+
+// TestFindTasksSampledTask: the sampled_task folder is every task folder
+// in it, in name order; available_tasks.yaml is no input.
+func TestFindTasksSampledTask(t *testing.T) {
+	root := writeTaskDir(t,
+		"b_task/house_task_b_task_0_0_template.json",
+		"a_task/house_task_a_task_0_0_template.json",
+		"a_task/house_task_a_task_instances/house_task_a_task_0_1_template-tro_state.json",
+		"available_tasks.yaml")
+	tasks, err := FindTasks(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 2 || tasks[0].Name != "a_task" || tasks[1].Name != "b_task" || len(tasks[0].Instances) != 1 || len(tasks[1].Instances) != 0 {
+		t.Fatalf("FindTasks(sampled_task) = %+v", tasks)
+	}
+}
