@@ -20,11 +20,13 @@ See docs/python.md for every method, the protocol and its schema.
 from .binary import find_binary
 from .engine import PROTOCOL, Engine, Session
 from .errors import DefinitionError, EngineError, StepError
+from .group import GroupResult, SessionGroup
+from .live import LiveChecker
 from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RuleFiring, RunResult, SampleRecord,
                       StepResult, ValidationReport)
 
 __all__ = [
-    "Engine", "Session", "PROTOCOL", "find_binary",
+    "Engine", "Session", "PROTOCOL", "find_binary", "SessionGroup", "GroupResult", "LiveChecker",
     "EngineError", "DefinitionError", "StepError",
     "StepResult", "CheckResult", "InitResult", "RunResult", "Literal", "RuleFiring",
     "Finding", "ValidationReport", "Explanation", "SampleRecord",
