@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -408,12 +410,13 @@ func FuzzGroupLines(f *testing.F) {
 	f.Add([]byte(`{"sessions":["a","b"],"steps":[{"step":0},null]}`))
 	f.Add([]byte(`{"sessions":["a"],"numbers":[3],"names":["x","y"],"pos":[[[0,0,0],[1,2,3]]],"aabb":[[[0,0,0,1,1,1],[1,1,1,2,2,2]]],"steps":[{"facts":[]}]}`))
 	f.Add([]byte(`{"sessions":["a"],"steps":[{ }]}`))
+	f.Add([]byte(`{"sessions":["a","b"],"steps_marshal":"WwIAAAB72gRzdGVw6QAAAADaBWZhY3RzWwEAAABbAwAAANoFb250b3DaAWHaAWIwTg=="}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var p groupStepParams
 		if decodeParams(raw, &p) != nil {
 			return
 		}
-		lines, e := groupLines(&p)
+		lines, e := groupLines(&p, 1<<20)
 		if e != nil {
 			return
 		}
@@ -424,4 +427,57 @@ func FuzzGroupLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkServeGroupDispatch measures the server's own work for one
+// group.step over 16 sessions (the reader decodes, applies and answers;
+// the response goes to /dev/null): per request, and per member in
+// steps/s.
+func BenchmarkServeGroupDispatch(b *testing.B) {
+	for _, c := range []struct{ n, parallelMin int }{{1, 8}, {4, 8}, {16, 8}, {16, 1 << 30}, {64, 8}, {64, 1 << 30}} {
+		n := c.n
+		name := fmt.Sprintf("sessions=%d/parallel=%v", n, n >= c.parallelMin)
+		b.Run(name, func(b *testing.B) {
+			defer func(old int) { groupParallelMin = old }(groupParallelMin)
+			groupParallelMin = c.parallelMin
+			null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+			if err != nil {
+				b.Skip(err)
+			}
+			defer null.Close()
+			var sink bytes.Buffer
+			g := &globalOptions{streams: streams{out: &sink, err: &sink}}
+			s := newServer(g, &sink, defaultServeMaxLine)
+			var ids []string
+			for i := range n {
+				s.dispatch([]byte(`{"id":0,"method":"session.open","params":{"activity":"` + exampleActivity + `","transitions":false}}`))
+				ids = append(ids, fmt.Sprintf(`"s%d"`, i+1))
+			}
+			s.running.Wait()
+			s.direct = null
+			facts := []string{`"facts"`, `"false"`}
+			sessions := "[" + strings.Join(ids, ",") + "]"
+			b.ReportAllocs()
+			k := 0
+			var line []byte
+			for b.Loop() {
+				k++
+				line = append(line[:0], `{"id":`...)
+				line = strconv.AppendInt(line, int64(k), 10)
+				line = fmt.Appendf(line, `,"method":"group.step","params":{"sessions":%s,"steps":[`, sessions)
+				for i := range n {
+					if i > 0 {
+						line = append(line, ',')
+					}
+					line = fmt.Appendf(line, `{"step":%d,%s:[["ontop","mug.n.04_1","sink.n.01_1"]]}`, k, facts[k%2])
+				}
+				line = append(line, "]}}"...)
+				s.dispatch(line)
+			}
+			s.running.Wait()
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "steps/s")
+			close(s.lines)
+			<-s.written
+		})
+	}
 }

@@ -151,6 +151,20 @@ class GroupTest(unittest.TestCase):
                 for i in range(n):
                     self.assertEqual(comparable(ra[i].record), comparable(rd[i].record), "step %d member %d" % (k, i))
 
+    def test_values_marshal_cannot_send(self) -> None:
+        """A step holding a value JSON cannot hold as it is (a set here; a
+        numpy value likewise) is refused by the server unapplied, sent
+        again as JSON, and the group keeps to JSON."""
+        h, steps = self.eps[1]
+        with self.eng.sessions([h["activity"]] * 2, [h] * 2) as g:
+            self.assertTrue(g._marshal)
+            st = dict(steps[0], facts={tuple(f) for f in steps[0]["facts"]})
+            r = g.step([st, steps[0]], records=True)
+            self.assertTrue(r.ok, r.errors)
+            self.assertFalse(g._marshal)
+            self.assertEqual(comparable(r[0].record), comparable(r[1].record))
+            self.assertEqual(g.step([steps[1], steps[1]]).step, [steps[1]["step"]] * 2)
+
     def test_reset(self) -> None:
         h, steps = self.eps[1]
         with self.eng.sessions([h["activity"]] * 3, [h] * 3) as g:
