@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
@@ -480,4 +482,67 @@ func BenchmarkServeGroupDispatch(b *testing.B) {
 			<-s.written
 		})
 	}
+}
+
+// TestServeGroupMatchesSchema checks group.step requests and responses
+// (steps, marshalled steps, arrays, a failing member, records, a bad
+// request) against bddl schema serve.
+func TestServeGroupMatchesSchema(t *testing.T) {
+	t.Parallel()
+	s := compileSchema(t, "serve")
+	groupSchema := compileSchemaRef(t, "serve", "#/$defs/results/group.step")
+	c := startServe(t, defaultServeMaxLine, "")
+	ep := exampleEpisodes(t)[1]
+	a, b := openFor(t, c, ep, nil), openFor(t, c, ep, nil)
+	validate := func(sch interface{ Validate(any) error }, what string, line []byte) {
+		t.Helper()
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("%s does not match the serve schema: %v\n%.300s", what, err, line)
+		}
+	}
+	for i, params := range []map[string]any{
+		{"sessions": []string{a, b}, "steps": []json.RawMessage{ep.steps[0], ep.steps[0]}},
+		{"sessions": []string{a, b}, "steps_marshal": base64.StdEncoding.EncodeToString(pyMarshal(t, "["+string(ep.steps[1])+","+string(ep.steps[1])+"]")), "records": true},
+		{"sessions": []string{a, b}, "numbers": []int{2, 2}, "names": []string{"shoe.n.01_1"}, "aabb": [][][]float64{{{0, 0, 0, 1, 1, 1}}, {{1, 1, 1, 0, 0, 0}}}, "explain": true, "records": true},
+		{"sessions": []string{a, "nope"}, "numbers": []int{3, 3}},
+	} {
+		req, _ := json.Marshal(map[string]any{"id": i, "method": "group.step", "params": params})
+		validate(s, fmt.Sprintf("request %d", i), req)
+		c.send(string(req))
+		r := c.recv()
+		validate(s, fmt.Sprintf("response %d", i), r.raw)
+		if r.Error != nil {
+			t.Fatalf("request %d: %s", i, r.Error.Message)
+		}
+		validate(groupSchema, fmt.Sprintf("result %d", i), r.Result)
+	}
+	c.send(`{"id":"bad","method":"group.step","params":{"sessions":[]}}`)
+	validate(s, "error response", c.recv().raw)
+	c.finish()
+}
+
+// compileSchemaRef compiles the part of a schema at a JSON pointer.
+func compileSchemaRef(t *testing.T, name, pointer string) *jsonschema.Schema {
+	t.Helper()
+	data, err := schemaFor(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(name+".json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(name + ".json" + pointer)
+	if err != nil {
+		t.Fatalf("%s%s: %v", name, pointer, err)
+	}
+	return s
 }
