@@ -67,7 +67,8 @@ type groupStepParams struct {
 
 // groupMember is one member's outcome.
 type groupMember struct {
-	res    *episode.Result
+	out    episode.Outcome
+	done   bool // out holds the member's outcome
 	record json.RawMessage
 	err    *serveError
 }
@@ -357,7 +358,7 @@ func (g *groupRun) apply(i int, line []byte) {
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
-				m.res, m.record = nil, nil
+				m.done, m.record = false, nil
 				m.err = errorf(codeInternal, "internal error (a bug, please report it): %v", p)
 			}
 		}()
@@ -370,9 +371,17 @@ func (g *groupRun) apply(i int, line []byte) {
 			m.err = e
 			return
 		}
-		m.res = sess.result(g.p.Explain)
+		if !g.p.Records {
+			// The columns alone: read without building the record.
+			if m.out, m.done = sess.stepper.Outcome(); m.done {
+				return
+			}
+		}
+		r := sess.result(g.p.Explain)
+		m.out = episode.Outcome{Success: r.Success, Goal: r.GoalAtEnd, Score: r.Score, ChallengeScore: r.ChallengeScore, Step: r.EpisodeStep}
+		m.done = true
 		if g.p.Records {
-			m.record, m.err = record(m.res)
+			m.record, m.err = record(r)
 		}
 	}()
 	g.done()
@@ -401,19 +410,20 @@ func (g *groupRun) columns() []byte {
 		}
 		w.raw("]")
 	}
-	col(`{"success":[`, func(m *groupMember, _ int) { w.b = strconv.AppendBool(w.b, m.res != nil && m.res.Success) })
+	ok := func(m *groupMember) bool { return m.done && m.err == nil }
+	col(`{"success":[`, func(m *groupMember, _ int) { w.b = strconv.AppendBool(w.b, ok(m) && m.out.Success) })
 	col(`,"goal":[`, func(m *groupMember, _ int) {
-		if m.res == nil {
+		if !ok(m) {
 			w.raw(`"unknown"`)
 		} else {
-			w.str("", m.res.GoalAtEnd.String())
+			w.str("", m.out.Goal.String())
 		}
 	})
-	num := func(key string, f func(r *episode.Result) float64) {
+	num := func(key string, f func(o *episode.Outcome) float64) {
 		col(key, func(m *groupMember, _ int) {
 			v := 0.0
-			if m.res != nil {
-				v = f(m.res)
+			if ok(m) {
+				v = f(&m.out)
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) { // not JSON; scores never are
 				v = 0
@@ -421,13 +431,13 @@ func (g *groupRun) columns() []byte {
 			w.float("", v)
 		})
 	}
-	num(`,"score":[`, func(r *episode.Result) float64 { return r.Score })
-	num(`,"challenge_score":[`, func(r *episode.Result) float64 { return r.ChallengeScore })
+	num(`,"score":[`, func(o *episode.Outcome) float64 { return o.Score })
+	num(`,"challenge_score":[`, func(o *episode.Outcome) float64 { return o.ChallengeScore })
 	col(`,"step":[`, func(m *groupMember, _ int) {
-		if m.res == nil {
+		if !ok(m) {
 			w.raw("-1")
 		} else {
-			w.b = strconv.AppendInt(w.b, m.res.EpisodeStep, 10)
+			w.b = strconv.AppendInt(w.b, m.out.Step, 10)
 		}
 	})
 	col(`,"errors":[`, func(m *groupMember, _ int) {

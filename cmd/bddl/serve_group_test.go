@@ -89,9 +89,18 @@ func compareGroup(t *testing.T, c *serveClient, eps []groupEpisode, opts map[str
 				members = append(members, i)
 			}
 		}
+		// Every other step without the records: the columns are then
+		// read from the stepper's Outcome, not from the record.
+		records := k%2 == 0
 		var got groupResult
-		if err := json.Unmarshal(c.ok("group.step", map[string]any{"sessions": sessions, "steps": steps, "records": true, "explain": true}), &got); err != nil {
+		if err := json.Unmarshal(c.ok("group.step", map[string]any{"sessions": sessions, "steps": steps, "records": records, "explain": records}), &got); err != nil {
 			t.Fatal(err)
+		}
+		if !records {
+			got.Records = make([]json.RawMessage, len(sessions))
+			for j := range got.Records {
+				got.Records[j] = json.RawMessage("null")
+			}
 		}
 		if len(got.Records) != len(sessions) || len(got.Success) != len(sessions) || len(got.Errors) != len(sessions) {
 			t.Fatalf("step %d: %d sessions, %d records, %d successes, %d errors", k, len(sessions), len(got.Records), len(got.Success), len(got.Errors))
@@ -108,7 +117,9 @@ func compareGroup(t *testing.T, c *serveClient, eps []groupEpisode, opts map[str
 				}
 				continue
 			}
-			if diff := cmp.Diff(comparable(t, want.Result), comparable(t, got.Records[j])); diff != "" {
+			if !records {
+				// only the columns, below
+			} else if diff := cmp.Diff(comparable(t, want.Result), comparable(t, got.Records[j])); diff != "" {
 				t.Errorf("%s step %d: group record differs from its session's (-session +group):\n%s", eps[i].name, k, diff)
 			}
 			var rec episode.Result
