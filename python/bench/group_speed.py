@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--envs", type=int, default=16)
     ap.add_argument("--ticks", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--spin", type=float, default=openbddl.engine.DEFAULT_SPIN,
+                    help="Engine(spin=): seconds a wait polls before it sleeps")
     args = ap.parse_args()
     if not args.reference:
         sys.exit("this version needs --reference to build the states (reference_speed.states_for reads the "
@@ -89,7 +91,7 @@ def main():
     kb = os.path.join(args.corpus, "generated_data")
     per = {"ref": [], "sep": [], "group": [], "group_records": []}
     agree = total = 0
-    with openbddl.Engine(kb=kb) as eng:
+    with openbddl.Engine(kb=kb, spin=args.spin) as eng:
         def engine_side(kind):
             ticks = []
             if kind == "sep":
