@@ -171,7 +171,7 @@ func (s *server) tooLong(id json.RawMessage) {
 // dispatch decodes one request line and starts it. The line is copied:
 // the reader's buffer is reused.
 func (s *server) dispatch(line []byte) {
-	if s.dispatchStep(line) || s.dispatchRun(line) {
+	if s.dispatchStep(line) || s.dispatchRun(line) || s.dispatchGroup(line) {
 		return
 	}
 	var req serveRequest

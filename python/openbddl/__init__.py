@@ -21,11 +21,13 @@ from .binary import find_binary
 from .engine import PROTOCOL, Engine, Session
 from .installed import installed_kb
 from .errors import DefinitionError, EngineError, StepError
+from .group import GroupResult, SessionGroup
+from .live import LiveChecker
 from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RuleFiring, RunResult, SampleRecord,
                       StepResult, ValidationReport)
 
 __all__ = [
-    "Engine", "Session", "PROTOCOL", "find_binary", "installed_kb",
+    "Engine", "Session", "PROTOCOL", "find_binary", "installed_kb", "SessionGroup", "GroupResult", "LiveChecker",
     "EngineError", "DefinitionError", "StepError",
     "StepResult", "CheckResult", "InitResult", "RunResult", "Literal", "RuleFiring",
     "Finding", "ValidationReport", "Explanation", "SampleRecord",

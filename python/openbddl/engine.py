@@ -12,7 +12,7 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 try:
     import fcntl
@@ -32,6 +32,9 @@ PROTOCOL = 1
 
 DEFAULT_SPIN = 100e-6
 """Seconds a wait for a response polls before it sleeps (Engine's spin)."""
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .group import SessionGroup
 
 PathLike = Union[str, "os.PathLike[str]"]
 Step = Mapping[str, Any]
@@ -686,6 +689,17 @@ class Engine:
             p["name"] = name
         r = self.call("session.open", p)
         return Session(self, self._get(), r["session"], r.get("activity", ""), tuple(r.get("conjuncts") or ()))
+
+    def sessions(self, activities: Sequence[Union[str, PathLike]], headers: Optional[Sequence[Optional[Mapping[str, Any]]]] = None,
+                 transitions: bool = True, *, names: Optional[Sequence[str]] = None, **options: Any) -> "SessionGroup":
+        """Open one session per activity (a vectorised environment's N
+        episodes; different activities allowed), stepped together in one
+        round trip by ``SessionGroup.step`` (openbddl/group.py). ``headers``
+        is one episode header per activity, or None; ``names`` the objects
+        of the pose arrays ``SessionGroup.step`` takes; ``transitions`` and
+        ``options`` as ``session``'s."""
+        from .group import open_group
+        return open_group(self, activities, headers, transitions, names, options)
 
 
 def _offset(err: Dict[str, Any], start: int) -> Dict[str, Any]:

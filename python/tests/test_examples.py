@@ -16,7 +16,8 @@ class ExamplesTest(unittest.TestCase):
         pkg = os.path.dirname(HERE)
         env["PYTHONPATH"] = pkg + os.pathsep + env.get("PYTHONPATH", "")
         for name, expect in (("rollout_loop.py", "success at step"), ("score_directory.py", "success rate"),
-                             ("validate_generated.py", "a session refuses")):
+                             ("validate_generated.py", "a session refuses"),
+                             ("vector_loop.py", "success rate 1.00"), ("live_loop.py", "episode 1: success True")):
             with self.subTest(example=name):
                 proc = subprocess.run([sys.executable, os.path.join(EXAMPLES, name)], env=env,
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
