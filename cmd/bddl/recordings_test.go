@@ -372,3 +372,33 @@ func TestRecordingsTruncatedOopsie(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordingsDoraParquetBomb: a stream whose 21-byte footer declares
+// 2³¹−1 schema elements (parquet-go pre-sizes a slice from it: Go's
+// unrecoverable out-of-memory) is an error for its episode; the others
+// are checked, converted and annotated.
+func TestRecordingsDoraParquetBomb(t *testing.T) {
+	session, mapFile := doraSession(t)
+	bomb := []byte("PAR1\x29\xfc\xff\xff\xff\xff\x07\x00\x08\x00\x00\x00PAR1")
+	if err := os.WriteFile(filepath.Join(session, "episode_000000000", "observation.state.parquet"), bomb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", "--format", "json", "--episode", session, "--map", mapFile}
+	r := runBDDL(t, args...)
+	lines := jsonResults(t, r.stdout)
+	if len(lines) != 2 || !strings.Contains(fmt.Sprint(lines[0]["error"]), "the schema declares 2147483647 elements") || lines[1]["error"] != nil {
+		t.Fatalf("check:\n%s\n%s", r.stdout, r.stderr)
+	}
+	args = []string{"annotate", session, "--map", mapFile, "--format", "json"}
+	r = runBDDL(t, args...)
+	if _, err := os.Stat(filepath.Join(session, "episode_000000001", "bddl_annotation.json")); err != nil {
+		t.Fatalf("annotate stopped at the bomb:\n%s\n%s", r.stdout, r.stderr)
+	}
+	out := t.TempDir()
+	args = []string{"episode", "from-dora", session, "--map", mapFile, "-o", out}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	if !strings.Contains(r.stderr, "the schema declares 2147483647 elements") {
+		t.Errorf("from-dora:\n%s", r.stderr)
+	}
+}
