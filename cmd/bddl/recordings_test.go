@@ -402,3 +402,36 @@ func TestRecordingsDoraParquetBomb(t *testing.T) {
 		t.Errorf("from-dora:\n%s", r.stderr)
 	}
 }
+
+// TestRecordingsNotHDF5InSession: a file named .h5 that is no HDF5 in a
+// session of Oopsie episodes is one error record; the others are
+// checked and annotated (the batch was a misuse, exit 2: "RoboLab run
+// files and Oopsie/Dora recordings cannot be checked in one run").
+func TestRecordingsNotHDF5InSession(t *testing.T) {
+	t.Parallel()
+	dir, session, mapFile := oopsieSession(t)
+	_ = dir
+	if err := os.WriteFile(filepath.Join(session, "ep_junk.h5"), []byte("junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"check", "--format", "json", "--episode", session, "--map", mapFile},
+		{"annotate", session, "--map", mapFile, "--format", "json"},
+	} {
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, 1)
+		lines := jsonResults(t, r.stdout)
+		errs := 0
+		for _, l := range lines {
+			if l["error"] != nil {
+				errs++
+				if !strings.Contains(fmt.Sprint(l["episode"]), "ep_junk.h5") {
+					t.Errorf("%s: an error for %v", args[0], l["episode"])
+				}
+			}
+		}
+		if len(lines) != 4 || errs != 1 {
+			t.Fatalf("%s: %d records, %d errors:\n%s\n%s", args[0], len(lines), errs, r.stdout, r.stderr)
+		}
+	}
+}
