@@ -42,10 +42,12 @@ func (d *Diagnostic) Text() string {
 			if d.Subject.End.Line == d.Subject.Start.Line {
 				end = min(max(start, int(d.Subject.End.Col)-1), len(line))
 			}
-			shown, lead, start, end := clipLine(line, start, end)
+			shown, ws, lead, start, end := clipLine(line, start, end)
 			fmt.Fprintf(&b, "%s | %s\n", num, shown)
+			// Widths are measured inside the window only: a line of
+			// 20,000 findings is then rendered in linear time.
 			width := max(1, displayWidth(line[start:end]))
-			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", lead+displayWidth(line[:start])), strings.Repeat("^", width))
+			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", lead+displayWidth(line[ws:start])), strings.Repeat("^", width))
 			if d.Detail != "" {
 				fmt.Fprintf(&b, "%s = %s\n", pad, d.Detail)
 			}
@@ -135,15 +137,15 @@ func (d *Diagnostic) MarshalJSON() ([]byte, error) { return json.Marshal(d.Recor
 // longer line is clipped around the subject.
 const maxShownLine = 160
 
-// clipLine returns the text of line to show, clipped to a window around
-// the subject [start, end) when the line is long, with "…" where it was
-// cut; lead is the width of what is shown before line[start:] begins, and
-// start and end are moved into the window.
-func clipLine(line []byte, start, end int) (shown string, lead, s, e int) {
+// clipLine returns the text of line to show, clipped to a window
+// [ws, we) around the subject [start, end) when the line is long, with
+// "…" where it was cut; lead is the width of what is shown before
+// line[ws:] (the "…"), and start and end are moved into the window.
+func clipLine(line []byte, start, end int) (shown string, ws, lead, s, e int) {
 	if len(line) <= maxShownLine {
-		return displayText(line), 0, start, end
+		return displayText(line), 0, 0, start, end
 	}
-	ws := max(0, start-maxShownLine/3)
+	ws = max(0, start-maxShownLine/3)
 	for ws > 0 && !utf8.RuneStart(line[ws]) {
 		ws--
 	}
@@ -151,7 +153,7 @@ func clipLine(line []byte, start, end int) (shown string, lead, s, e int) {
 	for we < len(line) && !utf8.RuneStart(line[we]) {
 		we--
 	}
-	end = min(end, we)
+	start, end = min(start, we), min(end, we)
 	var b strings.Builder
 	if ws > 0 {
 		b.WriteString("…")
@@ -161,5 +163,5 @@ func clipLine(line []byte, start, end int) (shown string, lead, s, e int) {
 	if we < len(line) {
 		b.WriteString("…")
 	}
-	return b.String(), lead - displayWidth(line[:ws]), start, max(start, end)
+	return b.String(), ws, lead, start, max(start, end)
 }
