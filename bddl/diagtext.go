@@ -1,6 +1,7 @@
 package bddl
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -119,6 +120,10 @@ type DiagnosticRecord struct {
 	Code     string   `json:"code"`
 	Message  string   `json:"message"`
 	Fix      string   `json:"fix,omitempty"`
+	// PathBytes is the file's name in base64 when it is not valid UTF-8,
+	// which File then shows with U+FFFD in its place: the name as it is
+	// on disk, recoverable.
+	PathBytes string `json:"path_bytes,omitempty"`
 }
 
 // Record returns the flat record form of the diagnostic.
@@ -126,8 +131,17 @@ func (d *Diagnostic) Record() DiagnosticRecord {
 	return DiagnosticRecord{
 		File: d.Filename(), Line: d.Subject.Start.Line, Col: d.Subject.Start.Col,
 		EndLine: d.Subject.End.Line, EndCol: d.Subject.End.Col, Offset: d.Subject.Start.Offset,
-		Severity: d.Severity, Code: d.Code, Message: d.Summary, Fix: d.Detail,
+		Severity: d.Severity, Code: d.Code, Message: d.Summary, Fix: d.Detail, PathBytes: PathBytes(d.Filename()),
 	}
+}
+
+// PathBytes is name in standard base64 when it is not valid UTF-8 (a
+// JSON string cannot hold it: encoders write U+FFFD), else "".
+func PathBytes(name string) string {
+	if utf8.ValidString(name) {
+		return ""
+	}
+	return base64.StdEncoding.EncodeToString([]byte(name))
 }
 
 // MarshalJSON writes the flat record form.

@@ -1,6 +1,7 @@
 package bddl
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -55,5 +56,24 @@ func BenchmarkTextLongLine(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/finding")
 		})
+	}
+}
+
+// TestPathBytes: a file name that is not UTF-8 is kept as bytes beside
+// the U+FFFD the JSON string shows.
+func TestPathBytes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, want string }{
+		{"ok.bddl", ""}, {"é.bddl", ""}, {"bad\xffname.bddl", "YmFk/25hbWUuYmRkbA=="},
+	} {
+		if got := PathBytes(tc.name); got != tc.want {
+			t.Errorf("PathBytes(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	f, _ := ParseFile("bad\xff.bddl", []byte("(define"))
+	d := &Diagnostic{Source: f.Source, Severity: Error, Summary: "x"}
+	b, err := json.Marshal(d.Record())
+	if err != nil || !strings.Contains(string(b), `"path_bytes":"YmFk/y5iZGRs"`) {
+		t.Errorf("record: %s %v", b, err)
 	}
 }
