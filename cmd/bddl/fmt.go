@@ -64,6 +64,7 @@ func runFmt(opts *fmtOptions) error {
 	case opts.check && (opts.write || opts.diff):
 		return misuse("--check cannot be combined with -w or -d")
 	}
+	opts.noteProjectWrites("fmt")
 	ins, err := opts.expandDefinitions(opts.paths)
 	if err != nil {
 		return err
