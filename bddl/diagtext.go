@@ -1,6 +1,7 @@
 package bddl
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -42,10 +43,12 @@ func (d *Diagnostic) Text() string {
 			if d.Subject.End.Line == d.Subject.Start.Line {
 				end = min(max(start, int(d.Subject.End.Col)-1), len(line))
 			}
-			shown, lead, start, end := clipLine(line, start, end)
+			shown, ws, lead, start, end := clipLine(line, start, end)
 			fmt.Fprintf(&b, "%s | %s\n", num, shown)
+			// Widths are measured inside the window only: a line of
+			// 20,000 findings is then rendered in linear time.
 			width := max(1, displayWidth(line[start:end]))
-			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", lead+displayWidth(line[:start])), strings.Repeat("^", width))
+			fmt.Fprintf(&b, "%s | %s%s\n", pad, strings.Repeat(" ", lead+displayWidth(line[ws:start])), strings.Repeat("^", width))
 			if d.Detail != "" {
 				fmt.Fprintf(&b, "%s = %s\n", pad, d.Detail)
 			}
@@ -117,6 +120,10 @@ type DiagnosticRecord struct {
 	Code     string   `json:"code"`
 	Message  string   `json:"message"`
 	Fix      string   `json:"fix,omitempty"`
+	// PathBytes is the file's name in base64 when it is not valid UTF-8,
+	// which File then shows with U+FFFD in its place: the name as it is
+	// on disk, recoverable.
+	PathBytes string `json:"path_bytes,omitempty"`
 }
 
 // Record returns the flat record form of the diagnostic.
@@ -124,8 +131,17 @@ func (d *Diagnostic) Record() DiagnosticRecord {
 	return DiagnosticRecord{
 		File: d.Filename(), Line: d.Subject.Start.Line, Col: d.Subject.Start.Col,
 		EndLine: d.Subject.End.Line, EndCol: d.Subject.End.Col, Offset: d.Subject.Start.Offset,
-		Severity: d.Severity, Code: d.Code, Message: d.Summary, Fix: d.Detail,
+		Severity: d.Severity, Code: d.Code, Message: d.Summary, Fix: d.Detail, PathBytes: PathBytes(d.Filename()),
 	}
+}
+
+// PathBytes is name in standard base64 when it is not valid UTF-8 (a
+// JSON string cannot hold it: encoders write U+FFFD), else "".
+func PathBytes(name string) string {
+	if utf8.ValidString(name) {
+		return ""
+	}
+	return base64.StdEncoding.EncodeToString([]byte(name))
 }
 
 // MarshalJSON writes the flat record form.
@@ -135,15 +151,15 @@ func (d *Diagnostic) MarshalJSON() ([]byte, error) { return json.Marshal(d.Recor
 // longer line is clipped around the subject.
 const maxShownLine = 160
 
-// clipLine returns the text of line to show, clipped to a window around
-// the subject [start, end) when the line is long, with "…" where it was
-// cut; lead is the width of what is shown before line[start:] begins, and
-// start and end are moved into the window.
-func clipLine(line []byte, start, end int) (shown string, lead, s, e int) {
+// clipLine returns the text of line to show, clipped to a window
+// [ws, we) around the subject [start, end) when the line is long, with
+// "…" where it was cut; lead is the width of what is shown before
+// line[ws:] (the "…"), and start and end are moved into the window.
+func clipLine(line []byte, start, end int) (shown string, ws, lead, s, e int) {
 	if len(line) <= maxShownLine {
-		return displayText(line), 0, start, end
+		return displayText(line), 0, 0, start, end
 	}
-	ws := max(0, start-maxShownLine/3)
+	ws = max(0, start-maxShownLine/3)
 	for ws > 0 && !utf8.RuneStart(line[ws]) {
 		ws--
 	}
@@ -151,7 +167,7 @@ func clipLine(line []byte, start, end int) (shown string, lead, s, e int) {
 	for we < len(line) && !utf8.RuneStart(line[we]) {
 		we--
 	}
-	end = min(end, we)
+	start, end = min(start, we), min(end, we)
 	var b strings.Builder
 	if ws > 0 {
 		b.WriteString("…")
@@ -161,5 +177,5 @@ func clipLine(line []byte, start, end int) (shown string, lead, s, e int) {
 	if we < len(line) {
 		b.WriteString("…")
 	}
-	return b.String(), lead - displayWidth(line[:ws]), start, max(start, end)
+	return b.String(), ws, lead, start, max(start, end)
 }

@@ -165,6 +165,7 @@ func runCheck(opts *checkOptions) error {
 	if err := opts.validateFlags(); err != nil {
 		return err
 	}
+	opts.noteProjectWrites("check")
 	compile, err := opts.compileOptions()
 	if err != nil {
 		return err

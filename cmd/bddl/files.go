@@ -81,6 +81,15 @@ func parseInputs(ins []batch.Input, stdin io.Reader) []parsed {
 // parseInputsWith is parseInputs under a reading policy.
 func parseInputsWith(ins []batch.Input, stdin io.Reader, opts bddl.Options) []parsed {
 	out := make([]parsed, 0, len(ins))
+	eachParsed(ins, stdin, opts, func(p parsed) { out = append(out, p) })
+	return out
+}
+
+// eachParsed parses the inputs in parallel and hands each to use in
+// order, holding only the files parsed ahead of it: a command that is
+// done with a file when use returns (fmt) runs in memory independent of
+// the number of files.
+func eachParsed(ins []batch.Input, stdin io.Reader, opts bddl.Options, use func(parsed)) {
 	_ = batch.Stream(0, func(yield func(batch.Input)) error {
 		for _, in := range ins {
 			yield(in)
@@ -89,10 +98,9 @@ func parseInputsWith(ins []batch.Input, stdin io.Reader, opts bddl.Options) []pa
 	}, func() func(batch.Input) parsed {
 		return func(in batch.Input) parsed { return parseOneWith(in, stdin, opts) }
 	}, func(p parsed) error {
-		out = append(out, p)
+		use(p)
 		return nil
 	})
-	return out
 }
 
 func parseOne(in batch.Input, stdin io.Reader) parsed { return parseOneWith(in, stdin, bddl.Options{}) }

@@ -64,6 +64,7 @@ func runFmt(opts *fmtOptions) error {
 	case opts.check && (opts.write || opts.diff):
 		return misuse("--check cannot be combined with -w or -d")
 	}
+	opts.noteProjectWrites("fmt")
 	ins, err := opts.expandDefinitions(opts.paths)
 	if err != nil {
 		return err
@@ -80,17 +81,20 @@ func runFmt(opts *fmtOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, r := range parseInputsWith(ins, opts.in, bddl.Options{Dialect: dialect}) {
+	// Each file is formatted and let go of before the next: memory does
+	// not grow with the number of files (-l over 100,000 files took 1.4 GB).
+	eachParsed(ins, opts.in, bddl.Options{Dialect: dialect}, func(r parsed) {
 		if r.err != nil {
 			fmt.Fprintln(opts.err, r.err)
 			failed = true
-			continue
+			return
 		}
 		if r.diags.HasErrors() {
 			r.diags.WriteText(opts.err)
 			failed = true
-			continue
+			return
 		}
+		defer r.file.Release()
 		src := r.file.Source.Text
 		out := bddl.Format(r.file)
 		differs := !bytes.Equal(src, out)
@@ -114,7 +118,7 @@ func runFmt(opts *fmtOptions) error {
 		case !opts.list:
 			opts.out.Write(out)
 		}
-	}
+	})
 	if failed || changed && (opts.diff || opts.check) {
 		return findings()
 	}

@@ -127,6 +127,14 @@ func (rc *recordingCheck) setup(opts *checkOptions, inputs []batch.Input) ([]bat
 		}
 		switch recordingLayout(in.Path) {
 		case "":
+			if batch.FormatOf(in.Path) == roboLabFormat && oopsie.NotHDF5(in.Path) {
+				// No HDF5 at all, among recordings: read as one (its
+				// open fails), so it is one error record of the batch,
+				// not a RoboLab run file that makes the batch a misuse.
+				oopsieCache.Store(in.Path, true)
+				n++
+				break
+			}
 			if batch.FormatOf(in.Path) == roboLabFormat {
 				return nil, misuse("RoboLab run files and Oopsie/Dora recordings cannot be checked in one run (%s)", in.Path)
 			}

@@ -372,3 +372,66 @@ func TestRecordingsTruncatedOopsie(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordingsDoraParquetBomb: a stream whose 21-byte footer declares
+// 2³¹−1 schema elements (parquet-go pre-sizes a slice from it: Go's
+// unrecoverable out-of-memory) is an error for its episode; the others
+// are checked, converted and annotated.
+func TestRecordingsDoraParquetBomb(t *testing.T) {
+	session, mapFile := doraSession(t)
+	bomb := []byte("PAR1\x29\xfc\xff\xff\xff\xff\x07\x00\x08\x00\x00\x00PAR1")
+	if err := os.WriteFile(filepath.Join(session, "episode_000000000", "observation.state.parquet"), bomb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", "--format", "json", "--episode", session, "--map", mapFile}
+	r := runBDDL(t, args...)
+	lines := jsonResults(t, r.stdout)
+	if len(lines) != 2 || !strings.Contains(fmt.Sprint(lines[0]["error"]), "the schema declares 2147483647 elements") || lines[1]["error"] != nil {
+		t.Fatalf("check:\n%s\n%s", r.stdout, r.stderr)
+	}
+	args = []string{"annotate", session, "--map", mapFile, "--format", "json"}
+	r = runBDDL(t, args...)
+	if _, err := os.Stat(filepath.Join(session, "episode_000000001", "bddl_annotation.json")); err != nil {
+		t.Fatalf("annotate stopped at the bomb:\n%s\n%s", r.stdout, r.stderr)
+	}
+	out := t.TempDir()
+	args = []string{"episode", "from-dora", session, "--map", mapFile, "-o", out}
+	r = runBDDL(t, args...)
+	r.wantCode(t, args, 1)
+	if !strings.Contains(r.stderr, "the schema declares 2147483647 elements") {
+		t.Errorf("from-dora:\n%s", r.stderr)
+	}
+}
+
+// TestRecordingsNotHDF5InSession: a file named .h5 that is no HDF5 in a
+// session of Oopsie episodes is one error record; the others are
+// checked and annotated (the batch was a misuse, exit 2: "RoboLab run
+// files and Oopsie/Dora recordings cannot be checked in one run").
+func TestRecordingsNotHDF5InSession(t *testing.T) {
+	t.Parallel()
+	dir, session, mapFile := oopsieSession(t)
+	_ = dir
+	if err := os.WriteFile(filepath.Join(session, "ep_junk.h5"), []byte("junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"check", "--format", "json", "--episode", session, "--map", mapFile},
+		{"annotate", session, "--map", mapFile, "--format", "json"},
+	} {
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, 1)
+		lines := jsonResults(t, r.stdout)
+		errs := 0
+		for _, l := range lines {
+			if l["error"] != nil {
+				errs++
+				if !strings.Contains(fmt.Sprint(l["episode"]), "ep_junk.h5") {
+					t.Errorf("%s: an error for %v", args[0], l["episode"])
+				}
+			}
+		}
+		if len(lines) != 4 || errs != 1 {
+			t.Fatalf("%s: %d records, %d errors:\n%s\n%s", args[0], len(lines), errs, r.stdout, r.stderr)
+		}
+	}
+}

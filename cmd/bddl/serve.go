@@ -20,8 +20,11 @@ const defaultServeMaxLine = 256 << 20
 
 type serveOptions struct {
 	*globalOptions
-	maxLine int
-	spin    time.Duration
+	maxLine     int
+	spin        time.Duration
+	maxSessions int
+	maxQueued   int64
+	maxResponse int
 }
 
 // defaultServeSpin is how long the reader polls for the next request of a
@@ -49,7 +52,11 @@ an episode step by step; each step's result is the record 'bddl check
 JSON Schema is 'bddl schema serve'; docs/python.md describes each method.
 
 A malformed line gets an error response and the server goes on; a line
-longer than --max-line bytes is skipped with an error. The server ends
+longer than --max-line bytes is skipped with an error. One client cannot
+take the server down for the others: the data of requests read and not
+yet answered is bounded (--max-queued; past it a request is answered
+"overloaded"), so are the sessions open (--max-sessions) and a
+response's size (--max-response); docs/limits.md lists every limit. The server ends
 when standard input ends (after answering every request) or when its
 parent process exits; it ignores Ctrl-C (SIGINT), which its parent
 handles: end an interactive one with Ctrl-D.`,
@@ -59,6 +66,9 @@ handles: end an interactive one with Ctrl-D.`,
 		RunE: func(*cobra.Command, []string) error { return runServe(opts) },
 	}
 	cmd.Flags().IntVar(&opts.maxLine, "max-line", defaultServeMaxLine, "longest request line accepted, in bytes")
+	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", defaultServeMaxSessions, "most sessions open at once")
+	cmd.Flags().Int64Var(&opts.maxQueued, "max-queued", defaultServeMaxQueued, "most bytes held by requests read and not yet answered, across all sessions")
+	cmd.Flags().IntVar(&opts.maxResponse, "max-response", defaultServeMaxResponse, "longest response line, in bytes")
 	cmd.Flags().DurationVar(&opts.spin, "spin", defaultServeSpin, "poll for the next request this long before blocking, while a client sends them quickly (0: never)")
 	return cmd
 }
@@ -66,6 +76,15 @@ handles: end an interactive one with Ctrl-D.`,
 func runServe(opts *serveOptions) error {
 	if opts.maxLine < 1<<10 {
 		return misuse("--max-line %d: at least 1024 bytes", opts.maxLine)
+	}
+	if opts.maxSessions < 1 {
+		return misuse("--max-sessions %d: at least 1", opts.maxSessions)
+	}
+	if opts.maxQueued < int64(opts.maxLine) {
+		return misuse("--max-queued %d: at least --max-line (%d)", opts.maxQueued, opts.maxLine)
+	}
+	if opts.maxResponse < 1<<10 {
+		return misuse("--max-response %d: at least 1024 bytes", opts.maxResponse)
 	}
 	if opts.spin < 0 || opts.spin > time.Second {
 		return misuse("--spin %v: between 0 and 1s", opts.spin)
@@ -89,6 +108,7 @@ func runServe(opts *serveOptions) error {
 	}
 	s := newServer(opts.globalOptions, out, opts.maxLine)
 	s.direct = direct
+	s.held.max, s.maxResponse, s.state.maxSessions = opts.maxQueued, opts.maxResponse, opts.maxSessions
 	return s.serve(newSpinReader(in, opts.spin))
 }
 

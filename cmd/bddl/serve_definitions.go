@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
@@ -101,19 +103,34 @@ func serveValidate(s *server, raw json.RawMessage) (any, *serveError) {
 			counts["note"]++
 		}
 	}
-	out := map[string]any{"file": name, "problem": prob != nil, "findings": nonNilFindings(rep.Findings),
-		"errors": counts["error"], "warnings": counts["warning"], "notes": counts["note"]}
+	// Written finding by finding and stopped at --max-response: a 15 MB
+	// definition can have millions (the keys in the order a map has them).
+	w := newCappedJSON(s.maxResponse)
+	w.raw(`{"errors":`)
+	w.value(counts["error"])
+	w.raw(`,"file":`)
+	w.value(name)
+	w.raw(`,"findings":[`)
+	for i, f := range rep.Findings {
+		if i > 0 {
+			w.raw(",")
+		}
+		if w.value(f); w.err != nil {
+			break
+		}
+	}
+	w.raw(`],"notes":`)
+	w.value(counts["note"])
+	w.raw(`,"problem":`)
+	w.value(prob != nil)
 	if p.Scenes && rep.Scenes != nil {
-		out["scenes"] = rep.Scenes
+		w.raw(`,"scenes":`)
+		w.value(rep.Scenes)
 	}
-	return out, nil
-}
-
-func nonNilFindings(fs []activities.Finding) []activities.Finding {
-	if fs == nil {
-		return []activities.Finding{}
-	}
-	return fs
+	w.raw(`,"warnings":`)
+	w.value(counts["warning"])
+	w.raw("}")
+	return w.result(s)
 }
 
 type explainParams struct {
@@ -182,13 +199,69 @@ func serveKBShow(s *server, raw json.RawMessage) (any, *serveError) {
 	if serr != nil {
 		return nil, serr
 	}
-	recs := make([]kbShowRecord, 0, len(p.Synsets))
-	for _, name := range p.Synsets {
+	// Written record by record and stopped at --max-response.
+	w := newCappedJSON(s.maxResponse)
+	w.raw(`{"synsets":[`)
+	for i, name := range p.Synsets {
 		id, ok := base.Lookup(kb.SynsetOfTerm(name))
 		if !ok {
 			return nil, errorf(codeNotFound, "%s", base.UnknownSynsetMessage(name))
 		}
-		recs = append(recs, showRecord(base, id))
+		if i > 0 {
+			w.raw(",")
+		}
+		if w.value(showRecord(base, id)); w.err != nil {
+			break
+		}
 	}
-	return map[string]any{"synsets": recs}, nil
+	w.raw("]}")
+	return w.result(s)
+}
+
+// cappedJSON writes a result piece by piece and stops once it passes the
+// cap, so that a response too large is refused before it is built.
+type cappedJSON struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+	max int
+	err error
+}
+
+func newCappedJSON(max int) *cappedJSON {
+	w := &cappedJSON{max: max}
+	w.enc = json.NewEncoder(&w.buf)
+	w.enc.SetEscapeHTML(false) // as the response encoder writes
+	return w
+}
+
+func (w *cappedJSON) raw(s string) {
+	if w.err == nil {
+		w.buf.WriteString(s)
+	}
+}
+
+func (w *cappedJSON) value(v any) {
+	if w.err != nil {
+		return
+	}
+	if err := w.enc.Encode(v); err != nil {
+		w.err = err
+		return
+	}
+	w.buf.Truncate(w.buf.Len() - 1) // the encoder's newline
+	if w.buf.Len() > w.max {
+		w.err = errTooLarge
+	}
+}
+
+var errTooLarge = errors.New("too large")
+
+func (w *cappedJSON) result(s *server) (any, *serveError) {
+	switch {
+	case w.err == errTooLarge:
+		return nil, s.tooLarge(w.buf.Len())
+	case w.err != nil:
+		return nil, errorf(codeInternal, "marshalling the result: %v", w.err)
+	}
+	return json.RawMessage(w.buf.Bytes()), nil
 }

@@ -35,12 +35,23 @@ type serveReply struct {
 
 func startServe(t testing.TB, maxLine int, kbPath string) *serveClient {
 	t.Helper()
+	return startServeWith(t, maxLine, kbPath, nil)
+}
+
+// startServeWith is startServe with the server configured by set before
+// it reads (limits, extra methods).
+func startServeWith(t testing.TB, maxLine int, kbPath string, set func(*server)) *serveClient {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &serveClient{t: t, in: inW, done: make(chan error, 1), stderr: &bytes.Buffer{}, early: map[string]serveReply{}}
 	g := &globalOptions{streams: streams{in: inR, out: outW, err: c.stderr}, kbPath: kbPath}
+	srv := newServer(g, outW, maxLine)
+	if set != nil {
+		set(srv)
+	}
 	go func() {
-		err := newServer(g, outW, maxLine).serve(inR)
+		err := srv.serve(inR)
 		outW.Close()
 		c.done <- err
 	}()

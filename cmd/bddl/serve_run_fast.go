@@ -30,30 +30,54 @@ func (s *server) dispatchRun(line []byte) bool {
 	if !ok {
 		return false
 	}
+	id = append(json.RawMessage(nil), id...)
+	held := len(steps)
+	if !s.held.take(held) {
+		s.respond(id, nil, s.overloaded(held))
+		return true
+	}
+	var decoded chan struct{}
 	var serr *serveError
+	release := func() {}
 	if marshalled {
-		// Read here, while the session applies the request before it (a
-		// long run comes in parts). The reader's buffer is reused: the
-		// request keeps the steps read and a copy of its id.
-		raw, err := base64.StdEncoding.AppendDecode(make([]byte, 0, base64.StdEncoding.DecodedLen(len(steps))), steps)
-		if err != nil {
-			return false // the generic path reports it
-		}
-		steps, serr = unmarshalSteps(raw, s.maxLine)
-		id = append(json.RawMessage(nil), id...)
+		// Decoded on a goroutine of its own, while the session applies
+		// the request before it (a long run comes in parts) and the
+		// reader goes on with the other sessions' requests.
+		b64 := append([]byte(nil), steps...)
+		decoded = make(chan struct{})
+		go func() {
+			defer close(decoded)
+			raw, err := base64.StdEncoding.AppendDecode(make([]byte, 0, base64.StdEncoding.DecodedLen(len(b64))), b64)
+			if err != nil {
+				serr = errorf(codeInvalidParams, "params: steps_marshal: not base64 (%v)", err)
+				return
+			}
+			b64 = nil
+			steps, release, serr = s.unmarshalSteps(raw)
+		}()
 	} else {
 		// The reader's buffer is reused: the request keeps a copy.
-		buf := append([]byte(nil), line...)
-		id = buf[:len(id)+len(`{"id":`)][len(`{"id":`):]
-		steps = buf[len(line)-len(steps)-len(`}}`) : len(line)-len(`}}`)]
+		steps = append([]byte(nil), steps...)
 	}
 	run := func() {
 		defer s.running.Done()
+		defer s.held.give(held)
+		if decoded != nil {
+			<-decoded
+		}
+		defer release()
 		res, err := s.call(func(s *server, _ json.RawMessage) (any, *serveError) { return runChained(s, &p, steps, serr) }, nil)
 		s.respond(id, res, err)
 	}
 	s.running.Add(1)
-	if !s.state.enqueueID(p.Session, run, func(e *serveError) { s.respond(id, nil, e) }, false) {
+	if !s.state.enqueueID(p.Session, run, func(e *serveError) {
+		if decoded != nil {
+			<-decoded
+		}
+		release()
+		s.held.give(held)
+		s.respond(id, nil, e)
+	}, false) {
 		s.running.Done()
 	}
 	return true
@@ -125,19 +149,33 @@ func parseRunFast(line []byte) (id json.RawMessage, p sessionRunParams, steps []
 // unmarshalSteps reads steps_marshal (Python's marshal, version 4) into
 // the JSON array the steps field would hold, whole, before any step is
 // applied: a value JSON cannot hold is unsupported_value and changes
-// nothing, so the client can send the same steps as JSON.
-func unmarshalSteps(raw []byte, maxLen int) ([]byte, *serveError) {
-	out, err := pymarshal.ToJSON(make([]byte, 0, 2*len(raw)), raw, maxLen)
-	if errors.Is(err, pymarshal.ErrUnsupported) {
-		return nil, errorf(codeUnsupportedValue, "params: steps_marshal: %v", err)
+// nothing, so the client can send the same steps as JSON. The JSON is
+// held against the server's --max-queued until release is called; its
+// expansion past the input is bounded (pymarshal.LimitsFor).
+func (s *server) unmarshalSteps(raw []byte) (out []byte, release func(), serr *serveError) {
+	release = func() {}
+	lim := pymarshal.LimitsFor(len(raw), s.maxLine)
+	// The most the JSON may take is held before it is written, the rest
+	// given back after.
+	if !s.held.take(lim.MaxOut) {
+		return nil, release, s.overloaded(lim.MaxOut)
 	}
+	out, err := pymarshal.ToJSONLimits(make([]byte, 0, min(2*len(raw), lim.MaxOut)), raw, lim)
 	if err != nil {
-		return nil, errorf(codeInvalidParams, "params: steps_marshal: %v", err)
+		out = nil
 	}
-	if len(out) == 0 || out[0] != '[' {
-		return nil, errorf(codeInvalidParams, "params: steps_marshal: a list (or tuple) of step dicts")
+	kept := len(out)
+	s.held.give(lim.MaxOut - kept)
+	release = func() { s.held.give(kept) }
+	switch {
+	case errors.Is(err, pymarshal.ErrUnsupported):
+		return nil, release, errorf(codeUnsupportedValue, "params: steps_marshal: %v", err)
+	case err != nil:
+		return nil, release, errorf(codeInvalidParams, "params: steps_marshal: %v", err)
+	case len(out) == 0 || out[0] != '[':
+		return nil, release, errorf(codeInvalidParams, "params: steps_marshal: a list (or tuple) of step dicts")
 	}
-	return out, nil
+	return out, release, nil
 }
 
 // plainID reports whether a string's JSON text is the string itself (no
@@ -159,7 +197,7 @@ func runChained(s *server, p *sessionRunParams, steps []byte, serr *serveError) 
 	if lerr != nil {
 		return nil, lerr
 	}
-	if p.Chain != "" && p.Chain == sess.brokenChain {
+	if p.Chain != "" && sess.broken.has(p.Chain) {
 		return nil, errorf(codeChainBroken, "params: chain %q: a part before this one failed; none of this part's steps was applied", p.Chain)
 	}
 	var res any
@@ -167,7 +205,7 @@ func runChained(s *server, p *sessionRunParams, steps []byte, serr *serveError) 
 		res, serr = runArray(s, p, steps)
 	}
 	if serr != nil && p.Chain != "" {
-		sess.brokenChain = p.Chain
+		sess.broken.add(p.Chain)
 	}
 	return res, serr
 }

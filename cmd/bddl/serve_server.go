@@ -47,6 +47,10 @@ type server struct {
 	slots   chan struct{} // bounds the requests run at once
 
 	state *serveState
+	// held is the data of requests read and not yet answered, across all
+	// sessions; maxResponse caps a response line.
+	held        budget
+	maxResponse int
 	// methods are the methods served (serveMethods; a fuzz test serves
 	// those that write no file).
 	methods map[string]serveMethod
@@ -66,7 +70,10 @@ var serveSessionMethods = map[string]bool{}
 func newServer(g *globalOptions, out io.Writer, maxLine int) *server {
 	s := &server{g: g, maxLine: maxLine, out: bufio.NewWriterSize(out, 64<<10),
 		lines: make(chan []byte, maxPendingResponses), written: make(chan error, 1),
-		slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0)), state: newServeState(g), methods: serveMethods}
+		slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0)), state: newServeState(g), methods: serveMethods,
+		maxResponse: defaultServeMaxResponse}
+	s.held.max = defaultServeMaxQueued
+	s.state.maxSessions = defaultServeMaxSessions
 	go s.writeLoop()
 	return s
 }
@@ -117,27 +124,15 @@ func (s *server) serve(in io.Reader) error {
 		return err
 	}
 	br := bufio.NewReaderSize(in, 64<<10)
-	var long []byte
 	var readErr error
 	for readErr == nil {
 		var line []byte
 		line, readErr = br.ReadSlice('\n')
 		if readErr == bufio.ErrBufferFull {
-			long = append(long[:0], line...)
-			for readErr == bufio.ErrBufferFull && len(long) <= s.maxLine {
-				line, readErr = br.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			if len(long) > s.maxLine {
-				id := idPrefix(long)
-				long = nil // release it: the rest of the line is skipped
-				for readErr == bufio.ErrBufferFull {
-					_, readErr = br.ReadSlice('\n')
-				}
-				s.tooLong(id)
+			var ok bool
+			if line, readErr, ok = s.readLong(br, line); !ok {
 				continue
 			}
-			line = long
 		}
 		if len(bytes.TrimRight(line, "\r\n")) > s.maxLine {
 			s.tooLong(idPrefix(line))
@@ -164,6 +159,51 @@ func (s *server) serve(in io.Reader) error {
 	return nil
 }
 
+// readLong reads the rest of a line longer than the reader's buffer, in
+// blocks of at most 1 MiB, so that a line is held at its own size and
+// never twice (a growing slice is copied at each doubling). A line past
+// maxLine is dropped block by block as soon as it is known to be too
+// long, and its memory given back (ok false: it was answered).
+func (s *server) readLong(br *bufio.Reader, first []byte) ([]byte, error, bool) {
+	const block = 1 << 20
+	var blocks [][]byte
+	cur := append(make([]byte, 0, block), first...)
+	n := len(first)
+	var err error = bufio.ErrBufferFull
+	for err == bufio.ErrBufferFull && n <= s.maxLine+2 {
+		var part []byte
+		part, err = br.ReadSlice('\n')
+		n += len(part)
+		for len(part) > 0 {
+			if len(cur) == cap(cur) {
+				blocks = append(blocks, cur)
+				cur = make([]byte, 0, block)
+			}
+			k := min(len(part), cap(cur)-len(cur))
+			cur = append(cur, part[:k]...)
+			part = part[k:]
+		}
+	}
+	blocks = append(blocks, cur)
+	if n > s.maxLine+2 { // the line's end (\r\n) aside
+		id := idPrefix(blocks[0])
+		blocks, cur = nil, nil
+		for err == bufio.ErrBufferFull {
+			_, err = br.ReadSlice('\n')
+		}
+		s.tooLong(id)
+		if n > 64<<20 {
+			debug.FreeOSMemory()
+		}
+		return nil, err, false
+	}
+	line := make([]byte, 0, n)
+	for _, b := range blocks {
+		line = append(line, b...)
+	}
+	return line, err, true
+}
+
 func (s *server) tooLong(id json.RawMessage) {
 	s.respond(id, nil, errorf(codeLineTooLong, "request line longer than %d bytes (--max-line): skipped", s.maxLine))
 }
@@ -180,7 +220,7 @@ func (s *server) dispatch(line []byte) {
 		return
 	}
 	if !validID(req.ID) {
-		s.respond(nil, nil, errorf(codeInvalidRequest, "the request's id must be a number or a string"))
+		s.respond(nil, nil, errorf(codeInvalidRequest, "the request's id must be null, a finite number or a string of valid UTF-8"))
 		return
 	}
 	if req.Method == "" {
@@ -192,20 +232,30 @@ func (s *server) dispatch(line []byte) {
 		s.respond(req.ID, nil, errorf(codeUnknownMethod, "unknown method %q; methods: %v", req.Method, methodNames()))
 		return
 	}
+	// The request holds its params (a copy of the line's) until answered.
+	held := len(req.Params) + len(req.ID)
+	if !s.held.take(held) {
+		s.respond(req.ID, nil, s.overloaded(held))
+		return
+	}
 	run := func() {
 		defer s.running.Done()
+		defer s.held.give(held)
 		res, err := s.call(m, req.Params)
 		s.respond(req.ID, res, err)
 	}
 	s.running.Add(1)
 	if serveSessionMethods[req.Method] {
-		if !s.state.enqueue(req.Params, run, func(e *serveError) { s.respond(req.ID, nil, e) }, req.Method != "session.run") {
+		inline := req.Method != "session.run" && len(line) <= inlineMaxStep
+		if !s.state.enqueue(req.Params, run, func(e *serveError) { s.held.give(held); s.respond(req.ID, nil, e) }, inline) {
 			s.running.Done()
 		}
 		return
 	}
-	s.slots <- struct{}{}
+	// The slot is waited for on the request's goroutine, never on the
+	// reader: busy stateless requests do not hold the sessions' steps.
 	go func() {
+		s.slots <- struct{}{}
 		defer func() { <-s.slots }()
 		run()
 	}()
@@ -228,6 +278,9 @@ func (s *server) respond(id json.RawMessage, res any, e *serveError) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
+	if raw, ok := res.(json.RawMessage); ok && e == nil && len(raw) > s.maxResponse {
+		res, e = nil, s.tooLarge(len(raw))
+	}
 	if raw, ok := res.(json.RawMessage); ok && e == nil && len(raw) > 0 {
 		// A record marshalled already (session.step): the line is
 		// assembled, not re-encoded (which would validate and compact it
@@ -241,7 +294,7 @@ func (s *server) respond(id json.RawMessage, res any, e *serveError) {
 	if e == nil && res == nil {
 		resp.Result = struct{}{}
 	}
-	if err := s.write(resp); err != nil {
+	if err := s.writeCapped(resp); err != nil {
 		fmt.Fprintf(s.g.err, "bddl serve: writing a response: %v\n", err)
 	}
 }
@@ -258,6 +311,25 @@ func (s *server) write(v any) error {
 	}
 	s.emit(buf.Bytes())
 	return nil
+}
+
+// writeCapped is write for a response: one past --max-response is
+// replaced by the error saying so.
+func (s *server) writeCapped(resp serveResponse) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(resp)
+	switch {
+	case err == nil && buf.Len() > s.maxResponse+1:
+		n := buf.Len()
+		buf = bytes.Buffer{}
+		resp.Result, resp.Error = nil, s.tooLarge(n)
+	case err == nil:
+		s.emit(buf.Bytes())
+		return nil
+	}
+	return s.write(resp)
 }
 
 // directDeadline bounds a direct write: past it the client is not
@@ -297,18 +369,6 @@ func (s *server) writeDirect(line []byte) (int, error) {
 	n, err := s.direct.Write(line)
 	_ = s.direct.SetWriteDeadline(time.Time{})
 	return n, err
-}
-
-// validID reports whether a request id is absent, a number or a string.
-func validID(id json.RawMessage) bool {
-	if len(id) == 0 {
-		return true
-	}
-	switch id[0] {
-	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'n':
-		return true
-	}
-	return false
 }
 
 // idOf finds the id of a line that is not a valid request, so that its
@@ -358,7 +418,7 @@ func keyPrefix(line []byte, key string) json.RawMessage {
 			end++
 		}
 	}
-	if end == 0 || end > 256 || !json.Valid(rest[:end]) {
+	if end == 0 || end > 256 || !validID(rest[:end]) {
 		return nil
 	}
 	return append(json.RawMessage(nil), rest[:end]...)

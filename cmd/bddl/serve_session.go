@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/batch"
@@ -43,15 +42,14 @@ type serveSession struct {
 	annotate func(*episode.Result) // transition firings, when on
 	perStep  bool
 
-	// brokenChain is the chain of the last session.run part that failed:
-	// later parts of that chain are refused (run by the session's queue,
-	// in order, so no lock).
-	brokenChain string
+	// broken are the chains of session.run parts that failed: later
+	// parts of each are refused (run in the session's order, so no lock).
+	broken brokenChains
 
-	mu      sync.Mutex // guards closed and sends on queue
+	mu      sync.Mutex // guards closed, queue and working
 	closed  bool
-	queue   chan func()
-	pending atomic.Int64 // requests queued and not yet done
+	queue   []func()
+	working bool // a goroutine runs the queue
 }
 
 type sessionOpenParams struct {
@@ -116,7 +114,10 @@ func serveSessionOpen(s *server, raw json.RawMessage) (any, *serveError) {
 		e.Code = codeInvalidParams
 		return nil, e
 	}
-	id := s.state.add(sess)
+	id, serr := s.state.add(sess)
+	if serr != nil {
+		return nil, serr
+	}
 	return map[string]any{"session": id, "activity": act.Name, "objects": prog.NumObjects(),
 		"conjuncts": episode.ConjunctTexts(prog)}, nil
 }
@@ -296,7 +297,8 @@ func serveSessionRun(s *server, raw json.RawMessage) (any, *serveError) {
 	if err != nil {
 		return runChained(s, &p, nil, errorf(codeInvalidParams, "params: steps_marshal: not base64 (%v)", err))
 	}
-	steps, serr := unmarshalSteps(raw, s.maxLine)
+	steps, release, serr := s.unmarshalSteps(raw)
+	defer release()
 	return runChained(s, &p, steps, serr)
 }
 

@@ -26,6 +26,8 @@ type serveState struct {
 	samplers  map[string]*sampler.Sampler
 	sessions  map[string]*serveSession
 	next      uint64
+	// maxSessions bounds the sessions open at once (--max-sessions).
+	maxSessions int
 }
 
 type kbEntry struct {
@@ -173,20 +175,17 @@ func (st *serveState) sampler(kbPath string) (*sampler.Sampler, *serveError) {
 	return s, nil
 }
 
-// add registers a new session and starts its worker.
-func (st *serveState) add(sess *serveSession) string {
+// add registers a new session, unless --max-sessions are open.
+func (st *serveState) add(sess *serveSession) (string, *serveError) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if len(st.sessions) >= st.maxSessions {
+		return "", errorf(codeTooManySessions, "%d sessions are open (--max-sessions %d): close one first, or start the server with a larger --max-sessions", len(st.sessions), st.maxSessions)
+	}
 	st.next++
 	sess.id = "s" + strconv.FormatUint(st.next, 10)
-	sess.queue = make(chan func(), 64)
 	st.sessions[sess.id] = sess
-	go func() {
-		for f := range sess.queue {
-			f()
-		}
-	}()
-	return sess.id
+	return sess.id, nil
 }
 
 // enqueue runs f on the worker of the session the params name, after the
@@ -232,20 +231,42 @@ func (st *serveState) enqueueID(sid string, f func(), fail func(*serveError), in
 		fail(errorf(codeUnknownSession, "unknown session %q (closed)", p.Session))
 		return false
 	}
-	// Only this goroutine adds to pending, so 0 means the worker is idle
-	// with nothing queued: running f here keeps the session's order.
-	if inline && sess.pending.Load() == 0 {
+	// Only this goroutine (the reader) adds to the queue, so an idle
+	// worker with nothing queued means running f here keeps the order.
+	if inline && !sess.working {
 		sess.mu.Unlock()
 		f()
 		return true
 	}
-	sess.pending.Add(1)
-	sess.queue <- func() { // the worker never waits on sess.mu: no deadlock
-		defer sess.pending.Add(-1)
-		f()
+	// The queue has no fixed length, so the reader never waits for a busy
+	// session (that held every other session's requests); what the
+	// queued requests hold is bounded by the server's --max-queued.
+	sess.queue = append(sess.queue, f)
+	if !sess.working {
+		sess.working = true
+		go sess.work()
 	}
 	sess.mu.Unlock()
 	return true
+}
+
+// work runs the session's queued requests in order, and ends when none
+// is left.
+func (sess *serveSession) work() {
+	for {
+		sess.mu.Lock()
+		if len(sess.queue) == 0 {
+			sess.working = false
+			sess.queue = nil
+			sess.mu.Unlock()
+			return
+		}
+		f := sess.queue[0]
+		sess.queue[0] = nil
+		sess.queue = sess.queue[1:]
+		sess.mu.Unlock()
+		f()
+	}
 }
 
 // lookup finds a session, for its worker.
@@ -259,10 +280,8 @@ func (st *serveState) lookup(id string) (*serveSession, *serveError) {
 	return sess, nil
 }
 
-// remove unregisters a session. It is called by the session's worker:
-// the queue is closed from another goroutine, as the reader may be
-// waiting, holding sess.mu, for room in it; the worker runs what was
-// queued before the close (each finds the session gone) and ends.
+// remove unregisters a session; requests queued before the close still
+// run (each finds the session gone).
 func (st *serveState) remove(id string) bool {
 	st.mu.Lock()
 	sess := st.sessions[id]
@@ -271,22 +290,19 @@ func (st *serveState) remove(id string) bool {
 	if sess == nil {
 		return false
 	}
-	go sess.shut()
+	sess.shut()
 	return true
 }
 
-// shut closes the session's queue once.
+// shut refuses the session's later requests.
 func (sess *serveSession) shut() {
 	sess.mu.Lock()
-	defer sess.mu.Unlock()
-	if !sess.closed {
-		sess.closed = true
-		close(sess.queue)
-	}
+	sess.closed = true
+	sess.mu.Unlock()
 }
 
-// closeSessions ends every worker (at the end of the input), after the
-// requests already queued.
+// closeSessions closes every session (at the end of the input); requests
+// already queued still run.
 func (st *serveState) closeSessions() {
 	st.mu.Lock()
 	all := st.sessions

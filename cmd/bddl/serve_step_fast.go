@@ -23,16 +23,22 @@ func (s *server) dispatchStep(line []byte) bool {
 	}
 	// The reader's buffer is reused when the step waits in the queue.
 	id = append(json.RawMessage(nil), id...)
+	held := len(step)
+	if !s.held.take(held) {
+		s.respond(id, nil, s.overloaded(held))
+		return true
+	}
 	step = append([]byte(nil), step...)
 	run := func() {
 		defer s.running.Done()
+		defer s.held.give(held)
 		res, err := s.call(func(s *server, _ json.RawMessage) (any, *serveError) {
 			return sessionStep(s, sid, explain, step)
 		}, nil)
 		s.respond(id, res, err)
 	}
 	s.running.Add(1)
-	if !s.state.enqueueID(sid, run, func(e *serveError) { s.respond(id, nil, e) }, true) {
+	if !s.state.enqueueID(sid, run, func(e *serveError) { s.held.give(held); s.respond(id, nil, e) }, len(step) <= inlineMaxStep) {
 		s.running.Done()
 	}
 	return true

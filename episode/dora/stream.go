@@ -12,6 +12,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/openbddl/bddl/episode/recording"
+	"github.com/openbddl/bddl/internal/pqguard"
 )
 
 // TimeColumn is the column the samples' times come from.
@@ -105,6 +106,10 @@ func OpenStream(path, name string) (sf *StreamFile, err error) {
 			f.Close()
 		}
 	}()
+	// parquet-go allocates from declared sizes: check them first.
+	if err := pqguard.Check(f, info.Size(), pqguard.Default); err != nil {
+		return nil, &Error{File: path, Row: -1, Msg: "cannot read it as Parquet: " + err.Error()}
+	}
 	pf, err := parquet.OpenFile(f, info.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, &Error{File: path, Row: -1, Msg: "cannot read it as Parquet: " + err.Error()}

@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/scigolib/hdf5"
 
 	"github.com/openbddl/bddl/episode/recording"
+	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/internal/h5util"
 )
 
@@ -36,6 +38,27 @@ func Annotate(path string, a *recording.Annotation, force bool) error {
 	if err := ValidAnnotator(a.Annotator); err != nil {
 		return err
 	}
+	// A link is followed: the file it names is annotated, the link kept.
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	// The whole read-modify-replace holds the file's lock, so that two
+	// annotators serialise (each writes its group into the other's
+	// result) and an HDF5 writer's file is not replaced under it.
+	unlock, err := fsutil.LockForReplace(real, LockWait)
+	if err != nil {
+		return &Error{File: path, Row: -1, Msg: err.Error()}
+	}
+	defer unlock()
+	fsutil.SweepTemps(real) // copies a killed run left
+	return annotate(real, a, force)
+}
+
+// LockWait is how long Annotate waits for another holder of a file's lock.
+var LockWait = 30 * time.Second
+
+func annotate(path string, a *recording.Annotation, force bool) error {
 	e, err := Open(path)
 	if err != nil {
 		return err
@@ -85,6 +108,9 @@ func Annotate(path string, a *recording.Annotation, force bool) error {
 	}
 	info, err := os.Stat(path)
 	if err != nil {
+		return err
+	}
+	if err := fsutil.CheckReplaceable(path, info); err != nil {
 		return err
 	}
 	// In place first: only the annotator's group is written (and, with
@@ -176,14 +202,15 @@ func copyBeside(path string, info os.FileInfo) (string, error) {
 		return "", err
 	}
 	defer src.Close()
-	dst, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	dst, err := os.CreateTemp(filepath.Dir(path), fsutil.TempPattern(path))
 	if err != nil {
 		return "", err
 	}
 	name := dst.Name()
 	_, err = io.Copy(dst, src)
-	err = errors.Join(err, dst.Chmod(info.Mode().Perm()))
-	keepOwner(dst, info)
+	if err == nil {
+		err = fsutil.KeepIdentity(path, dst, info)
+	}
 	err = errors.Join(err, dst.Sync(), dst.Close())
 	if err != nil {
 		os.Remove(name)

@@ -145,6 +145,23 @@ func IsOopsie(path string) (ok bool) {
 	return h5util.Lookup(f.Root(), StatesGroup) != nil && h5util.Lookup(f.Root(), ActionsGroup) != nil && h5util.Lookup(f.Root(), "data") == nil
 }
 
+// NotHDF5 reports whether path cannot be opened as HDF5 at all (not
+// HDF5, cut short, unreadable): such a file is neither an Oopsie episode
+// nor a RoboLab run file, and a batch reports it as one error.
+func NotHDF5(path string) (bad bool) {
+	defer func() {
+		if recover() != nil {
+			bad = true
+		}
+	}()
+	f, err := hdf5.Open(path)
+	if err != nil {
+		return true
+	}
+	f.Close()
+	return false
+}
+
 // Open opens an episode and reads its structure and attributes (not its
 // data).
 func Open(path string) (e *Episode, err error) {

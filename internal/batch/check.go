@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/termsafe"
 	"github.com/openbddl/bddl/predicates"
@@ -79,6 +80,10 @@ func (o *Outcome) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	b = bytes.TrimSuffix(b, []byte("\n"))
+	if pb := bddl.PathBytes(o.Result.Episode); pb != "" {
+		// The episode's name as on disk, where JSON shows U+FFFD.
+		b = append(append(append(b[:len(b)-1], `,"path_bytes":"`...), pb...), `"}`...)
+	}
 	if len(o.Extra) == 0 {
 		return b, nil
 	}

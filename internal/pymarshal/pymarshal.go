@@ -60,12 +60,41 @@ const (
 	typeShortASCIIInterne = 'Z'
 )
 
-// ToJSON appends the JSON text of the one marshal value in src to dst.
-// The output is capped at maxOut bytes (back-references can repeat a
-// container many times). Errors name the byte offset where reading
-// stopped.
+// MaxIntDigits is the most decimal digits of an integer: Python's own
+// limit for converting an int to text (sys.int_info.default_max_str_digits),
+// so json.dumps refuses the same integer. Past it the conversion would
+// also be quadratic in the digits.
+const MaxIntDigits = 4300
+
+// Limits bound what one input may expand to: a few hundred bytes of
+// nested back-references can repeat a container into gigabytes.
+type Limits struct {
+	MaxOut     int // bytes of JSON text
+	MaxObjects int // JSON values written, those repeated by back-references included
+}
+
+// LimitsFor are the limits for an input of n bytes: the JSON text at
+// most 64 times the input (1 MiB at least) and maxOut, and 16 values per
+// input byte (65,536 at least). Python writes a repeated object (an
+// interned key, a list shared by every step) as a reference, so a real
+// request expands a few times; a bomb of references expands without end.
+func LimitsFor(n, maxOut int) Limits {
+	return Limits{MaxOut: min(max(64*n, 1<<20), maxOut), MaxObjects: max(16*n, 1<<16)}
+}
+
+// ToJSON appends the JSON text of the one marshal value in src to dst,
+// within LimitsFor(len(src), maxOut). Errors name the byte offset where
+// reading stopped.
 func ToJSON(dst, src []byte, maxOut int) ([]byte, error) {
-	t := transcoder{src: src, out: dst, base: len(dst), maxOut: maxOut}
+	return ToJSONLimits(dst, src, LimitsFor(len(src), maxOut))
+}
+
+// ErrLimit is wrapped by the error for an input expanding past its Limits.
+var ErrLimit = errors.New("limit")
+
+// ToJSONLimits is ToJSON within lim.
+func ToJSONLimits(dst, src []byte, lim Limits) ([]byte, error) {
+	t := transcoder{src: src, out: dst, base: len(dst), maxOut: lim.MaxOut, maxObjects: lim.MaxObjects}
 	if err := t.value(0, false); err != nil {
 		return dst, err
 	}
@@ -75,15 +104,19 @@ func ToJSON(dst, src []byte, maxOut int) ([]byte, error) {
 	return t.out, nil
 }
 
-type span struct{ start, end int } // a back-reference target in out; end < 0 while it is being written
+// span is a back-reference target in out (end < 0 while it is being
+// written) and the values it holds.
+type span struct{ start, end, objs int }
 
 type transcoder struct {
-	src    []byte
-	pos    int
-	out    []byte
-	base   int
-	maxOut int
-	refs   []span
+	src        []byte
+	pos        int
+	out        []byte
+	base       int
+	maxOut     int
+	maxObjects int
+	objects    int
+	refs       []span
 }
 
 func (t *transcoder) errorf(format string, args ...any) error {
@@ -125,9 +158,16 @@ func (t *transcoder) count(min int) (int, error) {
 
 func (t *transcoder) grew() error {
 	if len(t.out)-t.base > t.maxOut {
-		return t.errorf("the JSON text exceeds %d bytes", t.maxOut)
+		return t.limit("the JSON text exceeds %d bytes", t.maxOut)
+	}
+	if t.objects > t.maxObjects {
+		return t.limit("more than %d values", t.maxObjects)
 	}
 	return nil
+}
+
+func (t *transcoder) limit(format string, args ...any) error {
+	return fmt.Errorf("marshal data at byte %d: %s (%w: back-references expand it past what its %d bytes may)", t.pos, fmt.Sprintf(format, args...), ErrLimit, len(t.src))
 }
 
 // value writes one value; key is set for a dict key (a str only).
@@ -141,9 +181,10 @@ func (t *transcoder) value(depth int, key bool) error {
 	if code&flagRef != 0 {
 		code &^= flagRef
 		ref = len(t.refs) // marshal numbers references in the order values begin
-		t.refs = append(t.refs, span{len(t.out), -1})
+		t.refs = append(t.refs, span{len(t.out), -1, 0})
 	}
-	start := len(t.out)
+	start, objStart := len(t.out), t.objects
+	t.objects++
 	if key && !isStr(code) && code != typeRef {
 		return t.unsupported(fmt.Sprintf("a dict key of type code %q (json.dumps writes only str keys as they are)", code))
 	}
@@ -210,7 +251,7 @@ func (t *transcoder) value(depth int, key bool) error {
 		return err
 	}
 	if ref >= 0 {
-		t.refs[ref] = span{start, len(t.out)}
+		t.refs[ref] = span{start, len(t.out), t.objects - objStart}
 	}
 	return t.grew()
 }
@@ -239,7 +280,11 @@ func (t *transcoder) backRef(key bool) error {
 		return t.unsupported("a dict key that is not a str")
 	}
 	if len(t.out)-t.base+r.end-r.start > t.maxOut {
-		return t.errorf("the JSON text exceeds %d bytes", t.maxOut)
+		return t.limit("the JSON text exceeds %d bytes", t.maxOut)
+	}
+	// The reference itself was counted as a value by value().
+	if t.objects += r.objs - 1; t.objects > t.maxObjects {
+		return t.limit("more than %d values", t.maxObjects)
 	}
 	t.out = append(t.out, t.out[r.start:r.end]...)
 	return nil
@@ -305,6 +350,11 @@ func (t *transcoder) long() error {
 	if digits*2 > int64(len(t.src)-t.pos) {
 		return t.errorf("a length of %d, more than the data left", digits)
 	}
+	// 15 bits a digit: 953 digits hold every integer of 4300 decimal
+	// digits, and building one is then quick.
+	if digits > MaxIntDigits*10/3/15+2 {
+		return t.errorf("an integer of more than %d digits (Python's limit for int to text; json.dumps refuses it too)", MaxIntDigits)
+	}
 	v := new(big.Int)
 	for i := int(digits) - 1; i >= 0; i-- {
 		d := binary.LittleEndian.Uint16(t.src[t.pos+2*i:])
@@ -317,7 +367,11 @@ func (t *transcoder) long() error {
 	if neg {
 		v.Neg(v)
 	}
+	at := len(t.out)
 	t.out = v.Append(t.out, 10)
+	if d := len(t.out) - at; d > MaxIntDigits+1 || d == MaxIntDigits+1 && !neg {
+		return t.errorf("an integer of more than %d digits (Python's limit for int to text; json.dumps refuses it too)", MaxIntDigits)
+	}
 	return nil
 }
 

@@ -1,6 +1,8 @@
 package pymarshal
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -111,8 +113,77 @@ func TestMalformed(t *testing.T) {
 			bomb = append(bomb, 'r', target, 0, 0, 0)
 		}
 	}
-	if _, err := ToJSON(nil, bomb, 1<<20); err == nil || !strings.Contains(err.Error(), "exceeds") {
-		t.Errorf("reference bomb: %v; want the output cap", err)
+	if _, err := ToJSON(nil, bomb, 1<<20); !errors.Is(err, ErrLimit) {
+		t.Errorf("reference bomb: %v; want the expansion limit", err)
+	}
+}
+
+// TestExpansionBudget: back-references may expand an input only so far
+// past its own size, in bytes and in values, whatever the output cap;
+// a list shared by many steps (as Python writes one object used twice)
+// stays within it.
+func TestExpansionBudget(t *testing.T) {
+	t.Parallel()
+	// A string of 200 bytes (reference 1), then lists of 2 references
+	// each to the one before, 40 deep: 2^40 copies in under 600 bytes.
+	bomb := []byte{0xdb, 41, 0, 0, 0, 0xfa, 200}
+	bomb = append(bomb, bytes.Repeat([]byte{'x'}, 200)...)
+	for level := range 40 {
+		bomb = append(bomb, 0xdb, 2, 0, 0, 0)
+		for range 2 {
+			bomb = append(bomb, 'r', byte(1+level), 0, 0, 0)
+		}
+	}
+	_, err := ToJSON(nil, bomb, 256<<20)
+	if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "exceeds 1048576 bytes") {
+		t.Errorf("%d-byte bomb: %v; want the 1 MiB budget of a small input", len(bomb), err)
+	}
+	// Many values in few bytes: a list of 1,000 references to a list of
+	// 100 Nones, 100,000 values from 5 KB.
+	many := []byte{0x5b, 0xe9, 3, 0, 0, 0xdb, 100, 0, 0, 0}
+	many = append(many, bytes.Repeat([]byte{'N'}, 100)...)
+	for range 999 {
+		many = append(many, 'r', 0, 0, 0, 0)
+	}
+	if _, err := ToJSON(nil, many, 256<<20); !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), "more than 81") {
+		t.Errorf("values: %v; want the value budget", err)
+	}
+	// 300 steps sharing one pose list: within the budget.
+	shared := []byte{0x5b, 44, 1, 0, 0}
+	for i := range 300 {
+		shared = append(shared, 0x7b, 0x5a, 4, 'p', 'o', 's', 'e')
+		if i == 0 {
+			shared = append(shared, 0xdb, 3, 0, 0, 0, 'N', 'N', 'N')
+		} else {
+			shared = append(shared, 'r', 0, 0, 0, 0)
+		}
+		shared = append(shared, '0')
+	}
+	if _, err := ToJSON(nil, shared, 256<<20); err != nil {
+		t.Errorf("shared list: %v", err)
+	}
+}
+
+// TestLongIntegers: Python's limit of 4300 digits, refused before the
+// quadratic conversion (a 2 MB integer took 42 s on the reader).
+func TestLongIntegers(t *testing.T) {
+	t.Parallel()
+	long := func(digits int, d uint16) []byte {
+		b := []byte{'l'}
+		b = binary.LittleEndian.AppendUint32(b, uint32(digits))
+		for range digits {
+			b = binary.LittleEndian.AppendUint16(b, d)
+		}
+		return b
+	}
+	// 950 digits of 2^15-1: 2^14250-1, 4290 decimal digits.
+	if out, err := ToJSON(nil, long(950, 1<<15-1), 1<<20); err != nil || len(out) != 4290 {
+		t.Errorf("4290 digits: %d, %v", len(out), err)
+	}
+	for _, n := range []int{955, 1 << 20} {
+		if _, err := ToJSON(nil, long(n, 1<<15-1), 1<<30); err == nil || !strings.Contains(err.Error(), "more than 4300 digits") {
+			t.Errorf("%d digits: %v", n, err)
+		}
 	}
 }
 
@@ -161,8 +232,8 @@ func FuzzToJSON(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(out) > maxOut {
-			t.Fatalf("%d bytes out, cap %d", len(out), maxOut)
+		if lim := LimitsFor(len(src), maxOut).MaxOut; len(out) > lim {
+			t.Fatalf("%d bytes out, cap %d", len(out), lim)
 		}
 		if !json.Valid(out) && !strings.Contains(string(out), "NaN") && !strings.Contains(string(out), "Infinity") {
 			t.Fatalf("ToJSON(%x) = %s: not JSON", src, out)

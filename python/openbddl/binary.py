@@ -9,7 +9,7 @@ from typing import Optional
 
 from .errors import EngineError
 
-__all__ = ["find_binary", "source_root"]
+__all__ = ["find_binary", "resolve_binary", "source_root"]
 
 ENV_BIN = "BDDL_BIN"
 ENV_SOURCE = "BDDL_SOURCE"
@@ -34,7 +34,12 @@ def source_root() -> Optional[str]:
     here = os.path.dirname(os.path.abspath(__file__))
     try:
         with open(os.path.join(here, "_source_root.txt"), encoding="utf-8") as f:
-            cands.append(f.read().strip())
+            recorded = f.read().strip()
+        # The tree recorded at install time may since have been deleted
+        # and made again by someone else: it is built only if it is
+        # still this user's (or root's) and no one else can write to it.
+        if recorded and _trusted_tree(recorded):
+            cands.append(recorded)
     except OSError:
         pass
     cands.append(os.path.dirname(os.path.dirname(here)))  # python/openbddl -> repo
@@ -42,6 +47,34 @@ def source_root() -> Optional[str]:
         if c and _is_source(c):
             return c
     return None
+
+
+def _trusted_tree(root: str) -> bool:
+    """Whether go build may run in root: the directories and files it
+    builds the command from (and root's parents) belong to this user or
+    root and are not writable by others."""
+    if not hasattr(os, "geteuid"):
+        return True  # no owners to compare (Windows)
+    uid = os.geteuid()
+    paths = [os.path.join(root, p) for p in ("", "go.mod", "go.sum", "cmd", os.path.join("cmd", "bddl"))]
+    parent = os.path.dirname(os.path.abspath(root))
+    while True:
+        paths.append(parent)
+        up = os.path.dirname(parent)
+        if up == parent:
+            break
+        parent = up
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            if p.endswith("go.sum"):
+                continue
+            return False
+        sticky = st.st_mode & 0o1000
+        if st.st_uid not in (uid, 0) or (st.st_mode & 0o002 and not sticky):
+            return False
+    return True
 
 
 def _go() -> Optional[str]:
@@ -98,6 +131,21 @@ def build_binary(root: str, go: str) -> str:
     return out
 
 
+def resolve_binary(name: str) -> Optional[str]:
+    """name as the absolute path of an executable file, once: a bare name
+    is looked up on PATH (as a shell would run it), a path is made
+    absolute against the current directory now, so that the file checked
+    is the file run, whatever the directory at a later restart."""
+    if os.sep in name or (os.altsep and os.altsep in name):
+        path: Optional[str] = os.path.abspath(name)
+    else:
+        path = shutil.which(name)
+        path = os.path.abspath(path) if path else None
+    if path and os.path.isfile(path) and os.access(path, os.X_OK):
+        return path
+    return None
+
+
 def find_binary() -> str:
     """The bddl binary to run: ``$BDDL_BIN``, else ``bddl`` on ``PATH``, else
     one built with ``go build`` (when Go and the source are here) into
@@ -105,8 +153,9 @@ def find_binary() -> str:
     what to do when none works."""
     env = os.environ.get(ENV_BIN)
     if env:
-        if os.path.isfile(env) and os.access(env, os.X_OK):
-            return env
+        path = resolve_binary(env)
+        if path:
+            return path
         raise EngineError("$%s is %r, which is not an executable file" % (ENV_BIN, env), code="no_binary")
     found = shutil.which("bddl")
     if found:

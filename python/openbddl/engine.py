@@ -19,7 +19,7 @@ try:
 except ImportError:  # not on Windows
     fcntl = None  # type: ignore[assignment]
 
-from .binary import find_binary
+from .binary import find_binary, resolve_binary
 from .installed import server_env
 from .errors import EngineError, error_from_response
 from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RunResult, SampleRecord,
@@ -200,16 +200,17 @@ class _SpinReader:
     machine costs as much as the step itself; a slower one costs at most
     the window of polling (docs/python.md, *Measured speed*)."""
 
-    def __init__(self, fd: int, spin: float) -> None:
+    def __init__(self, fd: int, spin: float, timeout: Optional[float] = None) -> None:
         self.fd = fd
         self.spin = max(0.0, spin)
+        self.timeout = timeout
         self.buf = bytearray()
         if hasattr(select, "poll"):
             p = select.poll()
             p.register(fd, select.POLLIN)
-            self.sleep: Callable[[], Any] = p.poll
+            self.sleep: Callable[..., Any] = lambda t=None: p.poll(None if t is None else max(0, int(t * 1000)))
         else:  # pragma: no cover (POSIX without poll)
-            self.sleep = lambda: select.select([fd], [], [])
+            self.sleep = lambda t=None: select.select([fd], [], [], t)
         os.set_blocking(fd, False)
 
     def readline(self) -> bytes:
@@ -218,12 +219,18 @@ class _SpinReader:
         buf = self.buf
         i = buf.find(b"\n")
         if i < 0:
-            start = time.perf_counter() if self.spin else 0.0
+            start = time.perf_counter() if self.spin or self.timeout is not None else 0.0
             while True:
                 try:
                     chunk = os.read(self.fd, 1 << 16)
                 except BlockingIOError:
-                    if not self.spin or time.perf_counter() - start > self.spin:
+                    if self.timeout is not None:
+                        left = start + self.timeout - time.perf_counter()
+                        if left <= 0:
+                            raise _Silent()
+                        if not self.spin or time.perf_counter() - start > self.spin:
+                            self.sleep(left)
+                    elif not self.spin or time.perf_counter() - start > self.spin:
                         self.sleep()
                     continue
                 except InterruptedError:
@@ -242,12 +249,18 @@ class _SpinReader:
         return line
 
 
+class _Silent(Exception):
+    """The server sent nothing for the engine's timeout."""
+
+
 class _Server:
     """One running ``bddl serve``: requests are written under a lock; the
     thread waiting for a response reads the stream for everyone (it hands
     others' responses over), so a single thread pays no hand-off."""
 
-    def __init__(self, argv: List[str], env: Optional[Dict[str, str]], spin: float = 0.0) -> None:
+    def __init__(self, argv: List[str], env: Optional[Dict[str, str]], spin: float = 0.0,
+                 timeout: Optional[float] = None) -> None:
+        self.timeout = timeout
         # Buffered both ways: readline on an unbuffered pipe reads a byte
         # per system call; every request is flushed as it is written.
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=1 << 16)
@@ -273,11 +286,16 @@ class _Server:
         self.reader: Optional[_SpinReader] = None
         if os.name == "posix":
             try:
-                self.reader = _SpinReader(self.out.fileno(), spin)
+                self.reader = _SpinReader(self.out.fileno(), spin, timeout)
                 self.readline = self.reader.readline
             except (OSError, ValueError, AttributeError):
                 self.reader = None
-        line = self.readline()
+        try:
+            line = self.readline()
+        except _Silent:
+            self.proc.kill()
+            self.proc.wait()
+            raise EngineError("bddl serve sent no handshake within %g s (the engine's timeout)" % timeout, code="timeout")
         if not line:
             self.proc.wait()
             raise EngineError("bddl serve exited before its handshake (exit status %s): see its messages above"
@@ -389,13 +407,34 @@ class _Server:
             raise self.dead
         readline = self.readline
         while True:
-            line = readline()
+            try:
+                line = readline()
+            except _Silent:
+                # A server that stops answering is ended: its sessions are
+                # lost, and the next request starts a new one.
+                with self.cond:
+                    self.dead = EngineError("bddl serve sent nothing for %g s (the engine's timeout; give "
+                                            "Engine(timeout=...) a larger one or None): it was stopped" % self.timeout,
+                                            code="timeout")
+                    self.cond.notify_all()
+                self.proc.kill()
+                raise self.dead
             if not line:
                 with self.cond:
                     self._die("bddl serve exited")
                     self.cond.notify_all()
                     raise self.dead  # type: ignore[misc]
-            resp = _loads(line)
+            try:
+                resp = _loads(line)
+                if not isinstance(resp, dict):
+                    raise ValueError("not a JSON object")
+            except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
+                with self.cond:
+                    self.dead = EngineError("bddl serve wrote a line that is not a response (%s): %r; it was stopped"
+                                            % (e, line[:200]), code="protocol")
+                    self.cond.notify_all()
+                self.proc.kill()
+                raise self.dead
             got = resp.get("id")
             # An error with no id answers a line the server could not
             # read an id from; this client always writes the id first,
@@ -450,7 +489,12 @@ class Engine:
     before it sleeps (default 100 µs; the server likewise polls 50 µs for
     the next request while they come quickly): a session step's round trip
     then costs no thread wake-up, at the price of that much CPU per
-    request. ``spin=0`` turns polling off on both sides.
+    request. ``spin=0`` turns polling off on both sides. ``timeout`` is
+    how many seconds a wait for a response may pass with nothing from the
+    server (default None: no limit): past it the server is stopped and
+    EngineError (code ``timeout``) raised; the next call starts a new one.
+    A line from the server that is not a JSON response is EngineError
+    (code ``protocol``) likewise. (POSIX; elsewhere there is no timeout.)
 
     An Engine is safe to share between threads. It is fork-safe: a child
     process that inherits one starts its own server on first use (its
@@ -464,13 +508,22 @@ class Engine:
 
     def __init__(self, kb: Optional[PathLike] = None, activities: Optional[PathLike] = None,
                  binary: Optional[PathLike] = None, env: Optional[Mapping[str, str]] = None,
-                 spin: float = DEFAULT_SPIN) -> None:
+                 spin: float = DEFAULT_SPIN, timeout: Optional[float] = None) -> None:
         if not 0 <= spin <= 1:
             raise ValueError("spin: seconds between 0 and 1, not %r" % (spin,))
+        if timeout is not None and not timeout > 0:
+            raise ValueError("timeout: seconds > 0 or None, not %r" % (timeout,))
         self.spin = float(spin)
+        self.timeout = timeout
         self.kb = os.fspath(kb) if kb is not None else None
         self.activities = os.fspath(activities) if activities is not None else None
-        self._binary = os.fspath(binary) if binary is not None else None
+        self._binary = None
+        if binary is not None:
+            # Resolved once, now: a restart runs the same file, whatever
+            # the current directory then.
+            self._binary = resolve_binary(os.fspath(binary))
+            if self._binary is None:
+                raise EngineError("binary %r is not an executable file" % (os.fspath(binary),), code="no_binary")
         self._env = dict(env) if env is not None else None
         self._lock = threading.Lock()
         self._server: Optional[_Server] = None
@@ -517,13 +570,15 @@ class Engine:
                 srv.close()  # a server that died is replaced: its sessions are lost
                 srv = None
             if srv is None:
-                argv = [self._binary or find_binary()]
+                if self._binary is None:
+                    self._binary = find_binary()  # once: restarts run the same file
+                argv = [self._binary]
                 if self.kb:
                     argv += ["--kb", self.kb]
                 argv.append("serve")
                 if self.spin == 0:
                     argv += ["--spin", "0"]  # no polling on either side
-                srv = _Server(argv, server_env(self._env), self.spin)
+                srv = _Server(argv, server_env(self._env), self.spin, self.timeout)
                 self._server = srv
             return srv
 

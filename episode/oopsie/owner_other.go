@@ -1,7 +1,0 @@
-//go:build !unix
-
-package oopsie
-
-import "os"
-
-func keepOwner(*os.File, os.FileInfo) {}
