@@ -114,7 +114,7 @@ func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
 		s.respond(id, nil, e)
 		return
 	}
-	lines, e := groupLines(&p, s.maxLine)
+	lines, e := groupLines(&p, s.unmarshalSteps)
 	if e != nil {
 		s.respond(id, nil, e)
 		return
@@ -141,7 +141,7 @@ func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
 
 // groupLines builds each member's step line from the params, or reports
 // why the request is malformed (nothing is applied then).
-func groupLines(p *groupStepParams, maxLen int) ([][]byte, *serveError) {
+func groupLines(p *groupStepParams, unmarshal func([]byte) ([]byte, func(), *serveError)) ([][]byte, *serveError) {
 	n := len(p.Sessions)
 	if n == 0 {
 		return nil, errorf(codeInvalidParams, "params: sessions: at least one session")
@@ -167,7 +167,12 @@ func groupLines(p *groupStepParams, maxLen int) ([][]byte, *serveError) {
 			return nil, errorf(codeInvalidParams, "params: steps_marshal: not base64 (%v)", err)
 		}
 		var serr *serveError
-		if raw, serr = unmarshalSteps(m, maxLen); serr != nil {
+		var release func()
+		raw, release, serr = unmarshal(m)
+		// The lines built below copy what they take: the decoded JSON is
+		// held against --max-queued only while they are built.
+		defer release()
+		if serr != nil {
 			return nil, serr
 		}
 	}
@@ -294,14 +299,12 @@ func (st *serveState) claim(sid string, f func()) (busy bool, _ *serveError) {
 	if sess.closed {
 		return false, errorf(codeUnknownSession, "unknown session %q (closed)", sid)
 	}
-	if sess.pending.Load() == 0 {
+	if !sess.working {
 		return false, nil
 	}
-	sess.pending.Add(1)
-	sess.queue <- func() {
-		defer sess.pending.Add(-1)
-		f()
-	}
+	// Its worker is running the requests queued before this one: f goes
+	// behind them (serveState.enqueueID).
+	sess.queue = append(sess.queue, f)
 	return true, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -424,12 +425,13 @@ func FuzzGroupLines(f *testing.F) {
 	f.Add([]byte(`{"sessions":["a"],"numbers":[3],"names":["x","y"],"pos":[[[0,0,0],[1,2,3]]],"aabb":[[[0,0,0,1,1,1],[1,1,1,2,2,2]]],"steps":[{"facts":[]}]}`))
 	f.Add([]byte(`{"sessions":["a"],"steps":[{ }]}`))
 	f.Add([]byte(`{"sessions":["a","b"],"steps_marshal":"WwIAAAB72gRzdGVw6QAAAADaBWZhY3RzWwEAAABbAwAAANoFb250b3DaAWHaAWIwTg=="}`))
+	srv := newServer(&globalOptions{streams: streams{out: io.Discard, err: io.Discard}}, io.Discard, 1<<20)
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var p groupStepParams
 		if decodeParams(raw, &p) != nil {
 			return
 		}
-		lines, e := groupLines(&p, 1<<20)
+		lines, e := groupLines(&p, srv.unmarshalSteps)
 		if e != nil {
 			return
 		}
