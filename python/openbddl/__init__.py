@@ -17,17 +17,16 @@ library only (numpy arrays are accepted wherever numbers are)::
 See docs/python.md for every method, the protocol and its schema.
 """
 
-from .binary import find_binary
+from ._version import __version__
+from .binary import binary_path, find_binary
 from .engine import PROTOCOL, Engine, Session
 from .errors import DefinitionError, EngineError, StepError
 from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RuleFiring, RunResult, SampleRecord,
                       StepResult, ValidationReport)
 
 __all__ = [
-    "Engine", "Session", "PROTOCOL", "find_binary",
+    "Engine", "Session", "PROTOCOL", "binary_path", "find_binary", "__version__",
     "EngineError", "DefinitionError", "StepError",
     "StepResult", "CheckResult", "InitResult", "RunResult", "Literal", "RuleFiring",
     "Finding", "ValidationReport", "Explanation", "SampleRecord",
 ]
-
-__version__ = "0.1.0"

@@ -19,7 +19,8 @@ try:
 except ImportError:  # not on Windows
     fcntl = None  # type: ignore[assignment]
 
-from .binary import find_binary
+from ._version import __version__
+from .binary import binary_path
 from .errors import EngineError, error_from_response
 from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RunResult, SampleRecord,
                       StepResult, ValidationReport)
@@ -238,12 +239,26 @@ class _SpinReader:
         return line
 
 
+_RELEASE = re.compile(r"v?(\d+\.\d+\.\d+)$")
+
+
+def server_release(version: str) -> Optional[str]:
+    """The release number at the head of a handshake's version
+    (``"0.1.0 (revision ..., go1.26, linux/amd64)"`` gives ``"0.1.0"``,
+    Go's ``"v0.1.0"`` too), or None for a development build (``go build``
+    in a clone: ``"(devel)"`` or a pseudo-version), which any client may
+    use: only two releases can be told apart."""
+    m = _RELEASE.match(version.split(" ", 1)[0])
+    return m.group(1) if m else None
+
+
 class _Server:
     """One running ``bddl serve``: requests are written under a lock; the
     thread waiting for a response reads the stream for everyone (it hands
     others' responses over), so a single thread pays no hand-off."""
 
-    def __init__(self, argv: List[str], env: Optional[Dict[str, str]], spin: float = 0.0) -> None:
+    def __init__(self, argv: List[str], env: Optional[Dict[str, str]], spin: float = 0.0,
+                 found: str = "") -> None:
         # Buffered both ways: readline on an unbuffered pipe reads a byte
         # per system call; every request is flushed as it is written.
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=1 << 16)
@@ -287,6 +302,13 @@ class _Server:
             raise EngineError("bddl serve speaks protocol %r, this client %d: use the openbddl package of the same "
                               "bddl version" % (hand.get("protocol"), PROTOCOL), code="protocol")
         self.version: str = hand.get("version", "")
+        release = server_release(self.version)
+        if release is not None and release != __version__:
+            self.close()
+            raise EngineError("bddl serve is version %s and this openbddl client %s: they must be the same release "
+                              "(the binary is %s%s); install the openbddl wheel of that release, or point BDDL_BIN "
+                              "at a bddl %s" % (release, __version__, argv[0], found and ", found through " + found,
+                                                __version__), code="version_mismatch")
         self.methods: List[str] = hand.get("methods", [])
         self.features: List[str] = hand.get("features") or []
 
@@ -437,7 +459,7 @@ class Engine:
     ``kb`` is a knowledge base directory (default: ``$BDDL_KB``, else the
     embedded example one); ``activities`` a BEHAVIOR-1K
     ``activity_definitions`` directory to find activities by name in;
-    ``binary`` the bddl executable (default: :func:`openbddl.find_binary`).
+    ``binary`` the bddl executable (default: :func:`openbddl.binary_path`).
     ``spin`` is how long, in seconds, a wait for a response polls the pipe
     before it sleeps (default 100 µs; the server likewise polls 50 µs for
     the next request while they come quickly): a session step's round trip
@@ -509,13 +531,14 @@ class Engine:
                 srv.close()  # a server that died is replaced: its sessions are lost
                 srv = None
             if srv is None:
-                argv = [self._binary or find_binary()]
+                exe, found = (self._binary, "Engine(binary=...)") if self._binary else binary_path()
+                argv = [exe]
                 if self.kb:
                     argv += ["--kb", self.kb]
                 argv.append("serve")
                 if self.spin == 0:
                     argv += ["--spin", "0"]  # no polling on either side
-                srv = _Server(argv, self._env, self.spin)
+                srv = _Server(argv, self._env, self.spin, found)
                 self._server = srv
             return srv
 
