@@ -5,9 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"gonum.org/v1/gonum/spatial/r3"
-
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/r3"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )

@@ -5,9 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"gonum.org/v1/gonum/spatial/r3"
-	"gonum.org/v1/gonum/stat/distuv"
-
+	"github.com/openbddl/bddl/internal/r3"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -487,9 +485,8 @@ func (pl *plan) tryRegion(i int, rg region) bool {
 		pl.nearRoom = rg.room
 		defer func() { pl.nearRoom = nil }()
 	}
-	yawDist := distuv.Uniform{Min: -math.Pi, Max: math.Pi, Src: pl.rng}
 	for t := 0; t < randomTries; t++ {
-		yaw := yawDist.Rand()
+		yaw := uniform(pl.rng, -math.Pi, math.Pi)
 		if t >= randomTries/2 {
 			yaw = float64(t%2) * math.Pi / 2
 		}
@@ -552,7 +549,7 @@ func (pl *plan) randomIn(rg region, size [3]float64, yaw float64) (predicates.Bo
 		if a >= b {
 			return (lo + hi) / 2
 		}
-		return distuv.Uniform{Min: a, Max: b, Src: pl.rng}.Rand()
+		return uniform(pl.rng, a, b)
 	}
 	x, y := pick(rg.minX, rg.maxX, e[0]), pick(rg.minY, rg.maxY, e[1])
 	return yawBox(size, yaw, r3.Vec{X: x, Y: y, Z: rg.z}), true
@@ -936,7 +933,7 @@ func (pl *plan) placeDraped(i, p int) bool {
 			along = e[1]
 		}
 		w := min(long/2, along)
-		off := distuv.Uniform{Min: 0, Max: along - w + 1e-12, Src: pl.rng}.Rand()
+		off := uniform(pl.rng, 0, along-w+1e-12)
 		var box predicates.Box
 		switch s {
 		case 0:
@@ -1009,7 +1006,7 @@ func (pl *plan) placeBeside(i, p int, gap float64, hang bool) bool {
 			lim := min(pl.geo.nextRatio*(pe[0]+pe[1]+pe[2]+e[0]+e[1]+e[2])*0.8, 0.05)
 			g = lim / 2
 			if random {
-				g = distuv.Uniform{Min: 0, Max: lim, Src: pl.rng}.Rand()
+				g = uniform(pl.rng, 0, lim)
 			}
 		}
 		off := func(half, phalf float64) float64 { return lat * max(min(half, phalf)*0.9, 0) }
@@ -1036,7 +1033,7 @@ func (pl *plan) placeBeside(i, p int, gap float64, hang bool) bool {
 	for t := 0; t < randomTries; t++ {
 		yaw := float64(pl.rng.IntN(2)) * math.Pi / 2
 		side := pl.rng.IntN(4)
-		lat := distuv.Uniform{Min: -1, Max: 1, Src: pl.rng}.Rand()
+		lat := uniform(pl.rng, -1, 1)
 		if try(yaw, side, lat, gap, true) {
 			return true
 		}

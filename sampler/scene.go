@@ -6,8 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"gonum.org/v1/gonum/spatial/r3"
-
+	"github.com/openbddl/bddl/internal/r3"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -216,7 +214,7 @@ func (pl *plan) pick(v interval, pref [2]float64, hasPref bool) float64 {
 	if hasPref {
 		lo, hi := max(pref[0], v.lo), min(pref[1], v.hi)
 		if lo < hi {
-			return distuv.Uniform{Min: lo, Max: hi, Src: pl.rng}.Rand()
+			return uniform(pl.rng, lo, hi)
 		}
 		if lo == hi {
 			return lo
@@ -257,9 +255,9 @@ func (pl *plan) chooseValues(i int) *Failure {
 	const jointRange = math.Pi / 2
 	switch st.open {
 	case yes:
-		st.jointQ = distuv.Uniform{Min: (thr + 0.2) * jointRange, Max: jointRange, Src: pl.rng}.Rand()
+		st.jointQ = uniform(pl.rng, (thr+0.2)*jointRange, jointRange)
 	default:
-		st.jointQ = distuv.Uniform{Min: 0, Max: thr * 0.5 * jointRange, Src: pl.rng}.Rand()
+		st.jointQ = uniform(pl.rng, 0, thr*0.5*jointRange)
 	}
 	switch {
 	case st.folded == yes || st.unfolded == no || st.foldLevel > 0:

@@ -11,10 +11,9 @@ import (
 	"strings"
 	"sync"
 
-	"gonum.org/v1/gonum/spatial/r3"
-
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/r3"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )

@@ -3,7 +3,7 @@ package omnigibson
 import (
 	"math"
 
-	"gonum.org/v1/gonum/spatial/r3"
+	"github.com/openbddl/bddl/internal/r3"
 )
 
 // Footprints from resting objects.

@@ -4,8 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/num/quat"
-	"gonum.org/v1/gonum/spatial/r3"
 
+	"github.com/openbddl/bddl/internal/r3"
 	"github.com/openbddl/bddl/predicates"
 )
 

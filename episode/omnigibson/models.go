@@ -3,8 +3,7 @@ package omnigibson
 import (
 	"sort"
 
-	"gonum.org/v1/gonum/spatial/r3"
-
+	"github.com/openbddl/bddl/internal/r3"
 	"github.com/openbddl/bddl/kb"
 )
 

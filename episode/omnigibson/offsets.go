@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"gonum.org/v1/gonum/spatial/r3"
+	"github.com/openbddl/bddl/internal/r3"
 )
 
 // Offset estimation from the scene's own geometry.

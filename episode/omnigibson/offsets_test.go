@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"gonum.org/v1/gonum/spatial/r3"
+	"github.com/openbddl/bddl/internal/r3"
 )
 
 var upright = [4]float64{0, 0, 0, 1}

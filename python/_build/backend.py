@@ -67,8 +67,13 @@ def _say(msg):
     sys.stderr.flush()
 
 
+def _read(*path):
+    with open(os.path.join(HERE, *path), encoding="utf-8") as f:
+        return f.read()
+
+
 def _version():
-    text = open(os.path.join(HERE, PACKAGE, "_version.py"), encoding="utf-8").read()
+    text = _read(PACKAGE, "_version.py")
     m = re.search(r'^__version__\s*=\s*"([^"]+)"', text, re.M)
     if not m:
         raise RuntimeError("openbddl/_version.py has no __version__")
@@ -76,7 +81,7 @@ def _version():
 
 
 def _project():
-    text = open(os.path.join(HERE, "pyproject.toml"), encoding="utf-8").read()
+    text = _read("pyproject.toml")
     section = text.split("[project]", 1)[1]
 
     def field(name):
@@ -93,7 +98,7 @@ def _project():
 
 def _metadata():
     p = _project()
-    readme = open(os.path.join(HERE, "README.md"), encoding="utf-8").read()
+    readme = _read("README.md")
     return (
         "Metadata-Version: 2.1\n"
         "Name: %(name)s\nVersion: %(version)s\nSummary: %(summary)s\n"

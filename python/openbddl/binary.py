@@ -102,10 +102,10 @@ def build_binary(root: str, go: str) -> str:
 BUNDLED, FROM_ENV, FROM_PATH, GO_BUILD = "bundled", "BDDL_BIN", "PATH", "go build"
 
 
-def bundled_binary() -> Optional[str]:
+def bundled_binary(package_dir: Optional[str] = None) -> Optional[str]:
     """The bddl binary inside this package (a platform wheel's
     ``openbddl/_bin/bddl``), or None (a source checkout, a pure wheel)."""
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = package_dir or os.path.dirname(os.path.abspath(__file__))
     exe = os.path.join(here, "_bin", "bddl.exe" if os.name == "nt" else "bddl")
     if os.path.isfile(exe) and os.access(exe, os.X_OK):
         return exe
