@@ -225,16 +225,20 @@ class _Zip:
         self.zf.close()
 
 
-def _write_wheel(wheel_directory, tag, binary):
+def _write_wheel(wheel_directory, tag, binary, record_source=True):
     """The wheel for tag: the package, and binary (a path) as
-    openbddl/_bin/bddl[.exe] with the bddl command when given."""
+    openbddl/_bin/bddl[.exe] with the bddl command when given. The path
+    of the Go source is recorded for a wheel built here (openbddl builds
+    from it when it finds no binary), not for one that bundles a binary
+    given to it (a release's: that path means nothing elsewhere, and the
+    wheel's bytes must not depend on where it was built)."""
     name = wheel_name(tag)
     di = _dist_info()
     whl = _Zip(os.path.join(wheel_directory, name))
     for arcname, path in _package_files():
         with open(path, "rb") as f:
             whl.add(arcname, f.read())
-    whl.add(PACKAGE + "/_source_root.txt", ("" if binary else _source_root()) + "\n")
+    whl.add(PACKAGE + "/_source_root.txt", (_source_root() if record_source else "") + "\n")
     if binary:
         exe = "bddl.exe" if tag.startswith("win") else "bddl"
         with open(binary, "rb") as f:
@@ -310,7 +314,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         _say(why)
         return _write_wheel(wheel_directory, "any", None)
     if binary:
-        return _write_wheel(wheel_directory, tag, binary)
+        return _write_wheel(wheel_directory, tag, binary, record_source=False)
     go, root = _go(), _source_root()
     if not go or not root:
         _say("%s, but %s: the wheel is the pure one, without the engine; openbddl will use $BDDL_BIN or bddl on "
