@@ -6,6 +6,7 @@ import hashlib
 import importlib.util
 import os
 import sys
+import tarfile
 import tempfile
 import unittest
 import zipfile
@@ -114,6 +115,22 @@ class WheelTest(unittest.TestCase):
         said = "".join(c.args[0] for c in err.write.call_args_list)
         self.assertIn("building the bddl engine from source with Go", said)
         self.assertIn("Go is not installed", said)
+
+    def test_sdist_carries_the_go_source(self) -> None:
+        if not self.backend._source_root():
+            self.skipTest("no Go source beside the package")
+        out = tempfile.mkdtemp(dir=self.dir.name)
+        with mock.patch.dict(os.environ, {"SOURCE_DATE_EPOCH": "1767225600"}):
+            name = self.backend.build_sdist(out)
+        base = name[:-len(".tar.gz")]
+        with tarfile.open(os.path.join(out, name)) as tf:
+            names = set(tf.getnames())
+            mtimes = {m.mtime for m in tf.getmembers()}
+        for want in ("pyproject.toml", "_build/backend.py", "openbddl/_launcher.py", "openbddl/_version.py", "PKG-INFO",
+                     "engine/go.mod", "engine/go.sum", "engine/cmd/bddl/main.go", "engine/kb/default.yaml"):
+            self.assertIn(base + "/" + want, names)
+        self.assertFalse([n for n in names if n.endswith("_test.go") or "/testdata/" in n or "/python/" in n[len(base):]])
+        self.assertEqual(mtimes, {1767225600})
 
     def test_bad_settings(self) -> None:
         with self.assertRaises(ValueError):
