@@ -1,7 +1,8 @@
 // Command release builds a release of bddl into one directory: for each
 // platform of the Python package's build backend (python/_build/backend.py,
 // PLATFORMS) a static bddl binary, the openbddl platform wheel that
-// carries it, and a CLI archive (tar.gz; zip for Windows); then SHA256SUMS.
+// carries it, and a CLI archive (tar.gz; zip for Windows); then the sdist
+// and SHA256SUMS.
 //
 //	go run ./tools/release -o dist/
 //
@@ -132,6 +133,11 @@ func release(o options, stdout, stderr io.Writer) error {
 		}
 		files = append(files, whl, arc)
 	}
+	sdist, err := buildSdist(o.python, root, o.out, st)
+	if err != nil {
+		return err
+	}
+	files = append(files, sdist)
 	if err := writeSums(o.out, files); err != nil {
 		return err
 	}
@@ -267,6 +273,24 @@ func buildWheel(python, root, dir, bin string, p platform, st stamp) (string, er
 	out, err := cmd.Output()
 	if err != nil {
 		return "", fmt.Errorf("wheel for %s: %v%s", p.Tag, err, exitText(err))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// buildSdist has the build backend write the sdist (the Python package
+// and the Go source, from which a platform with no wheel builds the
+// engine) into dir and returns its file name.
+func buildSdist(python, root, dir string, st stamp) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command(python, "-c", "import sys, backend; print(backend.build_sdist(sys.argv[1]))", abs)
+	cmd.Dir = filepath.Join(root, "python", "_build")
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1", "SOURCE_DATE_EPOCH="+strconv.FormatInt(st.Time.Unix(), 10))
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("sdist: %v%s", err, exitText(err))
 	}
 	return strings.TrimSpace(string(out)), nil
 }
