@@ -1,11 +1,13 @@
 // Command binsize says what the bddl binary is made of: it builds
-// ./cmd/bddl (as a release does, but keeping the symbol table), reads
-// `go tool nm -size` and sums the sizes of the symbols in the file (code
-// and data, not the zero-filled bss) by module, or by package with -pkg.
+// ./cmd/bddl for Linux (as a release does, but keeping the symbol table),
+// reads its ELF symbols (what `go tool nm -size` lists) and sums the sizes
+// of those the file holds (code and data; not the zero-filled bss, such
+// as the 32 MB crypto/internal/fips140/drbg.memory) by module, or by
+// package with -pkg.
 //
 //	go run ./tools/binsize            # the 25 largest modules
 //	go run ./tools/binsize -pkg -n 40
-//	GOOS=darwin GOARCH=arm64 go run ./tools/binsize
+//	GOARCH=arm64 go run ./tools/binsize
 //
 // The release binary is stripped (-s -w): its size is about these sums
 // plus the runtime's tables (pclntab, type data). docs/release.md has the
@@ -13,15 +15,13 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
+	"debug/elf"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -36,32 +36,31 @@ func main() {
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "bddl")
 	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/bddl")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		fail(err)
 	}
-	out, err := exec.Command("go", "tool", "nm", "-size", bin).Output()
+	f, err := elf.Open(bin)
+	if err != nil {
+		fail(err)
+	}
+	syms, err := f.Symbols()
 	if err != nil {
 		fail(err)
 	}
 	mods := modules()
 	sums := map[string]int64{}
 	var total int64
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 4 || f[2] == "B" || f[2] == "b" || f[2] == "U" {
-			continue // bss takes no room in the file; U is undefined
+	for _, sym := range syms {
+		if int(sym.Section) >= len(f.Sections) || f.Sections[sym.Section].Type == elf.SHT_NOBITS || sym.Size == 0 {
+			continue // bss takes no room in the file
 		}
-		size, err := strconv.ParseInt(f[1], 10, 64)
-		if err != nil {
-			continue
-		}
-		key := group(pkgOf(strings.Join(f[3:], " ")), mods, *byPkg)
-		sums[key] += size
-		total += size
+		key := group(pkgOf(sym.Name), mods, *byPkg)
+		sums[key] += int64(sym.Size)
+		total += int64(sym.Size)
 	}
+	f.Close()
 	keys := make([]string, 0, len(sums))
 	for k := range sums {
 		keys = append(keys, k)
@@ -115,6 +114,9 @@ func modules() []string {
 func group(pkg string, mods []string, byPkg bool) string {
 	if byPkg {
 		return pkg
+	}
+	if pkg == "go:" || pkg == "type:" {
+		return "linker: " + pkg + " (strings, type descriptors, function data)"
 	}
 	for _, m := range mods {
 		if pkg == m || strings.HasPrefix(pkg, m+"/") {
