@@ -238,7 +238,9 @@ def _write_wheel(wheel_directory, tag, binary, record_source=True):
     for arcname, path in _package_files():
         with open(path, "rb") as f:
             whl.add(arcname, f.read())
-    whl.add(PACKAGE + "/_source_root.txt", (_source_root() if record_source else "") + "\n")
+    # An sdist's engine/ is unpacked in a temporary directory pip deletes.
+    clone = _source_root() if _source_root() == os.path.dirname(HERE) else ""
+    whl.add(PACKAGE + "/_source_root.txt", (clone if record_source else "") + "\n")
     if binary:
         exe = "bddl.exe" if tag.startswith("win") else "bddl"
         with open(binary, "rb") as f:
