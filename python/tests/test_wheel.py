@@ -100,7 +100,8 @@ class WheelTest(unittest.TestCase):
             self.assertEqual({i.date_time for i in z.infolist()}, {(2026, 1, 1, 0, 0, 0)})
 
     def test_pure_wheel(self) -> None:
-        path = self.build({"pure": "true"})
+        with mock.patch.object(sys, "stderr"):
+            path = self.build({"pure": "true"})
         self.assertTrue(path.endswith("-py3-none-any.whl"), path)
         with zipfile.ZipFile(path) as z:
             names = z.namelist()
