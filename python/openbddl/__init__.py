@@ -17,7 +17,8 @@ library only (numpy arrays are accepted wherever numbers are)::
 See docs/python.md for every method, the protocol and its schema.
 """
 
-from .binary import find_binary
+from ._version import __version__
+from .binary import binary_path, find_binary
 from .engine import PROTOCOL, Engine, Session
 from .installed import installed_kb
 from .errors import DefinitionError, EngineError, StepError
@@ -27,10 +28,9 @@ from .results import (CheckResult, Explanation, Finding, InitResult, Literal, Ru
                       StepResult, ValidationReport)
 
 __all__ = [
-    "Engine", "Session", "PROTOCOL", "find_binary", "installed_kb", "SessionGroup", "GroupResult", "LiveChecker",
+    "Engine", "Session", "PROTOCOL", "binary_path", "find_binary", "__version__", "installed_kb",
+    "SessionGroup", "GroupResult", "LiveChecker",
     "EngineError", "DefinitionError", "StepError",
     "StepResult", "CheckResult", "InitResult", "RunResult", "Literal", "RuleFiring",
     "Finding", "ValidationReport", "Explanation", "SampleRecord",
 ]
-
-__version__ = "0.1.0"

@@ -5,11 +5,11 @@ import os
 import shutil
 import subprocess
 import tempfile
-from typing import Optional
+from typing import Optional, Tuple
 
 from .errors import EngineError
 
-__all__ = ["find_binary", "resolve_binary", "source_root"]
+__all__ = ["binary_path", "bundled_binary", "find_binary", "resolve_binary", "source_root"]
 
 ENV_BIN = "BDDL_BIN"
 ENV_SOURCE = "BDDL_SOURCE"
@@ -146,24 +146,49 @@ def resolve_binary(name: str) -> Optional[str]:
     return None
 
 
-def find_binary() -> str:
-    """The bddl binary to run: ``$BDDL_BIN``, else ``bddl`` on ``PATH``, else
-    one built with ``go build`` (when Go and the source are here) into
+# Where a binary was found, as binary_path() reports it.
+BUNDLED, FROM_ENV, FROM_PATH, GO_BUILD = "bundled", "BDDL_BIN", "PATH", "go build"
+
+
+def bundled_binary(package_dir: Optional[str] = None) -> Optional[str]:
+    """The bddl binary inside this package (a platform wheel's
+    ``openbddl/_bin/bddl``), or None (a source checkout, a pure wheel)."""
+    here = package_dir or os.path.dirname(os.path.abspath(__file__))
+    exe = os.path.join(here, "_bin", "bddl.exe" if os.name == "nt" else "bddl")
+    if os.path.isfile(exe) and os.access(exe, os.X_OK):
+        return exe
+    return None
+
+
+def binary_path() -> Tuple[str, str]:
+    """The bddl binary the engine runs and where it was found, in this
+    order: ``"bundled"`` (the binary a platform wheel installs), the
+    ``"BDDL_BIN"`` environment variable (made absolute once, here),
+    ``"PATH"``, or ``"go build"`` of the source tree into
     ``~/.cache/openbddl``. Raises EngineError (code ``no_binary``) saying
     what to do when none works."""
+    exe = bundled_binary()
+    if exe:
+        return exe, BUNDLED
     env = os.environ.get(ENV_BIN)
     if env:
         path = resolve_binary(env)
         if path:
-            return path
+            return path, FROM_ENV
         raise EngineError("$%s is %r, which is not an executable file" % (ENV_BIN, env), code="no_binary")
     found = shutil.which("bddl")
     if found:
-        return found
+        return os.path.abspath(found), FROM_PATH
     go, root = _go(), source_root()
     if go and root:
-        return build_binary(root, go)
+        return build_binary(root, go), GO_BUILD
     missing = "Go is not installed" if go is None else "the bddl source tree is not found (set %s)" % ENV_SOURCE
     raise EngineError(
-        "no bddl binary: set %s to its path, put bddl on PATH (go install ./cmd/bddl), "
-        "or install Go so that openbddl can build it (%s)" % (ENV_BIN, missing), code="no_binary")
+        "no bddl binary: install a platform wheel of openbddl (it carries the engine), set %s to its path, "
+        "put bddl on PATH (go install ./cmd/bddl), or install Go so that openbddl can build it (%s)"
+        % (ENV_BIN, missing), code="no_binary")
+
+
+def find_binary() -> str:
+    """The path of :func:`binary_path`."""
+    return binary_path()[0]

@@ -19,7 +19,8 @@ try:
 except ImportError:  # not on Windows
     fcntl = None  # type: ignore[assignment]
 
-from .binary import find_binary, resolve_binary
+from ._version import __version__
+from .binary import binary_path, resolve_binary
 from .installed import server_env
 from .errors import EngineError, error_from_response
 from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RunResult, SampleRecord,
@@ -253,13 +254,26 @@ class _Silent(Exception):
     """The server sent nothing for the engine's timeout."""
 
 
+_RELEASE = re.compile(r"v?(\d+\.\d+\.\d+)$")
+
+
+def server_release(version: str) -> Optional[str]:
+    """The release number at the head of a handshake's version
+    (``"0.1.0 (revision ..., go1.26, linux/amd64)"`` gives ``"0.1.0"``,
+    Go's ``"v0.1.0"`` too), or None for a development build (``go build``
+    in a clone: ``"(devel)"`` or a pseudo-version), which any client may
+    use: only two releases can be told apart."""
+    m = _RELEASE.match(version.split(" ", 1)[0])
+    return m.group(1) if m else None
+
+
 class _Server:
     """One running ``bddl serve``: requests are written under a lock; the
     thread waiting for a response reads the stream for everyone (it hands
     others' responses over), so a single thread pays no hand-off."""
 
     def __init__(self, argv: List[str], env: Optional[Dict[str, str]], spin: float = 0.0,
-                 timeout: Optional[float] = None) -> None:
+                 timeout: Optional[float] = None, found: str = "") -> None:
         self.timeout = timeout
         # Buffered both ways: readline on an unbuffered pipe reads a byte
         # per system call; every request is flushed as it is written.
@@ -309,6 +323,13 @@ class _Server:
             raise EngineError("bddl serve speaks protocol %r, this client %d: use the openbddl package of the same "
                               "bddl version" % (hand.get("protocol"), PROTOCOL), code="protocol")
         self.version: str = hand.get("version", "")
+        release = server_release(self.version)
+        if release is not None and release != __version__:
+            self.close()
+            raise EngineError("bddl serve is version %s and this openbddl client %s: they must be the same release "
+                              "(the binary is %s%s); install the openbddl wheel of that release, or point BDDL_BIN "
+                              "at a bddl %s" % (release, __version__, argv[0], found and ", found through " + found,
+                                                __version__), code="version_mismatch")
         self.methods: List[str] = hand.get("methods", [])
         self.features: List[str] = hand.get("features") or []
 
@@ -484,7 +505,7 @@ class Engine:
     package, :func:`openbddl.installed_kb`, else the embedded example one,
     which refuses definitions whose synsets it does not know); ``activities`` a BEHAVIOR-1K
     ``activity_definitions`` directory to find activities by name in;
-    ``binary`` the bddl executable (default: :func:`openbddl.find_binary`).
+    ``binary`` the bddl executable (default: :func:`openbddl.binary_path`).
     ``spin`` is how long, in seconds, a wait for a response polls the pipe
     before it sleeps (default 100 µs; the server likewise polls 50 µs for
     the next request while they come quickly): a session step's round trip
@@ -518,6 +539,7 @@ class Engine:
         self.kb = os.fspath(kb) if kb is not None else None
         self.activities = os.fspath(activities) if activities is not None else None
         self._binary = None
+        self._found = "Engine(binary=...)"
         if binary is not None:
             # Resolved once, now: a restart runs the same file, whatever
             # the current directory then.
@@ -571,14 +593,15 @@ class Engine:
                 srv = None
             if srv is None:
                 if self._binary is None:
-                    self._binary = find_binary()  # once: restarts run the same file
+                    # Once: restarts run the same file.
+                    self._binary, self._found = binary_path()
                 argv = [self._binary]
                 if self.kb:
                     argv += ["--kb", self.kb]
                 argv.append("serve")
                 if self.spin == 0:
                     argv += ["--spin", "0"]  # no polling on either side
-                srv = _Server(argv, server_env(self._env), self.spin, self.timeout)
+                srv = _Server(argv, server_env(self._env), self.spin, self.timeout, self._found)
                 self._server = srv
             return srv
 

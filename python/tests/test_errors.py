@@ -3,6 +3,7 @@ outlives bad requests."""
 
 import os
 import unittest
+from unittest import mock
 
 import openbddl
 
@@ -107,7 +108,10 @@ class ErrorTest(unittest.TestCase):
         old = os.environ.get("BDDL_BIN")
         os.environ["BDDL_BIN"] = "/no/such/bddl"
         try:
-            with self.assertRaises(openbddl.EngineError) as cm:
+            # Without a bundled binary (an installed platform wheel has one,
+            # which comes before $BDDL_BIN).
+            with mock.patch.object(openbddl.binary, "bundled_binary", return_value=None), \
+                    self.assertRaises(openbddl.EngineError) as cm:
                 openbddl.Engine().start()
             self.assertEqual(cm.exception.code, "no_binary")
         finally:
