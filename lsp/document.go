@@ -1,0 +1,162 @@
+package lsp
+
+import (
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// MaxDocumentBytes bounds an open document's text; an edit that would
+// make it longer is refused.
+const MaxDocumentBytes = 8 << 20
+
+// document is one open file at one version. It is never changed once
+// stored: an edit makes a new document, so a request holds a consistent
+// snapshot for as long as it runs.
+type document struct {
+	uri     string
+	path    string // the local file the URI names; "" if it is not a file URI
+	version int
+	text    string
+	lines   []int // byte offset of each line's start
+	utf8    bool  // positions count bytes (negotiated), else UTF-16 units
+
+	once sync.Once
+	ol   *outline
+}
+
+// outline is the document's outline, scanned once on first use.
+func (d *document) outline() *outline {
+	d.once.Do(func() { d.ol = scan(d.text) })
+	return d.ol
+}
+
+func newDocument(uri string, version int, text string, utf8Positions bool) *document {
+	d := &document{uri: uri, path: uriPath(uri), version: version, text: text, utf8: utf8Positions}
+	d.lines = append(d.lines, 0)
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			d.lines = append(d.lines, i+1)
+		}
+	}
+	return d
+}
+
+// lineEnd is the offset of the end of line n's text (before its break).
+func (d *document) lineEnd(n int) int {
+	end := len(d.text)
+	if n+1 < len(d.lines) {
+		end = d.lines[n+1] - 1
+	}
+	if end > d.lines[n] && d.text[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// offset converts a protocol position into a byte offset, clamped to the
+// text: a line past the end is the end, a character past the line's end
+// is the line's end.
+func (d *document) offset(p position) int {
+	if p.Line < 0 {
+		return 0
+	}
+	if p.Line >= len(d.lines) {
+		return len(d.text)
+	}
+	i, end := d.lines[p.Line], d.lineEnd(p.Line)
+	for units := 0; i < end && units < p.Character; {
+		r, size := utf8.DecodeRuneInString(d.text[i:])
+		units += d.units(r)
+		if units > p.Character { // inside a surrogate pair: stay before it
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+func (d *document) units(r rune) int {
+	switch {
+	case d.utf8:
+		if r == utf8.RuneError {
+			return 1
+		}
+		return utf8.RuneLen(r)
+	case r >= 0x10000:
+		return 2
+	}
+	return 1
+}
+
+// position converts a byte offset into a protocol position.
+func (d *document) position(off int) position {
+	off = max(0, min(off, len(d.text)))
+	line := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) - 1
+	start := d.lines[line]
+	if d.utf8 {
+		return position{Line: line, Character: off - start}
+	}
+	n := 0
+	for i := start; i < off; {
+		r, size := utf8.DecodeRuneInString(d.text[i:])
+		if i+size > off { // off inside a rune: count it whole
+			size = off - i
+		}
+		n += d.units(r)
+		i += size
+	}
+	return position{Line: line, Character: n}
+}
+
+func (d *document) rangeOf(start, end int) lspRange {
+	if end < start {
+		end = start
+	}
+	return lspRange{Start: d.position(start), End: d.position(end)}
+}
+
+// applyChange returns the text with one content change applied: the whole
+// text when the change has no range.
+func (d *document) applyChange(c contentChange) string {
+	if c.Range == nil {
+		return c.Text
+	}
+	s, e := d.offset(c.Range.Start), d.offset(c.Range.End)
+	if e < s {
+		s, e = e, s
+	}
+	return d.text[:s] + c.Text + d.text[e:]
+}
+
+// uriPath is the local path of a file URI, or "".
+func uriPath(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return ""
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" {
+		// file:///C:/dir/x.bddl: the path is /C:/dir/x.bddl.
+		if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+			p = p[1:]
+		}
+		if u.Host != "" { // a UNC share
+			p = "//" + u.Host + p
+		}
+	}
+	return filepath.FromSlash(p)
+}
+
+// pathURI is the file URI of a local path.
+func pathURI(path string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
