@@ -196,6 +196,19 @@ func TestExamplesMatchValidate(t *testing.T) {
 			compareDiagnostics(t, a.Path, text, c.diagnostics(uri, v), expectedFindings(t, uriPath(uri), text, nil))
 		}
 	}
+	// Mistakes beside text beyond ASCII (UTF-16 positions), a half-typed
+	// file, a byte-order mark, LIBERO.
+	for _, name := range []string{"mistakes.bddl", "halftyped.bddl", "bom.bddl", "libero.bddl"} {
+		v++
+		uri := pathURI("/testdata/" + name)
+		text := readTestdata(t, name)
+		c.open(uri, text, v)
+		got := c.diagnostics(uri, v)
+		if len(got) == 0 && name != "cookies.bddl" {
+			t.Errorf("%s: no diagnostics", name)
+		}
+		compareDiagnostics(t, name, text, got, expectedFindings(t, uriPath(uri), text, nil))
+	}
 }
 
 // expectedFindings is what validate reports of text.

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"os/signal"
 	"sync"
 	"time"
 
@@ -61,9 +59,9 @@ func runLSP(opts *lspOptions) error {
 	if debounce == 0 {
 		debounce = -1 // none
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	err = lsp.Serve(ctx, opts.in, opts.out, lsp.Options{
+	// The protocol's stream, not the escaping writer of text output: the
+	// header's CR LF are the protocol's, and JSON escapes control bytes.
+	err = lsp.Serve(context.Background(), opts.in, protocolStream(opts.out), lsp.Options{
 		KB: opts.lspKB(), Dialect: dialect, Debounce: debounce, Log: opts.err, Version: version(),
 	})
 	if err != nil {
