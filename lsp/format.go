@@ -23,15 +23,17 @@ func (s *server) formatted(doc *document) (string, bool) {
 	return string(out), true
 }
 
-// formatEdits are the line edits from doc's text to its formatted text;
-// keep, when not nil, chooses which to return.
+// formatEdits are the edits from doc's text to its formatted text, as
+// small as a diff of the bytes makes them (mostly blanks), so the
+// cursor and marks stay where they were; keep, when not nil, chooses
+// which to return.
 func (s *server) formatEdits(doc *document, keep func(udiff.Edit) bool) []textEdit {
 	out, ok := s.formatted(doc)
 	edits := []textEdit{}
 	if !ok || out == doc.text {
 		return edits
 	}
-	for _, e := range udiff.Lines(doc.text, out) {
+	for _, e := range udiff.Strings(doc.text, out) {
 		if keep == nil || keep(e) {
 			edits = append(edits, textEdit{Range: doc.rangeOf(e.Start, e.End), NewText: e.New})
 		}
@@ -44,7 +46,8 @@ func (s *server) formatting(_ context.Context, doc *document, _ json.RawMessage)
 }
 
 // rangeFormatting formats the lines the range touches: the edits of the
-// whole file's formatting that fall within them.
+// whole file's formatting that fall within them (the layout of the
+// elements there; what joins them to the rest stays).
 func (s *server) rangeFormatting(_ context.Context, doc *document, params json.RawMessage) (any, error) {
 	var p rangeFormattingParams
 	if err := json.Unmarshal(params, &p); err != nil {

@@ -222,7 +222,7 @@ func (o *outline) addName(start, end, fi int, afterDash map[int]bool) {
 		} else if isNumber(n.text) {
 			n.role = roleNumber
 		}
-	case f.kind == formConnective && isHead:
+	case (f.kind == formConnective || f.kind == formQuantifier) && isHead:
 		n.role = roleConnective
 	case f.kind == formAtom:
 		if isHead {
