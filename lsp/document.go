@@ -48,12 +48,12 @@ func newDocument(uri string, version int, text string, utf8Positions bool) *docu
 
 // lineEnd is the offset of the end of line n's text (before its break).
 func (d *document) lineEnd(n int) int {
-	end := len(d.text)
-	if n+1 < len(d.lines) {
-		end = d.lines[n+1] - 1
+	if n+1 == len(d.lines) {
+		return len(d.text) // the last line has no break
 	}
+	end := d.lines[n+1] - 1
 	if end > d.lines[n] && d.text[end-1] == '\r' {
-		end--
+		end-- // a CR LF break
 	}
 	return end
 }
@@ -71,7 +71,7 @@ func (d *document) offset(p position) int {
 	i, end := d.lines[p.Line], d.lineEnd(p.Line)
 	for units := 0; i < end && units < p.Character; {
 		r, size := utf8.DecodeRuneInString(d.text[i:])
-		units += d.units(r)
+		units += d.units(r, size)
 		if units > p.Character { // inside a surrogate pair: stay before it
 			break
 		}
@@ -80,17 +80,15 @@ func (d *document) offset(p position) int {
 	return i
 }
 
-func (d *document) units(r rune) int {
+// units is how many position units a rune of size bytes counts.
+func (d *document) units(r rune, size int) int {
 	switch {
 	case d.utf8:
-		if r == utf8.RuneError {
-			return 1
-		}
-		return utf8.RuneLen(r)
+		return size
 	case r >= 0x10000:
 		return 2
 	}
-	return 1
+	return 1 // a byte that is not UTF-8 reached JSON as U+FFFD: one unit
 }
 
 // position converts a byte offset into a protocol position.
@@ -107,7 +105,7 @@ func (d *document) position(off int) position {
 		if i+size > off { // off inside a rune: count it whole
 			size = off - i
 		}
-		n += d.units(r)
+		n += d.units(r, size)
 		i += size
 	}
 	return position{Line: line, Character: n}
