@@ -22,11 +22,51 @@ type document struct {
 	path    string // the local file the URI names; "" if it is not a file URI
 	version int
 	text    string
-	lines   []int // byte offset of each line's start
-	utf8    bool  // positions count bytes (negotiated), else UTF-16 units
+	lines   []int  // byte offset of each line's start
+	ascii   []bool // per line: all ASCII, so a byte is a unit in either encoding
+	utf8    bool   // positions count bytes (negotiated), else UTF-16 units
 
 	once sync.Once
 	ol   *outline
+
+	u16once sync.Once
+	u16     []checkpoint // every u16Step bytes, for positions beyond ASCII
+}
+
+// checkpoint records, at a byte offset k*u16Step, the UTF-16 units of the
+// runes that start before it and where the first rune at or after it
+// starts, so converting an offset decodes at most u16Step bytes however
+// long its line.
+type checkpoint struct {
+	units int32
+	next  int32
+}
+
+const u16Step = 64
+
+// unitsBefore is the number of UTF-16 units of the runes that start
+// before off: a rune cut by off counts whole.
+func (d *document) unitsBefore(off int) int {
+	d.u16once.Do(func() {
+		d.u16 = make([]checkpoint, 0, len(d.text)/u16Step+1)
+		units, i := 0, 0
+		for b := 0; b <= len(d.text); b += u16Step {
+			for i < b {
+				r, size := utf8.DecodeRuneInString(d.text[i:])
+				units += d.units(r, size)
+				i += size
+			}
+			d.u16 = append(d.u16, checkpoint{int32(units), int32(i)})
+		}
+	})
+	c := d.u16[off/u16Step]
+	units := int(c.units)
+	for i := int(c.next); i < off; {
+		r, size := utf8.DecodeRuneInString(d.text[i:])
+		units += d.units(r, size)
+		i += size
+	}
+	return units
 }
 
 // outline is the document's outline, scanned once on first use.
@@ -38,11 +78,18 @@ func (d *document) outline() *outline {
 func newDocument(uri string, version int, text string, utf8Positions bool) *document {
 	d := &document{uri: uri, path: uriPath(uri), version: version, text: text, utf8: utf8Positions}
 	d.lines = append(d.lines, 0)
+	ascii := true
 	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
+		switch c := text[i]; {
+		case c == '\n':
+			d.ascii = append(d.ascii, ascii)
 			d.lines = append(d.lines, i+1)
+			ascii = true
+		case c >= utf8.RuneSelf:
+			ascii = false
 		}
 	}
+	d.ascii = append(d.ascii, ascii)
 	return d
 }
 
@@ -69,6 +116,13 @@ func (d *document) offset(p position) int {
 		return len(d.text)
 	}
 	i, end := d.lines[p.Line], d.lineEnd(p.Line)
+	if d.utf8 || d.ascii[p.Line] {
+		o := min(i+max(p.Character, 0), end)
+		for o > i && o < len(d.text) && !utf8.RuneStart(d.text[o]) {
+			o-- // inside a rune: stay before it
+		}
+		return o
+	}
 	for units := 0; i < end && units < p.Character; {
 		r, size := utf8.DecodeRuneInString(d.text[i:])
 		units += d.units(r, size)
@@ -96,19 +150,10 @@ func (d *document) position(off int) position {
 	off = max(0, min(off, len(d.text)))
 	line := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) - 1
 	start := d.lines[line]
-	if d.utf8 {
+	if d.utf8 || d.ascii[line] {
 		return position{Line: line, Character: off - start}
 	}
-	n := 0
-	for i := start; i < off; {
-		r, size := utf8.DecodeRuneInString(d.text[i:])
-		if i+size > off { // off inside a rune: count it whole
-			size = off - i
-		}
-		n += d.units(r, size)
-		i += size
-	}
-	return position{Line: line, Character: n}
+	return position{Line: line, Character: d.unitsBefore(off) - d.unitsBefore(start)}
 }
 
 func (d *document) rangeOf(start, end int) lspRange {
