@@ -11,7 +11,7 @@ import (
 
 func loadCorpusKB(t testing.TB) *kb.Base {
 	t.Helper()
-	dir := filepath.Join(corpus.Dir(t), "generated_data")
+	dir := corpus.KBDir(t)
 	b, err := kb.Load(dir)
 	if err != nil {
 		t.Fatalf("loading %s: %v", dir, err)

@@ -1,6 +1,9 @@
 package lsp
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/kb"
@@ -16,8 +19,33 @@ func (s *server) findings(doc *document) []activities.Finding {
 	if !s.isLibero(doc) {
 		base = s.base(doc)
 	}
-	_, rep, _ := activities.ValidateDefinition(name, []byte(doc.text), s.opts.Dialect, base, s.opts.Rules...)
+	p, rep, _ := activities.ValidateDefinition(name, []byte(doc.text), s.opts.Dialect, base, s.opts.Rules...)
+	if base == kb.Default() {
+		s.warnEmbedded(doc, activities.UnknownSynsets(p, base))
+	}
 	return rep.Findings
+}
+
+// warnEmbedded says once per document that the embedded example knowledge
+// base, used because nothing named another, does not know its synsets:
+// its diagnostics then say more about the knowledge base than the file.
+// (The other commands refuse such a run; an editor keeps going.)
+func (s *server) warnEmbedded(doc *document, unknown []string) {
+	if len(unknown) == 0 {
+		return
+	}
+	s.mu.Lock()
+	warned := s.kbWarned[doc.uri]
+	s.kbWarned[doc.uri] = true
+	s.mu.Unlock()
+	if warned {
+		return
+	}
+	if len(unknown) > 3 {
+		unknown = append(unknown[:3:3], "…")
+	}
+	s.showMessage(2, fmt.Sprintf("bddl lsp: the embedded example knowledge base does not know %s; give the BEHAVIOR-1K knowledge base "+
+		"(--kb, $BDDL_KB, bddl.toml; bddl.kb in VS Code)", strings.Join(unknown, ", ")))
 }
 
 // diagnose is doc's diagnostics: validate's findings in validate's order,

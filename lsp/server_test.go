@@ -255,3 +255,32 @@ func compareDiagnostics(t testing.TB, name, text string, got []diagnostic, want 
 		t.Errorf("%s: diagnostics differ from validate's (-validate +lsp):\n%s", name, diff)
 	}
 }
+
+// TestEmbeddedKBWarning: a file declaring synsets the embedded knowledge
+// base (used when nothing names another) does not know gets one warning
+// saying how to give the real one, however often it changes.
+func TestEmbeddedKBWarning(t *testing.T) {
+	t.Parallel()
+	c := newClient(t, Options{})
+	c.initialize(false)
+	text := readTestdata(t, "mistakes.bddl")
+	c.open(cookiesURI, text, 1)
+	c.diagnostics(cookiesURI, 1)
+	c.change(cookiesURI, text+"\n", 2)
+	c.diagnostics(cookiesURI, 2)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var warnings []string
+	for _, m := range c.others {
+		var p struct {
+			Type    int
+			Message string
+		}
+		if m.Method == "window/showMessage" && json.Unmarshal(m.Params, &p) == nil && p.Type == 2 {
+			warnings = append(warnings, p.Message)
+		}
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "does not know plate.n.044") {
+		t.Errorf("warnings = %q, want one naming plate.n.044", warnings)
+	}
+}

@@ -86,6 +86,12 @@ func (g *globalOptions) lspKB() func(path string) (*kb.Base, error) {
 			gg.hints = []string{path}
 		}
 		key := gg.resolveKB().value
+		if key == "" {
+			// No tree around the document: the embedded default, which
+			// the server itself warns about per document (the guard of
+			// the other commands reads files on disk and refuses a run).
+			gg.hints = nil
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		if l, ok := cache[key]; ok {
