@@ -95,7 +95,8 @@ func isSpace(c byte) bool {
 
 // scan builds the outline of text.
 func scan(text string) *outline {
-	o := &outline{text: text}
+	// About one name per 12 bytes and one form per 40 in definitions.
+	o := &outline{text: text, names: make([]name, 0, len(text)/12+1), forms: make([]form, 0, len(text)/40+1)}
 	var stack []int
 	// Per open form: whether the next name of an :objects-like list is a
 	// type (it follows '-').
