@@ -83,7 +83,7 @@ func (s *server) instanceHover(doc *document, o *outline, t target, lib bool) st
 		what = "fixture"
 	}
 	fmt.Fprintf(&b, "**%s** — %s of `%s`, declared on line %d\n\n", d.text, what, typ, doc.position(d.start).Line+1)
-	if f := d.form; f >= 0 {
+	if d.form >= 0 {
 		b.WriteString("```bddl\n" + declLine(o, t.decl) + "\n```\n")
 	}
 	if typ != "" {

@@ -31,7 +31,6 @@ const (
 	codeInternalError    = -32603
 	codeNotInitialized   = -32002
 	codeRequestCancelled = -32800
-	codeContentModified  = -32801
 	codeRequestFailed    = -32803
 )
 

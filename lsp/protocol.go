@@ -170,10 +170,7 @@ type documentSymbol struct {
 
 // Symbol kinds used.
 const (
-	symbolModule    = 2
 	symbolNamespace = 3
-	symbolClass     = 5
-	symbolField     = 8
 	symbolVariable  = 13
 	symbolObject    = 19
 	symbolEvent     = 24
