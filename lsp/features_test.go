@@ -79,7 +79,7 @@ func TestHover(t *testing.T) {
 		{"two-place predicate", cookiesURI, cursor{"(ontop", 0, 3},
 			[]string{"(ontop ?obj1 ?obj2)", "2 arguments", "is on top of"}},
 		{"synset", cookiesURI, cursor{"- oven.n.01", 0, 4},
-			[]string{"**oven.n.01** — WordNet synset", "- parents:", "- properties:"}},
+			[]string{"**oven.n.01** — WordNet synset", "- parents:", "- children:", "- properties:", "- thresholds: cook"}},
 		{"variable", cookiesURI, cursor{"(cooked ?sugar_cookie.n.01)", 0, 10},
 			[]string{"**?sugar_cookie.n.01** — variable of type `sugar_cookie.n.01`, bound by forall on line 54"}},
 		{"room type", cookiesURI, cursor{"kitchen)", 0, 2}, []string{"**kitchen** — room type"}},

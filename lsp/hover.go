@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/openbddl/bddl/bddl"
@@ -219,6 +220,9 @@ func synsetHover(b *kb.Base, key string) string {
 	fmt.Fprintf(&w, "**%s** — %s\n\n", b.Name(id), synsetKind(b, id))
 	fmt.Fprintf(&w, "- parents: %s\n", listed(b.Names(b.Parents(id))))
 	fmt.Fprintf(&w, "- ancestors: %s\n", listed(b.Names(b.Ancestors(id))))
+	children := b.Names(b.Children(id))
+	slices.Sort(children)
+	fmt.Fprintf(&w, "- children: %s\n", listed(children))
 	var own, inherited, params []string
 	for _, p := range b.Properties(id) {
 		if p.Inherited {
@@ -238,6 +242,9 @@ func synsetHover(b *kb.Base, key string) string {
 	if len(params) > 0 {
 		fmt.Fprintf(&w, "- parameters: %s\n", listed(params))
 	}
+	t := b.Thresholds(id)
+	fmt.Fprintf(&w, "- thresholds: cook %g, burn %g, hot %g, frozen %g, ignition %g, melt %g (°C)\n",
+		t.Cook, t.Burn, t.Heat, t.Freeze, t.Ignition, t.Melt)
 	for _, g := range []struct {
 		label string
 		rules []kb.Rule

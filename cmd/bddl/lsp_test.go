@@ -238,7 +238,8 @@ func TestLSPDiagnosticsAreValidate(t *testing.T) {
 			t.Fatal(err)
 		}
 		files := append(bddlFiles(t, examples), bddlFiles(t, testdata)...)
-		compareWithValidate(t, files, validateRecords(t, "--kb", kbFile, examples, testdata), lspSession(t, files, "--kb", kbFile))
+		// --stdio, which language clients pass, is accepted.
+		compareWithValidate(t, files, validateRecords(t, "--kb", kbFile, examples, testdata), lspSession(t, files, "--kb", kbFile, "--stdio"))
 	})
 	t.Run("behavior1k", func(t *testing.T) {
 		dir := corpus.ActivitiesDir(t)
@@ -261,4 +262,17 @@ func TestLSPDiagnosticsAreValidate(t *testing.T) {
 		files := bddlFiles(t, dir)
 		compareWithValidate(t, files, validateRecords(t, dir), lspSession(t, files))
 	})
+}
+
+// TestLSPMisuse: bad flags and arguments are misuse (exit 2), before any
+// protocol is spoken.
+func TestLSPMisuse(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"lsp", "extra"},
+		{"lsp", "--debounce", "-1ms"},
+		{"lsp", "--dialect", "cobol"},
+	} {
+		runBDDL(t, args...).wantCode(t, args, exitMisuse)
+	}
 }
