@@ -62,16 +62,7 @@ func validateLibero(opts *validateOptions, ins []batch.Input) (rest []batch.Inpu
 			continue
 		}
 		files++
-		p, diags := bddl.Options{Dialect: bddl.DialectLibero}.ParseProblem(in.Path, src)
-		var found []activities.Finding
-		for _, d := range diags {
-			found = append(found, activities.Finding{Diagnostic: *d, Rule: activities.RuleSyntax})
-		}
-		if !diags.HasErrors() && p != nil {
-			for _, d := range libero.Validate(p) {
-				found = append(found, activities.Finding{Diagnostic: *d, Rule: "libero"})
-			}
-		}
+		_, found := activities.ValidateLibero(in.Path, src)
 		var kept bddl.Diagnostics
 		for _, f := range found {
 			d := f.Diagnostic
