@@ -48,8 +48,11 @@ func touching(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	if kA || kB {
 		return False, SourceQuantity
 	}
-	if d, ok := s.boxDistance(a, b); ok {
-		return TruthOf(d <= p.opts.Geometry.TouchTolerance), SourceGeometry
+	if _, ok := s.boxDistance(a, b); ok {
+		if t := touchingT(p, s, a, b); t != Unknown {
+			return t, SourceGeometry
+		}
+		return Unknown, SourceUncertain
 	}
 	return Unknown, SourceMissing
 }
@@ -59,6 +62,29 @@ func ruleTouching(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 		return False, SourceQuantity
 	}
 	return touching(p, s, a, b)
+}
+
+// geometric is the source of a three-valued geometric test.
+func geometric(t Truth) (Truth, Source) {
+	if t == Unknown {
+		return Unknown, SourceUncertain
+	}
+	return t, SourceGeometry
+}
+
+// combineT is combine with a three-valued geometric part.
+func combineT(t Truth, tsrc Source, g Truth) (Truth, Source) {
+	if t == False {
+		return False, tsrc
+	}
+	v := t.And(g)
+	if v != Unknown {
+		return v, SourceGeometry
+	}
+	if t == Unknown && tsrc != SourceUncertain {
+		return Unknown, SourceMissing
+	}
+	return Unknown, SourceUncertain
 }
 
 // combine is the conjunction of a contact-based part and a geometric
@@ -72,6 +98,9 @@ func combine(t Truth, tsrc Source, g Truth, gok bool) (Truth, Source) {
 	}
 	v := t.And(g)
 	if v == Unknown {
+		if tsrc == SourceUncertain {
+			return Unknown, SourceUncertain
+		}
 		return Unknown, SourceMissing
 	}
 	return v, SourceGeometry
@@ -84,6 +113,9 @@ func ruleOntop(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	t, tsrc := touching(p, s, a, b)
 	if t == False {
 		return False, tsrc
+	}
+	if uh, uv := p.pairError(s, a, b); uh > 0 || uv > 0 {
+		return ontopUncertain(p, s, a, b, t, tsrc, uh, uv)
 	}
 	below, above, ok := verticalPair(p, s, a, b)
 	return combine(t, tsrc, TruthOf(below && !above), ok)
@@ -129,6 +161,9 @@ func ruleUnder(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	if a == b {
 		return False, SourceQuantity
 	}
+	if uh, uv := p.pairError(s, a, b); uh > 0 || uv > 0 {
+		return underUncertain(p, s, a, b, uh, uv)
+	}
 	rng := p.opts.Geometry.VerticalRange
 	bBelow, bAbove, ok1 := verticalPair(p, s, a, b)
 	aAboveB, ok3 := s.vertical(b, a, up, rng)
@@ -149,6 +184,9 @@ func ruleNextto(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	}
 	ea, eb := ba.Extent(), bb.Extent()
 	limit := p.opts.Geometry.NextToRatio * (ea[0] + ea[1] + ea[2] + eb[0] + eb[1] + eb[2])
+	if uh, uv := p.pairError(s, a, b); uh > 0 || uv > 0 {
+		return nexttoUncertain(p, s, a, b, ba, bb, limit, uh, uv)
+	}
 	if boxGap(ba, bb) > limit {
 		return False, SourceGeometry
 	}
@@ -160,7 +198,7 @@ func ruleNextto(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	return TruthOf(hit), SourceGeometry
 }
 
-func ruleInside(_ *Program, s *State, a, b ObjectID) (Truth, Source) {
+func ruleInside(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	if a == b {
 		return False, SourceQuantity
 	}
@@ -169,7 +207,8 @@ func ruleInside(_ *Program, s *State, a, b ObjectID) (Truth, Source) {
 	if !okA || !okB {
 		return Unknown, SourceMissing
 	}
-	return TruthOf(fb.contains(ca)), SourceGeometry
+	uh, uv := p.pairError(s, a, b)
+	return geometric(containsT(fb, ca, uh, uv))
 }
 
 func ruleOverlaid(p *Program, s *State, a, b ObjectID) (Truth, Source) {
@@ -187,7 +226,12 @@ func ruleOverlaid(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	}
 	eb := bb.Extent()
 	area := eb[0] * eb[1]
-	covered := area > 0 && footprintOverlap(ba, bb)/area > p.opts.Geometry.OverlapFraction
+	frac := p.opts.Geometry.OverlapFraction
+	if uh, _ := p.pairError(s, a, b); uh > 0 {
+		lo, hi := overlapBounds(ba, bb, uh)
+		return combineT(t, tsrc, between(area > 0 && lo/area > frac, area > 0 && hi/area > frac))
+	}
+	covered := area > 0 && footprintOverlap(ba, bb)/area > frac
 	return combine(t, tsrc, TruthOf(covered), true)
 }
 
@@ -203,6 +247,9 @@ func ruleDraped(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	bb, okB := s.box(b)
 	if !okA || !okB {
 		return combine(t, tsrc, Unknown, false)
+	}
+	if _, uv := p.pairError(s, a, b); uv > 0 {
+		return combineT(t, tsrc, between(ca[2]+uv < bb.Max[2], ca[2]-uv < bb.Max[2]))
 	}
 	return combine(t, tsrc, TruthOf(ca[2] < bb.Max[2]), true)
 }
@@ -308,3 +355,105 @@ func onfloorDetail(p *Program, s *State, a, b ObjectID) string {
 func fmtGeom(v float64) string { return fmt.Sprintf("%.3f", v) }
 
 func fmtVec(v [3]float64) string { return fmt.Sprintf("(%.3f, %.3f, %.3f)", v[0], v[1], v[2]) }
+
+// Kinematic relations on boxes with an error (uncertain.go): the same
+// tests as above, each three-valued, combined over every value they can
+// take together.
+
+// pairTests are the tests of verticalPair, three-valued: the rays down
+// and up from a's centre meeting b's box, a's centre inside b's box, and
+// a's bottom at b's (standing beneath it).
+type pairTests struct {
+	below, above, contains, stand Truth
+}
+
+func verticalTests(p *Program, s *State, a, b ObjectID, uh, uv float64) (pairTests, bool) {
+	var t pairTests
+	var ok1, ok2 bool
+	t.below, ok1 = verticalT(p, s, a, b, down, uh, uv)
+	t.above, ok2 = verticalT(p, s, a, b, up, uh, uv)
+	ca, okA := s.center(a)
+	fb, okB := s.frame(b)
+	ba, okBA := s.box(a)
+	bb, okBB := s.box(b)
+	if !(ok1 && ok2 && okA && okB && okBA && okBB) {
+		return t, false
+	}
+	t.contains = containsT(fb, ca, uh, uv)
+	t.stand = margin(bb.Min[2]+p.opts.Geometry.StandTolerance-ba.Min[2], uv)
+	return t, true
+}
+
+// decidePair is verticalPair's decision for given test values.
+func decidePair(enclosure, below, above, contains, stand bool) (bBelow, bAbove bool) {
+	if !(below && above) || enclosure || !contains {
+		return below, above
+	}
+	if stand {
+		return false, true
+	}
+	return true, false
+}
+
+func ontopUncertain(p *Program, s *State, a, b ObjectID, t Truth, tsrc Source, uh, uv float64) (Truth, Source) {
+	vt, ok := verticalTests(p, s, a, b, uh, uv)
+	if !ok {
+		return combine(t, tsrc, Unknown, false)
+	}
+	enc := p.objs[b].enclosure
+	g := overTruths([]Truth{vt.below, vt.above, vt.contains, vt.stand}, func(v []bool) bool {
+		below, above := decidePair(enc, v[0], v[1], v[2], v[3])
+		return below && !above
+	})
+	return combineT(t, tsrc, g)
+}
+
+func underUncertain(p *Program, s *State, a, b ObjectID, uh, uv float64) (Truth, Source) {
+	vt, ok := verticalTests(p, s, a, b, uh, uv)
+	aAboveB, ok3 := verticalT(p, s, b, a, up, uh, uv)
+	if !ok || !ok3 {
+		return Unknown, SourceMissing
+	}
+	enc := p.objs[b].enclosure
+	return geometric(overTruths([]Truth{vt.below, vt.above, vt.contains, vt.stand, aAboveB}, func(v []bool) bool {
+		below, above := decidePair(enc, v[0], v[1], v[2], v[3])
+		return above && !below && !v[4]
+	}))
+}
+
+func nexttoUncertain(p *Program, s *State, a, b ObjectID, ba, bb Box, limit, uh, uv float64) (Truth, Source) {
+	lo, hi := gapBounds(ba, bb, uh, uv)
+	near := between(hi <= limit, lo <= limit)
+	if near == False {
+		return False, SourceGeometry
+	}
+	hit := func(from, to ObjectID) Truth {
+		c, ok1 := s.center(from)
+		f, ok2 := s.frame(to)
+		if !ok1 || !ok2 {
+			return False
+		}
+		seen := False
+		for _, d := range p.rays {
+			switch rayT(f, c, d, p.opts.Geometry.HorizontalRange, uh, uv) {
+			case True:
+				return True
+			case Unknown:
+				seen = Unknown
+			}
+		}
+		return seen
+	}
+	return geometric(near.And(hit(a, b).Or(hit(b, a))))
+}
+
+// overlapBounds bounds the footprint overlap of a displaced by up to uh
+// along x and y with b.
+func overlapBounds(a, b Box, uh float64) (lo, hi float64) {
+	w := min(a.Max[0], b.Max[0]) - max(a.Min[0], b.Min[0])
+	d := min(a.Max[1], b.Max[1]) - max(a.Min[1], b.Min[1])
+	ea, eb := a.Extent(), b.Extent()
+	wl, dl := max(0, w-uh), max(0, d-uh)
+	wh, dh := max(0, min(w+uh, ea[0], eb[0])), max(0, min(d+uh, ea[1], eb[1]))
+	return wl * dl, wh * dh
+}
