@@ -33,7 +33,8 @@ import (
 // snapFrac of its height it is put down onto that box (it rests there),
 // further its vertical error grows to the gap. An object lying flat whose
 // centre lies in a thin support's box (a dough in a baking sheet's box, a
-// book in a desk mat's) rests on its top. Sinking into a box is no
+// book in a desk mat's) rests on its top, whatever larger box holds both
+// (an oven, a shelf). Sinking into a box is no
 // evidence (a bowl's rim, a sofa's cushions rise around what they hold).
 // None of it reads the activity's literals.
 
@@ -110,7 +111,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 	}
 	for i := range items {
 		it := &items[i]
-		if it.instKey == "" || !it.hasBox || it.exact || it.obj.FixedBase || it.box.Axes[2].Z < uprightCos ||
+		if it.instKey == "" || !it.hasBox || it.exact || it.obj.FixedBase ||
 			(it.state.HasAttached && it.state.AttachedUUID >= 0) {
 			continue
 		}
@@ -135,7 +136,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 					top, found = b.hi.Z, true
 				}
 			case b.lo.Z <= c.Z:
-				if flat && b.hi.Z-b.lo.Z <= thinSupport && s.box.Axes[2].Z >= uprightCos && !inside(b.lo, b.hi, lo, hi) {
+				if flat && it.box.Axes[2].Z >= uprightCos && b.hi.Z-b.lo.Z <= thinSupport && s.box.Axes[2].Z >= uprightCos && !inside(b.lo, b.hi, lo, hi) {
 					thin = j
 				} else {
 					enclosed = true
@@ -149,7 +150,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 		case thin >= 0 && !enclosed:
 			// Lying flat in a thin support's box: on its top.
 			shiftUp(it, boxes[thin].hi.Z-lo.Z)
-		case enclosed || !found:
+		case !found:
 		default:
 			gap := lo.Z - top
 			switch {
@@ -162,7 +163,9 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 				// that box is known; its own offset no longer counts.
 				shiftUp(it, -gap)
 				it.errV = errFloor
-			default:
+			case !enclosed:
+				// In a box that holds it (a shelf, a basket), what is
+				// under its centre need not be what it rests on.
 				it.errV = max(it.errV, gap)
 			}
 		}
