@@ -52,6 +52,12 @@ const (
 	// many times wider than tall, both ways, a flat object is.
 	thinSupport = 0.05
 	flatRatio   = 2.0
+	levelSlack  = 1.2
+	besideSlack = 0.005
+	// overShare: how much of a flat object's footprint must lie over a
+	// thin support's for it to lie on it.
+	overShare  = 0.8
+	overLarger = 1.5
 )
 
 // modelError is the vertical error of a model's offset, unscaled, from
@@ -136,7 +142,13 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 					top, found = b.hi.Z, true
 				}
 			case b.lo.Z <= c.Z:
-				if flat && it.box.Axes[2].Z >= uprightCos && b.hi.Z-b.lo.Z <= thinSupport && s.box.Axes[2].Z >= uprightCos && !inside(b.lo, b.hi, lo, hi) {
+				// A level thin support: its enclosure no taller than its
+				// box by more than levelSlack (a tilted tray's is).
+				// Lying on it: its footprint mostly over the support's,
+				// which is the larger, and its bottom not below the
+				// support's (beyond the boxes' slack).
+				if flat && it.box.Axes[2].Z >= uprightCos && b.hi.Z-b.lo.Z <= thinSupport &&
+					b.hi.Z-b.lo.Z <= 2*s.box.Half.Z*levelSlack && lo.Z > b.lo.Z-besideSlack && over(lo, hi, b.lo, b.hi) && !inside(b.lo, b.hi, lo, hi) {
 					thin = j
 				} else {
 					enclosed = true
@@ -147,7 +159,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 			top, found = ground, true
 		}
 		switch {
-		case thin >= 0 && !enclosed:
+		case thin >= 0:
 			// Lying flat in a thin support's box: on its top.
 			shiftUp(it, boxes[thin].hi.Z-lo.Z)
 		case !found:
@@ -175,4 +187,14 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 // shiftUp moves an item's box up by dz (down when negative).
 func shiftUp(it *sceneItem, dz float64) {
 	it.box.Center.Z += dz
+}
+
+// over reports whether footprints a and b overlap by overShare of the
+// smaller, a not much the larger (a dough about the size of its sheet).
+func over(alo, ahi, blo, bhi r3.Vec) bool {
+	areaA := (ahi.X - alo.X) * (ahi.Y - alo.Y)
+	areaB := (bhi.X - blo.X) * (bhi.Y - blo.Y)
+	w := min(ahi.X, bhi.X) - max(alo.X, blo.X)
+	d := min(ahi.Y, bhi.Y) - max(alo.Y, blo.Y)
+	return areaA <= overLarger*areaB && w > 0 && d > 0 && w*d >= overShare*min(areaA, areaB)
 }
