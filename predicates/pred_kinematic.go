@@ -48,11 +48,17 @@ func touching(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	if kA || kB {
 		return False, SourceQuantity
 	}
-	if _, ok := s.boxDistance(a, b); ok {
-		if t := touchingT(p, s, a, b); t != Unknown {
-			return t, SourceGeometry
+	if uh, uv := p.pairError(s, a, b); uh > 0 || uv > 0 {
+		if _, ok := s.box(a); !ok {
+			return Unknown, SourceMissing
 		}
-		return Unknown, SourceUncertain
+		if _, ok := s.box(b); !ok {
+			return Unknown, SourceMissing
+		}
+		return geometric(touchingT(p, s, a, b))
+	}
+	if d, ok := s.boxDistance(a, b); ok {
+		return TruthOf(d <= p.opts.Geometry.TouchTolerance), SourceGeometry
 	}
 	return Unknown, SourceMissing
 }
@@ -207,8 +213,10 @@ func ruleInside(p *Program, s *State, a, b ObjectID) (Truth, Source) {
 	if !okA || !okB {
 		return Unknown, SourceMissing
 	}
-	uh, uv := p.pairError(s, a, b)
-	return geometric(containsT(fb, ca, uh, uv))
+	if uh, uv := p.pairError(s, a, b); uh > 0 || uv > 0 {
+		return geometric(containsT(fb, ca, uh, uv))
+	}
+	return TruthOf(fb.contains(ca)), SourceGeometry
 }
 
 func ruleOverlaid(p *Program, s *State, a, b ObjectID) (Truth, Source) {
