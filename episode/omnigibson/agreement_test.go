@@ -97,11 +97,19 @@ func TestInitErrorModel(t *testing.T) {
 			run := agreementWith(t, tc.kb(t), Options{}, predicates.Options{Geometry: predicates.Geometry{IgnoreError: tc.strict}})
 			sum, _ := summary(run)
 			t.Log("\n" + sum)
-			golden(t, "errors-"+tc.name+".golden", sum+"\nnot true (predicate, instance, literal, value, detail):\n"+strings.Join(run.dis, "\n")+"\n")
 			falseN := 0
 			for _, s := range run.stats {
 				falseN += s.falseN
 			}
+			if !corpus.Recorded(t) || !corpus.RecordedOmniGibson(t) {
+				// Another corpus: the bound, at most 0.5 % of the
+				// instances with a literal false.
+				if !tc.strict && 200*run.instFalse > run.instances {
+					t.Errorf("%d of %d instances with a literal false", run.instFalse, run.instances)
+				}
+				return
+			}
+			golden(t, "errors-"+tc.name+".golden", sum+"\nnot true (predicate, instance, literal, value, detail):\n"+strings.Join(run.dis, "\n")+"\n")
 			// The bound: the one instance docs/omnigibson.md names with
 			// the package's knowledge base (a dough lying upside down),
 			// and the dough of make_pizza with the snapshot's.
@@ -119,6 +127,7 @@ type agreementRun struct {
 	dis       []string          // one line per literal not true
 	instances int
 	instTrue  int // instances whose every :init literal is true
+	instFalse int // instances with an :init literal false
 	failing   []string
 }
 
@@ -194,7 +203,7 @@ func agreementWith(t *testing.T, base *kb.Base, opts Options, popts predicates.O
 				t.Fatalf("%s: %v", ip, err)
 			}
 			run.instances++
-			ok := true
+			ok, anyFalse := true, false
 			for i := range lits {
 				l := &lits[i]
 				approx := rep.IsApproximate(l.Pred, l.Args)
@@ -202,10 +211,14 @@ func agreementWith(t *testing.T, base *kb.Base, opts Options, popts predicates.O
 				if l.Geometric && len(l.Args) == 2 {
 					count(run.parents, l.Pred+" "+category(l.Args[1]), l, approx)
 				}
+				anyFalse = anyFalse || l.Value == predicates.False
 				if l.Value != predicates.True {
 					ok = false
 					run.dis = append(run.dis, fmt.Sprintf("%s\t%s\t%s\t%s\t%s", l.Pred, Stem(ip), l.Literal, l.Value, l.Detail))
 				}
+			}
+			if anyFalse {
+				run.instFalse++
 			}
 			if ok {
 				run.instTrue++
@@ -300,7 +313,8 @@ func TestInitAgreement(t *testing.T) {
 				// Another corpus: every instance converted and evaluated
 				// (above); the simulator validated :init on each, so most
 				// must come out true.
-				if run.instances == 0 || 2*run.instTrue < run.instances {
+				// (With boxes centred most are unknown within their error.)
+				if run.instances == 0 || tc.opts.Offsets == OffsetsSupport && 2*run.instTrue < run.instances {
 					t.Errorf(":init true on %d of %d instances", run.instTrue, run.instances)
 				}
 				return
@@ -311,14 +325,14 @@ func TestInitAgreement(t *testing.T) {
 				// golden file lists every disagreement, so any new one
 				// fails above; this bounds them (docs/omnigibson.md names
 				// the one instance that remains).
-				if got := float64(run.instTrue) / float64(run.instances); got < 0.7 {
-					t.Errorf(":init true on %d of %d instances (< 70%%); failing: %s", run.instTrue, run.instances, strings.Join(run.failing, ", "))
+				if got := float64(run.instTrue) / float64(run.instances); got < 0.95 {
+					t.Errorf(":init true on %d of %d instances (< 95%%); failing: %s", run.instTrue, run.instances, strings.Join(run.failing, ", "))
 				}
 				if got := float64(cat[0][0]) / float64(cat[0][1]); got < 0.995 {
 					t.Errorf("non-geometric agreement %.3f < 0.995", got)
 				}
-				if got := float64(cat[1][0]) / float64(cat[1][1]); got < 0.9 {
-					t.Errorf("geometric agreement %.3f < 0.9", got)
+				if got := float64(cat[1][0]) / float64(cat[1][1]); got < 0.99 {
+					t.Errorf("geometric agreement %.3f < 0.99", got)
 				}
 			}
 		})
