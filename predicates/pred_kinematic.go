@@ -457,21 +457,10 @@ func shiftZ(f frame3, dz float64) frame3 { f.c[2] += dz; return f }
 // b's (and a's) box as given (nominal, shrunk or grown by the horizontal
 // reach, one consistent scenario; nil when shrunk to nothing), b below and above a's centre, a's
 // centre in b, a's bottom at b's, and a above b's centre.
-func (v *stackView) tests(dz float64, fb, fa *frame3) (Truth, [6]bool) {
+func (v *stackView) tests(dz float64, fb, fa *frame3) [6]bool {
 	var x [6]bool
 	ca := v.fa.c
 	ca[2] += dz
-	var lo, hi float64
-	if v.axisAligned {
-		ba := v.ba
-		ba.Min[2] += dz
-		ba.Max[2] += dz
-		lo, hi = gapBounds(ba, v.bb, v.uh, 0)
-	} else {
-		sa := shiftZ(v.fa, dz)
-		lo, hi = separationBounds(&sa, &v.fb, v.uh, 0)
-	}
-	touch := between(hi <= v.touchTol, lo <= v.touchTol)
 	if fb != nil {
 		x[1] = fb.rayHits(ca, down, v.rng)
 		x[2] = fb.rayHits(ca, up, v.rng)
@@ -482,7 +471,23 @@ func (v *stackView) tests(dz float64, fb, fa *frame3) (Truth, [6]bool) {
 		sa := shiftZ(*fa, dz)
 		x[5] = sa.rayHits(v.cb, up, v.rng)
 	}
-	return touch, x
+	return x
+}
+
+// touchAt is touching with a displaced by dz (three-valued over the
+// horizontal displacement).
+func (v *stackView) touchAt(dz float64) Truth {
+	var lo, hi float64
+	if v.axisAligned {
+		ba := v.ba
+		ba.Min[2] += dz
+		ba.Max[2] += dz
+		lo, hi = gapBounds(ba, v.bb, v.uh, 0)
+	} else {
+		sa := shiftZ(v.fa, dz)
+		lo, hi = separationBounds(&sa, &v.fb, v.uh, 0)
+	}
+	return between(hi <= v.touchTol, lo <= v.touchTol)
 }
 
 // decide is the value of f over every displacement within (uh, uv): at
@@ -504,8 +509,9 @@ func (v *stackView) decide(uv float64, f func(x []bool) bool) Truth {
 	}
 	scen := [3]scenario{{&v.fb, &v.fa}, {&v.outB, &v.outA}, in}
 	heights(uv, bps[:], func(dz float64) bool {
+		touch := v.touchAt(dz)
 		for _, sc := range scen {
-			touch, x := v.tests(dz, sc.fb, sc.fa)
+			x := v.tests(dz, sc.fb, sc.fa)
 			for _, tv := range [2]bool{true, false} {
 				if touch == TruthOf(!tv) {
 					continue
