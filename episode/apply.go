@@ -73,6 +73,9 @@ func applyOp(s *predicates.State, b *batch, o *op) error {
 	case opCloth:
 		v := b.numsOf(o)
 		return s.SetCloth(o.obj, predicates.Cloth{AreaRatio: v[0], DiagonalRatio: v[1], Smoothness: v[2]})
+	case opBoxError:
+		v := b.numsOf(o)
+		return s.SetBoxError(o.obj, v[0], v[1])
 	case opClear:
 		return s.Clear(o.obj, o.field)
 	case opFact:

@@ -29,6 +29,7 @@ const (
 	opRoom
 	opParticles
 	opCloth
+	opBoxError
 	opClear // forget field
 	opFact
 )

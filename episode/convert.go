@@ -27,7 +27,7 @@ func objectsOf(b *batch, res *resolver) map[string]*Object {
 		o := get(op.obj)
 		var v []float64
 		switch op.kind {
-		case opPos, opQuat, opAABB, opOBB, opTemp, opMaxTemp, opOpenFraction, opParticles, opCloth:
+		case opPos, opQuat, opAABB, opOBB, opTemp, opMaxTemp, opOpenFraction, opParticles, opCloth, opBoxError:
 			v = b.numsOf(op)
 		}
 		field := fieldOfOp(op.kind)
@@ -93,6 +93,8 @@ func objectsOf(b *batch, res *resolver) map[string]*Object {
 			}
 		case opCloth:
 			o.Cloth = predicates.Cloth{AreaRatio: v[0], DiagonalRatio: v[1], Smoothness: v[2]}
+		case opBoxError:
+			o.BoxError = [2]float64(v)
 		}
 		o.Set |= field
 		o.Null &^= field
@@ -139,6 +141,8 @@ func fieldOfOp(k opKind) predicates.Field {
 		return predicates.FieldParticles
 	case opCloth:
 		return predicates.FieldCloth
+	case opBoxError:
+		return predicates.FieldBoxError
 	}
 	return 0
 }

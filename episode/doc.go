@@ -22,7 +22,8 @@
 // attached_to, grasped_by, room ("" for none), particles (per substance:
 // inside, fill_fraction, covering, absorbed, absorb_limit; a substance's
 // record replaces its previous one), cloth (area_ratio, diagonal_ratio,
-// smoothness). "facts" and "false" record atoms true or false from that
+// smoothness), box_error ([horizontal, vertical]: how far an estimated box
+// may be off, in metres). "facts" and "false" record atoms true or false from that
 // step on, "unset" forgets them; with closed_world an atom recorded
 // nowhere is false. Unknown fields are ignored with a warning, so the
 // format can grow compatibly. Names compare case-insensitively and may

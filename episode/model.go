@@ -79,6 +79,10 @@ type Object struct {
 	Particles []Particles
 	// Cloth replaces the previous ratios; NaN fields are not recorded.
 	Cloth predicates.Cloth
+	// BoxError is how far the box (aabb or obb) may be off: horizontally
+	// (along x and along y) and vertically, in metres, when it was
+	// estimated rather than measured (predicates.State.SetBoxError).
+	BoxError [2]float64
 }
 
 // Joint is one articulation joint of an object. Dir is +1 when the joint
@@ -123,6 +127,7 @@ var fieldNames = []struct {
 	{predicates.FieldRoom, "room"},
 	{predicates.FieldParticles, "particles"},
 	{predicates.FieldCloth, "cloth"},
+	{predicates.FieldBoxError, "box_error"},
 }
 
 // FieldName is the JSON name of an object field ("aabb").

@@ -243,6 +243,8 @@ func fieldOf(key []byte) predicates.Field {
 		return predicates.FieldParticles
 	case "cloth":
 		return predicates.FieldCloth
+	case "box_error":
+		return predicates.FieldBoxError
 	}
 	return 0
 }
@@ -371,6 +373,16 @@ func (d *decoder) parseField(id predicates.ObjectID, f predicates.Field) bool {
 		return d.particles(id)
 	case predicates.FieldCloth:
 		return d.cloth(id)
+	case predicates.FieldBoxError:
+		if !d.vector(id, opBoxError, 2) {
+			return false
+		}
+		v := b.nums[len(b.nums)-2:]
+		for k, name := range [2]string{"horizontal", "vertical"} {
+			if !(v[k] >= 0) {
+				return d.sc.fail(name + " box error " + fmtNum(v[k]) + " is negative")
+			}
+		}
 	}
 	return true
 }

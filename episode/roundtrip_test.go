@@ -128,6 +128,8 @@ func randomObject(rng *rand.Rand) *Object {
 			}
 		case predicates.FieldCloth:
 			o.Cloth = predicates.Cloth{AreaRatio: math.NaN(), DiagonalRatio: rng.Float64(), Smoothness: rng.Float64()}
+		case predicates.FieldBoxError:
+			o.BoxError = [2]float64{rng.Float64() * 0.1, rng.Float64() * 0.1}
 		}
 	}
 	return o
@@ -221,6 +223,17 @@ func TestSnapshotDelta(t *testing.T) {
 	for i := range 100 {
 		h := &Header{Activity: "a", Objects: map[string]*Object{rtNames[0]: randomObject(rng)}}
 		h.Objects[rtNames[0]].Null = 0
+		// The header is a complete state too: no null particle records.
+		ho := h.Objects[rtNames[0]]
+		var hps []Particles
+		for _, p := range ho.Particles {
+			if !p.Null {
+				hps = append(hps, p)
+			}
+		}
+		if ho.Particles = hps; len(hps) == 0 {
+			ho.Set &^= predicates.FieldParticles
+		}
 		var snaps []*Step
 		var buf bytes.Buffer
 		w, err := NewWriter(&buf, h)

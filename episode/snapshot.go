@@ -188,6 +188,8 @@ func FieldEqual(a, b *Object, f predicates.Field) bool {
 		return a.Room == b.Room
 	case predicates.FieldParticles:
 		return slices.EqualFunc(a.Particles, b.Particles, sameParticles)
+	case predicates.FieldBoxError:
+		return a.BoxError == b.BoxError
 	case predicates.FieldCloth:
 		return sameNum(a.Cloth.AreaRatio, b.Cloth.AreaRatio) && sameNum(a.Cloth.DiagonalRatio, b.Cloth.DiagonalRatio) &&
 			sameNum(a.Cloth.Smoothness, b.Cloth.Smoothness)
@@ -234,5 +236,7 @@ func CopyField(d, s *Object, f predicates.Field) {
 		d.Particles = slices.Clone(s.Particles)
 	case predicates.FieldCloth:
 		d.Cloth = s.Cloth
+	case predicates.FieldBoxError:
+		d.BoxError = s.BoxError
 	}
 }

@@ -361,6 +361,11 @@ func appendField(b []byte, o *Object, f predicates.Field) ([]byte, error) {
 			}
 		}
 		return append(b, '}'), nil
+	case predicates.FieldBoxError:
+		if !(o.BoxError[0] >= 0 && o.BoxError[1] >= 0) {
+			return b, fmt.Errorf("negative box error %v", o.BoxError)
+		}
+		return appendNums(b, o.BoxError[:])
 	case predicates.FieldCloth:
 		return appendOptional(b, []string{"area_ratio", "diagonal_ratio", "smoothness"},
 			[]float64{o.Cloth.AreaRatio, o.Cloth.DiagonalRatio, o.Cloth.Smoothness}, false)

@@ -187,6 +187,9 @@ func (p *Program) atom(s *State, pred PredID, a, b ObjectID) (Truth, Source) {
 	}
 	v, src := info.rule(p, s, a, b)
 	if v == Unknown {
+		if src == SourceUncertain {
+			return Unknown, SourceUncertain // measured, but not beyond its error
+		}
 		return p.unrecorded(s)
 	}
 	if ex == Unknown && v == True {
@@ -281,6 +284,7 @@ type EvalStats struct {
 	ClosedWorld int // False by the closed world
 	Static      int // fixed at compile time
 	Unknown     int // undetermined: nothing recorded to decide on
+	Uncertain   int // undetermined: box geometry within the boxes' uncertainty
 }
 
 func (st *EvalStats) count(src Source) {
@@ -300,6 +304,8 @@ func (st *EvalStats) count(src Source) {
 		st.Static++
 	case SourceMissing:
 		st.Unknown++
+	case SourceUncertain:
+		st.Uncertain++
 	}
 }
 

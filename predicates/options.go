@@ -77,6 +77,10 @@ type Geometry struct {
 	// stands beneath it (under) when their box bottoms are this close, in
 	// metres, else rests in or on it (ontop) (default 0.005).
 	StandTolerance float64
+	// IgnoreError decides geometric atoms on estimated boxes as on exact
+	// ones, with the thresholds alone, ignoring the uncertainty recorded
+	// with the boxes (State.SetBoxError): two-valued answers.
+	IgnoreError bool
 }
 
 // ParticleThresholds are the particle predicates' thresholds.

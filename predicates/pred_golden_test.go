@@ -125,6 +125,9 @@ func scene(s *State, o func(string) ObjectID) {
 
 func predCases() []predCase {
 	nan := math.NaN()
+	boxErr := func(name string, h, v float64) func(*State, func(string) ObjectID) {
+		return func(s *State, o func(string) ObjectID) { _ = s.SetBoxError(o(name), h, v) }
+	}
 	temp := func(name string, t, maxT float64) func(*State, func(string) ObjectID) {
 		return func(s *State, o func(string) ObjectID) {
 			_ = s.SetTemperature(o(name), t)
@@ -309,6 +312,21 @@ func predCases() []predCase {
 		{"under/beneath-table", "under crate.n.01_1 table.n.02_1", Options{}, with(scene, aabb("crate.n.01_1", bx(0.4, 0.4, 0, 0.6, 0.6, 0.2)))},
 		{"under/stand-tolerance", "under crate.n.01_1 table.n.02_1", Options{Geometry: Geometry{StandTolerance: 0.001}}, with(scene, aabb("crate.n.01_1", bx(0.4, 0.4, 0.002, 0.6, 0.6, 0.2)))},
 		{"under/trap-in-enclosure", "under plate.n.04_1 cabinet.n.01_1", Options{}, with(aabb("cabinet.n.01_1", bx(0, 0, 0, 1, 1, 1.2)), aabb("plate.n.04_1", bx(0.4, 0.4, 0, 0.6, 0.6, 0.02)))},
+		// Boxes with an error (SetBoxError): decided only beyond it, just
+		// outside the uncertainty on one side, just inside on the other.
+		{"touching/error-beyond", "touching plate.n.04_1 table.n.02_1", Options{}, with(scene, aabb("plate.n.04_1", bx(0.4, 0.4, 0.82, 0.6, 0.6, 0.84)), boxErr("plate.n.04_1", 0, 0.004), boxErr("table.n.02_1", 0, 0.004))},
+		{"touching/error-within", "touching plate.n.04_1 table.n.02_1", Options{}, with(scene, aabb("plate.n.04_1", bx(0.4, 0.4, 0.82, 0.6, 0.6, 0.84)), boxErr("plate.n.04_1", 0, 0.006), boxErr("table.n.02_1", 0, 0.006))},
+		{"touching/error-ignored", "touching plate.n.04_1 table.n.02_1", Options{Geometry: Geometry{IgnoreError: true}}, with(scene, aabb("plate.n.04_1", bx(0.4, 0.4, 0.82, 0.6, 0.6, 0.84)), boxErr("plate.n.04_1", 0, 0.006), boxErr("table.n.02_1", 0, 0.006))},
+		{"ontop/error-beyond", "ontop plate.n.04_1 table.n.02_1", Options{}, with(scene, boxErr("plate.n.04_1", 0.01, 0.004), boxErr("table.n.02_1", 0.01, 0.004))},
+		{"ontop/error-within", "ontop plate.n.04_1 table.n.02_1", Options{}, with(scene, boxErr("plate.n.04_1", 0.01, 0.006), boxErr("table.n.02_1", 0.01, 0.006))},
+		{"under/error-beyond", "under crate.n.01_1 lamp.n.02_1", Options{}, with(scene, boxErr("crate.n.01_1", 0.09, 0.01), boxErr("lamp.n.02_1", 0.09, 0.01))},
+		{"under/error-within", "under crate.n.01_1 lamp.n.02_1", Options{}, with(scene, boxErr("crate.n.01_1", 0.11, 0.01), boxErr("lamp.n.02_1", 0.11, 0.01))},
+		{"inside/error-beyond", "inside bowl.n.01_1 shelf.n.01_1", Options{}, with(scene, boxErr("bowl.n.01_1", 0.09, 0.01), boxErr("shelf.n.01_1", 0.09, 0.01))},
+		{"inside/error-within", "inside bowl.n.01_1 shelf.n.01_1", Options{}, with(scene, boxErr("bowl.n.01_1", 0.11, 0.01), boxErr("shelf.n.01_1", 0.11, 0.01))},
+		{"nextto/error-beyond", "nextto plate.n.04_1 plate.n.04_2", Options{}, with(scene, aabb("plate.n.04_2", bx(0.61, 0.4, 0.8, 0.81, 0.6, 0.82)), boxErr("plate.n.04_1", 0.015, 0.002), boxErr("plate.n.04_2", 0.015, 0.002))},
+		{"nextto/error-within", "nextto plate.n.04_1 plate.n.04_2", Options{}, with(scene, aabb("plate.n.04_2", bx(0.61, 0.4, 0.8, 0.81, 0.6, 0.82)), boxErr("plate.n.04_1", 0.02, 0.002), boxErr("plate.n.04_2", 0.02, 0.002))},
+		{"draped/error-beyond", "draped towel.n.01_1 table.n.02_1", Options{}, with(scene, aabb("towel.n.01_1", bx(0, 0, 0.75, 1, 1, 0.81)), boxErr("towel.n.01_1", 0, 0.005), boxErr("table.n.02_1", 0, 0.005))},
+		{"draped/error-within", "draped towel.n.01_1 table.n.02_1", Options{}, with(scene, aabb("towel.n.01_1", bx(0, 0, 0.75, 1, 1, 0.81)), boxErr("towel.n.01_1", 0, 0.03), boxErr("table.n.02_1", 0, 0.03))},
 
 		// under (B §1.3.4): no contact or distance needed.
 		{"under/trap-far-below-lamp", "under crate.n.01_1 lamp.n.02_1", Options{}, scene},

@@ -18,9 +18,10 @@ const (
 	SourceGeometry                  // box geometry: an approximation (B §5.2)
 	SourceClosedWorld               // nothing recorded, closed world: False
 	SourceMissing                   // nothing recorded to decide on: Unknown
+	SourceUncertain                 // box geometry within the boxes' uncertainty: Unknown
 )
 
-var sourceNames = [...]string{"none", "static", "existence", "fact", "quantity", "geometry", "closed-world", "missing"}
+var sourceNames = [...]string{"none", "static", "existence", "fact", "quantity", "geometry", "closed-world", "missing", "uncertain"}
 
 func (s Source) String() string {
 	if int(s) < len(sourceNames) {

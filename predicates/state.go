@@ -45,6 +45,9 @@ const (
 	FieldRoom
 	FieldParticles
 	FieldCloth
+	// FieldBoxError is the uncertainty of an estimated box's placement
+	// (SetBoxError).
+	FieldBoxError
 
 	// AllFields clears everything an object has recorded.
 	AllFields Field = 1<<iota - 1
@@ -119,6 +122,9 @@ type objState struct {
 	grasped   ObjectID
 	room      RoomID
 	cloth     Cloth
+	// errH, errV: how far the box may be off, horizontally and
+	// vertically (SetBoxError).
+	errH, errV float64
 }
 
 // State is what is known of a problem's objects at one step: existence,
@@ -586,6 +592,35 @@ func (s *State) particlesOf(object, substance ObjectID) *Particles {
 		return nil
 	}
 	return &s.particles[int(object)*s.prog.numSubstances+si]
+}
+
+// SetBoxError records the uncertainty of the object's box: it may lie up
+// to h metres off horizontally (along x and along y) and v metres off
+// vertically, as when its placement was estimated rather than recorded.
+// The geometric predicates decide an atom on such a box only when their
+// margin exceeds the uncertainty of both boxes, else leave it Unknown
+// (Geometry.IgnoreError restores the two-valued tests). Zero errors are
+// an exact box.
+func (s *State) SetBoxError(id ObjectID, h, v float64) error {
+	if err := s.check(id); err != nil {
+		return err
+	}
+	if !(h >= 0 && v >= 0) || math.IsInf(h, 0) || math.IsInf(v, 0) {
+		return fmt.Errorf("predicates: box error of object %d must be finite and non-negative: %v, %v", id, h, v)
+	}
+	o := &s.obj[id]
+	o.errH, o.errV = h, v
+	o.has |= FieldBoxError
+	return nil
+}
+
+// BoxError returns the recorded uncertainty of the object's box (zeros
+// when none is recorded).
+func (s *State) BoxError(id ObjectID) (h, v float64) {
+	if uint(id) >= uint(s.nObj) || s.obj[id].has&FieldBoxError == 0 {
+		return 0, 0
+	}
+	return s.obj[id].errH, s.obj[id].errV
 }
 
 // SetCloth records a cloth's shape ratios; NaN fields are unrecorded.

@@ -132,8 +132,11 @@ func (p *Program) describe(s *State, pred PredID, a, b ObjectID, src Source) str
 		return info.detail(p, s, a, b)
 	}
 	d := info.detail(p, s, a, b)
-	if src == SourceGeometry {
+	switch src {
+	case SourceGeometry:
 		d += " (approximate)"
+	case SourceUncertain:
+		d += " (approximate: undecided within the boxes' uncertainty)"
 	}
 	if !info.ungated && src == SourceMissing {
 		var unsure []string

@@ -35,6 +35,7 @@ func init() {
 	checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
 		var on bool
 		cmd.Flags().BoolVar(&on, "init", false, "only evaluate :init on the first step, literal by literal; PATHs may also be OmniGibson task folders, the sampled_task folder, *_instances folders or instance files (converted in memory)")
+		cmd.Flags().BoolVar(&o.geometry.IgnoreError, "strict-geometry", false, "decide geometric atoms on estimated boxes with the thresholds alone (true or false), ignoring the boxes' recorded error (box_error)")
 		cmd.Example += `
   bddl check --init BEHAVIOR-1K/joylo/sampled_task/cook_bacon BEHAVIOR-1K/joylo/sampled_task/freeze_pies
   bddl check --init BEHAVIOR-1K/joylo/sampled_task`
@@ -71,12 +72,16 @@ type initJob struct {
 
 // initResult is one state's verdict.
 type initResult struct {
-	Path     string        `json:"path"`
-	Activity string        `json:"activity"`
-	Init     string        `json:"init"` // true, false or unknown
-	Literals int           `json:"literals"`
-	Failing  []initFailure `json:"failing,omitempty"`
-	Error    string        `json:"error,omitempty"`
+	Path     string `json:"path"`
+	Activity string `json:"activity"`
+	Init     string `json:"init"` // true, false or unknown
+	Literals int    `json:"literals"`
+	// False and Unknown count the literals of each value (the rest are
+	// true).
+	False   int           `json:"false"`
+	Unknown int           `json:"unknown"`
+	Failing []initFailure `json:"failing,omitempty"`
+	Error   string        `json:"error,omitempty"`
 }
 
 type initFailure struct {
@@ -156,7 +161,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 		if err != nil {
 			return def{}, err
 		}
-		d := def{p, omnigibson.NewInitEvaluator(p, base), activities.CanonicalName(path, p)}
+		d := def{p, omnigibson.NewInitEvaluatorOptions(p, base, predicates.Options{Geometry: o.geometry}), activities.CanonicalName(path, p)}
 		defs[path] = d
 		return d, nil
 	}
@@ -345,8 +350,13 @@ func evalInitJob(j *initJob) initResult {
 	for i := range lits {
 		l := &lits[i]
 		verdict = verdict.And(l.Value)
-		if l.Value == predicates.True {
+		switch l.Value {
+		case predicates.True:
 			continue
+		case predicates.False:
+			res.False++
+		default:
+			res.Unknown++
 		}
 		res.Failing = append(res.Failing, initFailure{Literal: l.Literal, Value: l.Value.String(), Detail: l.Detail,
 			Approximate: rep != nil && rep.IsApproximate(l.Pred, l.Args)})
@@ -387,10 +397,11 @@ func writeInitResult(w io.Writer, format string, r *initResult) error {
 	return err
 }
 
-// writeInitSummary prints one row per activity: states, :init true, the
-// rate, the literals not true and how many of those were approximate.
+// writeInitSummary prints one row per activity: states, :init true,
+// false and unknown, the rate true, the literals false and unknown and
+// how many of those were approximate.
 func writeInitSummary(w io.Writer, results []initResult) {
-	type row struct{ states, initTrue, errors, failing, approx int }
+	type row struct{ states, initTrue, initFalse, initUnknown, errors, litFalse, litUnknown, approx int }
 	rows := map[string]*row{}
 	var names []string
 	for _, r := range results {
@@ -406,8 +417,13 @@ func writeInitSummary(w io.Writer, results []initResult) {
 			x.errors++
 		case r.Init == "true":
 			x.initTrue++
+		case r.Init == "false":
+			x.initFalse++
+		default:
+			x.initUnknown++
 		}
-		x.failing += len(r.Failing)
+		x.litFalse += r.False
+		x.litUnknown += r.Unknown
 		for _, f := range r.Failing {
 			if f.Approximate {
 				x.approx++
@@ -416,10 +432,11 @@ func writeInitSummary(w io.Writer, results []initResult) {
 	}
 	sort.Strings(names)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ACTIVITY\tSTATES\tINIT TRUE\tRATE\tLITERALS NOT TRUE\tAPPROXIMATE\tERRORS")
+	fmt.Fprintln(tw, "ACTIVITY\tSTATES\tINIT TRUE\tFALSE\tUNKNOWN\tRATE\tLITERALS FALSE\tUNKNOWN\tAPPROXIMATE\tERRORS")
 	for _, n := range names {
 		x := rows[n]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%d\t%d\t%d\n", n, x.states, x.initTrue, 100*float64(x.initTrue)/float64(x.states), x.failing, x.approx, x.errors)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f%%\t%d\t%d\t%d\t%d\n", n, x.states, x.initTrue, x.initFalse, x.initUnknown,
+			100*float64(x.initTrue)/float64(x.states), x.litFalse, x.litUnknown, x.approx, x.errors)
 	}
 	tw.Flush()
 }

@@ -212,7 +212,7 @@ func TestCheckInit(t *testing.T) {
 
 // TestOmniGibsonSharedTasks: every shared task folder, as the simulator
 // wrote it, converts with no flag, and check --init finds :init true on
-// (nearly) every instance (docs/omnigibson.md).
+// nearly every instance and false on (nearly) none (docs/omnigibson.md).
 func TestOmniGibsonSharedTasks(t *testing.T) {
 	kbDir := corpus.KBDir(t)
 	tasks := corpus.OmniGibsonTaskDirs(t)
@@ -226,7 +226,7 @@ func TestOmniGibsonSharedTasks(t *testing.T) {
 	_, stdout, stderr := runCLI(append([]string{"--kb", kbDir, "check", "--init", "--no-progress", "--format", "json"}, tasks...)...)
 	// The simulator validated its instances; a template-only task's
 	// template was never sampled to the end, and is only counted.
-	n, ok, templates := 0, 0, 0
+	n, ok, falseN, templates := 0, 0, 0, 0
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
 		var r initResult
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
@@ -237,15 +237,21 @@ func TestOmniGibsonSharedTasks(t *testing.T) {
 			continue
 		}
 		n++
-		if r.Init == "true" {
+		switch r.Init {
+		case "true":
 			ok++
+		case "false":
+			falseN++
 		}
 	}
 	t.Logf(":init true on %d of %d instances; %d template-only tasks", ok, n, templates)
 	if n == 0 || templates+n < len(tasks) {
 		t.Errorf("check --init: %d instances and %d templates of %d tasks", n, templates, len(tasks))
 	}
-	if corpus.Recorded(t) && corpus.RecordedOmniGibson(t) && float64(ok) < 0.999*float64(n) {
-		t.Errorf("check --init: :init true on %d of %d instances", ok, n)
+	// Within the boxes' error a literal is unknown, not false: at most
+	// the one instance docs/omnigibson.md names is false, and 95 % are
+	// decided true.
+	if corpus.Recorded(t) && corpus.RecordedOmniGibson(t) && (float64(ok) < 0.95*float64(n) || falseN > 1) {
+		t.Errorf("check --init: :init true on %d of %d instances, false on %d", ok, n, falseN)
 	}
 }

@@ -51,13 +51,21 @@ func EvalInitReader(problem *bddl.Problem, base *kb.Base, r *episode.Reader) ([]
 type InitEvaluator struct {
 	problem *bddl.Problem
 	base    *kb.Base
+	opts    predicates.Options
 	mu      sync.Mutex
 	progs   map[string]*predicates.Program
 }
 
 // NewInitEvaluator makes an evaluator of the definition's :init.
 func NewInitEvaluator(problem *bddl.Problem, base *kb.Base) *InitEvaluator {
-	return &InitEvaluator{problem: problem, base: base, progs: map[string]*predicates.Program{}}
+	return NewInitEvaluatorOptions(problem, base, predicates.Options{})
+}
+
+// NewInitEvaluatorOptions is NewInitEvaluator with compile options (the
+// geometry's tolerances, Geometry.IgnoreError); their Wildcards are set
+// per state.
+func NewInitEvaluatorOptions(problem *bddl.Problem, base *kb.Base, opts predicates.Options) *InitEvaluator {
+	return &InitEvaluator{problem: problem, base: base, opts: opts, progs: map[string]*predicates.Program{}}
 }
 
 // program compiles the definition for the header's wildcard expansions,
@@ -83,7 +91,9 @@ func (e *InitEvaluator) program(h *episode.Header) (*predicates.Program, error) 
 	if p, ok := e.progs[key.String()]; ok {
 		return p, nil
 	}
-	p, err := predicates.Compile(e.problem, e.base, predicates.Options{Wildcards: wild})
+	opts := e.opts
+	opts.Wildcards = wild
+	p, err := predicates.Compile(e.problem, e.base, opts)
 	if err != nil {
 		return nil, err
 	}

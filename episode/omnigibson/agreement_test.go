@@ -29,13 +29,31 @@ func corpusKB(t testing.TB) *kb.Base {
 	return b
 }
 
-var kbOnce sync.Once
-var kbBase *kb.Base
-var kbErr error
+var kbMu sync.Mutex
+var kbBases = map[string]*kb.Base{}
 
 func kbCache(dir string) (*kb.Base, error) {
-	kbOnce.Do(func() { kbBase, kbErr = kb.Load(dir) })
-	return kbBase, kbErr
+	kbMu.Lock()
+	defer kbMu.Unlock()
+	if b, ok := kbBases[dir]; ok {
+		return b, nil
+	}
+	b, err := kb.Load(dir)
+	if err == nil {
+		kbBases[dir] = b
+	}
+	return b, err
+}
+
+// snapshotKB is the knowledge base of the instances' own BEHAVIOR-1K
+// snapshot (it differs from the package's in a few model boxes).
+func snapshotKB(t testing.TB) *kb.Base {
+	t.Helper()
+	b, err := kbCache(corpus.OmniGibsonPackage(t).Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func readFileForTest(p string) ([]byte, error) { return os.ReadFile(p) }
@@ -58,6 +76,50 @@ func taskDirs(t testing.TB) []string { return corpus.OmniGibsonTaskDirs(t) }
 
 type tally struct{ trueN, falseN, unknownN, approx int }
 
+// TestInitErrorModel: every shared instance, with both knowledge bases,
+// under the error model (default) and two-valued (strict): the golden
+// files record what is decided true, false and unknown. The simulator
+// validated :init on every instance, so a literal false is a wrong
+// answer; unknown is an honest one.
+func TestInitErrorModel(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		kb     func(testing.TB) *kb.Base
+		strict bool
+	}{
+		{"package-kb", corpusKB, false},
+		{"snapshot-kb", snapshotKB, false},
+		{"package-kb-strict", corpusKB, true},
+		{"snapshot-kb-strict", snapshotKB, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			corpus.OmniGibsonDir(t)
+			run := agreementWith(t, tc.kb(t), Options{}, predicates.Options{Geometry: predicates.Geometry{IgnoreError: tc.strict}})
+			sum, _ := summary(run)
+			t.Log("\n" + sum)
+			falseN := 0
+			for _, s := range run.stats {
+				falseN += s.falseN
+			}
+			if !corpus.Recorded(t) || !corpus.RecordedOmniGibson(t) {
+				// Another corpus: the bound, at most 0.5 % of the
+				// instances with a literal false.
+				if !tc.strict && 200*run.instFalse > run.instances {
+					t.Errorf("%d of %d instances with a literal false", run.instFalse, run.instances)
+				}
+				return
+			}
+			golden(t, "errors-"+tc.name+".golden", sum+"\nnot true (predicate, instance, literal, value, detail):\n"+strings.Join(run.dis, "\n")+"\n")
+			// The bound: the one instance docs/omnigibson.md names with
+			// the package's knowledge base (a dough lying upside down),
+			// and the dough of make_pizza with the snapshot's.
+			if limit := map[string]int{"package-kb": 1, "snapshot-kb": 0}[tc.name]; !tc.strict && falseN > limit {
+				t.Errorf("%d :init literals false (> %d)", falseN, limit)
+			}
+		})
+	}
+}
+
 // agreementRun is what agreement measures over every shared instance.
 type agreementRun struct {
 	stats     map[string]*tally // per predicate
@@ -65,13 +127,18 @@ type agreementRun struct {
 	dis       []string          // one line per literal not true
 	instances int
 	instTrue  int // instances whose every :init literal is true
+	instFalse int // instances with an :init literal false
 	failing   []string
 }
 
 // agreement converts every instance of every shared task folder, as
 // written (both templates), and evaluates :init literal by literal.
 func agreement(t *testing.T, opts Options) *agreementRun {
-	base := corpusKB(t)
+	return agreementWith(t, corpusKB(t), opts, predicates.Options{})
+}
+
+// agreementWith is agreement with a knowledge base and compile options.
+func agreementWith(t *testing.T, base *kb.Base, opts Options, popts predicates.Options) *agreementRun {
 	run := &agreementRun{stats: map[string]*tally{}, parents: map[string]*tally{}}
 	count := func(m map[string]*tally, k string, l *InitLiteral, approx bool) {
 		s := m[k]
@@ -113,7 +180,7 @@ func agreement(t *testing.T, opts Options) *agreementRun {
 		if err != nil {
 			t.Fatal(err)
 		}
-		eval := NewInitEvaluator(prob, base)
+		eval := NewInitEvaluatorOptions(prob, base, popts)
 		category := func(inst string) string {
 			if name, ok := c.binding[inst]; ok {
 				if so, ok := tmpl.Object(name); ok {
@@ -136,7 +203,7 @@ func agreement(t *testing.T, opts Options) *agreementRun {
 				t.Fatalf("%s: %v", ip, err)
 			}
 			run.instances++
-			ok := true
+			ok, anyFalse := true, false
 			for i := range lits {
 				l := &lits[i]
 				approx := rep.IsApproximate(l.Pred, l.Args)
@@ -144,10 +211,14 @@ func agreement(t *testing.T, opts Options) *agreementRun {
 				if l.Geometric && len(l.Args) == 2 {
 					count(run.parents, l.Pred+" "+category(l.Args[1]), l, approx)
 				}
+				anyFalse = anyFalse || l.Value == predicates.False
 				if l.Value != predicates.True {
 					ok = false
 					run.dis = append(run.dis, fmt.Sprintf("%s\t%s\t%s\t%s\t%s", l.Pred, Stem(ip), l.Literal, l.Value, l.Detail))
 				}
+			}
+			if anyFalse {
+				run.instFalse++
 			}
 			if ok {
 				run.instTrue++
@@ -242,7 +313,8 @@ func TestInitAgreement(t *testing.T) {
 				// Another corpus: every instance converted and evaluated
 				// (above); the simulator validated :init on each, so most
 				// must come out true.
-				if run.instances == 0 || 2*run.instTrue < run.instances {
+				// (With boxes centred most are unknown within their error.)
+				if run.instances == 0 || tc.opts.Offsets == OffsetsSupport && 2*run.instTrue < run.instances {
 					t.Errorf(":init true on %d of %d instances", run.instTrue, run.instances)
 				}
 				return
@@ -253,8 +325,8 @@ func TestInitAgreement(t *testing.T) {
 				// golden file lists every disagreement, so any new one
 				// fails above; this bounds them (docs/omnigibson.md names
 				// the one instance that remains).
-				if got := float64(run.instTrue) / float64(run.instances); got < 0.999 {
-					t.Errorf(":init true on %d of %d instances (< 99.9%%); failing: %s", run.instTrue, run.instances, strings.Join(run.failing, ", "))
+				if got := float64(run.instTrue) / float64(run.instances); got < 0.95 {
+					t.Errorf(":init true on %d of %d instances (< 95%%); failing: %s", run.instTrue, run.instances, strings.Join(run.failing, ", "))
 				}
 				if got := float64(cat[0][0]) / float64(cat[0][1]); got < 0.995 {
 					t.Errorf("non-geometric agreement %.3f < 0.995", got)
@@ -307,8 +379,10 @@ func TestParentCategories(t *testing.T) {
 					continue
 				}
 				n += s.trueN + s.falseN + s.unknownN
-				if s.falseN+s.unknownN > 0 {
-					t.Errorf("%s: %d of %d literals not true", k, s.falseN+s.unknownN, s.trueN+s.falseN+s.unknownN)
+				// Unknown is an honest answer within the boxes' error
+				// (TestInitErrorModel counts them); false is wrong.
+				if s.falseN > 0 {
+					t.Errorf("%s: %d of %d literals false", k, s.falseN, s.trueN+s.falseN+s.unknownN)
 				}
 			}
 			if n == 0 {

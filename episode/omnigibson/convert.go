@@ -95,6 +95,7 @@ type Converter struct {
 	offOnce sync.Once
 	dz      []float64
 	hasDz   []bool
+	votes   voteStats // the evidence behind dz (uncertainty.go)
 }
 
 // simUUID is the simulator's id of a named object: the MD5 of its name
@@ -196,6 +197,8 @@ type sceneItem struct {
 	container   bool
 	sizeGuessed bool
 	instKey     string // the BDDL instance bound to it, if any
+	// errH, errV: how far the box may be off (uncertainty.go).
+	errH, errV float64
 }
 
 // ConvertTemplate converts the template's own state.
@@ -270,13 +273,17 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 		dz, has := c.offsets()
 		applyOffsets(items, dz, has)
 		ground, hasGround := groundLevel(c.groundPoses())
-		settleMoved(items, has, ground, hasGround)
+		placedN := settleMoved(items, has, ground, hasGround)
+		c.boxErrors(items, has, placedN)
+		rest(items, ground, hasGround)
 		var agent *Box
 		if pose, ok := c.robot(robots); ok {
 			b := agentBox(pose)
 			agent = &b
 		}
 		extendSupports(items, agent, ground, hasGround)
+	} else {
+		c.boxErrors(items, nil, nil)
 	}
 
 	h := &episode.Header{Activity: c.opts.Activity, Steps: 1, Objects: map[string]*episode.Object{}}
@@ -496,7 +503,7 @@ func (c *Converter) estimate(items []sceneItem) ([]float64, []bool) {
 		}
 		ps = append(ps, placed{model: it.model, root: vec(it.state.Pos), base: it.box, scaleZ: it.obj.Scale[2], exact: it.exact})
 	}
-	return estimateOffsets(ps, c.nModels, c.groundPoses())
+	return estimateOffsets(ps, c.nModels, c.groundPoses(), &c.votes)
 }
 
 // groundPoses are the robot poses that tell the floor height: the
@@ -547,6 +554,10 @@ func (c *Converter) objectFields(o *episode.Object, it *sceneItem, rep *Report, 
 	if it.hasBox {
 		o.Set |= predicates.FieldOBB
 		o.OBB = it.box.Corners()
+		if !it.exact && (it.errH > 0 || it.errV > 0) {
+			o.Set |= predicates.FieldBoxError
+			o.BoxError = [2]float64{it.errH, it.errV}
+		}
 		rep.Boxes++
 		if it.sizeGuessed {
 			rep.SizesGuessed = append(rep.SizesGuessed, k)

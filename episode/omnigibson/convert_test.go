@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -351,5 +354,90 @@ func TestRoomChoice(t *testing.T) {
 		if got := c.room(tc.inst, tc.rooms); got != tc.want {
 			t.Errorf("room(%s, %v) = %s, want %s", tc.inst, tc.rooms, got, tc.want)
 		}
+	}
+}
+
+// TestBoxErrors: a box placed by the dataset's offset carries no error
+// (today's thresholds decide on it); an estimated one carries the error of
+// its evidence, and it travels in the episode as box_error.
+func TestBoxErrors(t *testing.T) {
+	ds := fixtureDataset(t)
+	c, _ := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport})
+	h, _, err := c.ConvertTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, o := range h.Objects {
+		if o.Has(predicates.FieldOBB) && o.Has(predicates.FieldBoxError) && k != "agent.n.01_1" {
+			t.Errorf("%s: exact box with an error %v", k, o.BoxError)
+		}
+	}
+	ds = fixtureDataset(t)
+	for _, key := range []string{"coffee_table/tbl001", "apple/apl001", "floors/flr001", "bottom_cabinet/cab001", "sponge/spg001", "bow/bow001"} {
+		cat, model, _ := strings.Cut(key, "/")
+		m, err := ds.Model(cat, model)
+		if err != nil || m == nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		m.HasOffset = false
+	}
+	c, _ = tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport})
+	h, _, err = c.ConvertTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, err := episode.NewWriter(&buf, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteStep(&episode.Step{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"table.n.02_1", "apple.n.01_1", "floor.n.01_1"} {
+		o := h.Objects[k]
+		if !o.Has(predicates.FieldBoxError) || !(o.BoxError[1] >= errFloor && o.BoxError[1] < 0.05) || o.BoxError[0] < errFloor {
+			t.Errorf("%s: box error %v (set %v), want at least %v and below 5 cm", k, o.BoxError, o.Has(predicates.FieldBoxError), errFloor)
+		}
+	}
+	if !strings.Contains(buf.String(), `"box_error":[`) {
+		t.Errorf("the episode does not carry box_error:\n%s", buf.String())
+	}
+}
+
+// TestRestEvidence: per instance, a bound object floating a little above
+// the box under its centre is put down onto it; floating far, its error
+// grows to the gap; a flat object in a level thin box is put on its top.
+func TestRestEvidence(t *testing.T) {
+	mk := func(name, key string, center, size [3]float64) sceneItem {
+		o := &SceneObject{Name: name, Scale: [3]float64{1, 1, 1}}
+		b := NewBox(vec(center), r3.Scale(0.5, vec(size)), [4]float64{0, 0, 0, 1})
+		return sceneItem{obj: o, box: b, hasBox: true, instKey: key, errV: singleVote, errH: errFloor}
+	}
+	table := func() sceneItem { return mk("table", "", [3]float64{0, 0, 0.4}, [3]float64{1, 1, 0.8}) }
+	for _, tc := range []struct {
+		name       string
+		obj        sceneItem
+		extra      []sceneItem
+		wantBottom float64
+		wantErrV   float64
+	}{
+		{"snapped", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.865}, [3]float64{0.1, 0.1, 0.1}), nil, 0.8, errFloor},
+		{"floating far", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.95}, [3]float64{0.1, 0.1, 0.1}), nil, 0.9, 0.1},
+		{"sinking", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.84}, [3]float64{0.1, 0.1, 0.1}), nil, 0.79, singleVote},
+		{"thin support", mk("dough", "dough.n.01_1", [3]float64{0, 0, 0.81}, [3]float64{0.25, 0.25, 0.01}),
+			[]sceneItem{mk("sheet", "", [3]float64{0, 0, 0.815}, [3]float64{0.27, 0.3, 0.03})}, 0.83, singleVote},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			items := append([]sceneItem{table(), tc.obj}, tc.extra...)
+			rest(items, 0, true)
+			lo, _ := items[1].box.Enclosing()
+			if math.Abs(lo.Z-tc.wantBottom) > 1e-9 || math.Abs(items[1].errV-tc.wantErrV) > 1e-9 {
+				t.Errorf("bottom %.4f error %.4f, want %.4f and %.4f", lo.Z, items[1].errV, tc.wantBottom, tc.wantErrV)
+			}
+		})
 	}
 }

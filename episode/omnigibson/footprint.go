@@ -29,6 +29,7 @@ import (
 const (
 	maxExtend    = 0.15
 	groundExtend = 0.25
+	extendMargin = 0.01
 )
 
 // restingOn is one object to find a support for: its box centre and
@@ -108,10 +109,12 @@ func extendSupports(items []sceneItem, agent *Box, ground float64, hasGround boo
 	}
 }
 
-// extendBox moves the sides of b that face p out to p (plus a millimetre),
-// keeping the opposite sides where they are.
+// extendBox moves the sides of b that face p out past p by extendMargin,
+// keeping the opposite sides where they are: the support reaches under
+// the resting object's centre, and the margin keeps that evidence clear of
+// the boxes' horizontal error (uncertainty.go).
 func extendBox(b *Box, p r3.Vec, ex [2]float64) {
-	const margin = 0.001
+	const margin = extendMargin
 	d := r3.Sub(p, b.Center)
 	for k := 0; k < 2; k++ {
 		if ex[k] <= 0 {

@@ -86,11 +86,23 @@ func inside(alo, ahi, blo, bhi r3.Vec) bool {
 	return areaA <= areaB/2 && w > 0 && d > 0 && w*d >= areaA/2
 }
 
+// voteStats are the evidence behind each model's offset: how many of
+// its objects voted, and how far their votes spread (the median absolute
+// deviation from the median, unscaled).
+type voteStats struct {
+	n   []int
+	mad []float64
+}
+
 // estimateOffsets returns, per model id (< nModels), the offset of the
 // box centre from the root link along the model's z axis, unscaled, and
 // whether the model's objects voted. robots are the start poses (the
-// ground is the lowest of them).
-func estimateOffsets(objs []placed, nModels int, robots []RobotPose) ([]float64, []bool) {
+// ground is the lowest of them). st, when not nil, receives the votes'
+// statistics.
+func estimateOffsets(objs []placed, nModels int, robots []RobotPose, st *voteStats) ([]float64, []bool) {
+	if st != nil {
+		st.n, st.mad = make([]int, nModels), make([]float64, nModels)
+	}
 	dz := make([]float64, nModels)
 	settled := make([]bool, nModels)
 	votes := make([][]float64, nModels)
@@ -125,6 +137,9 @@ func estimateOffsets(objs []placed, nModels int, robots []RobotPose) ([]float64,
 			}
 			slices.Sort(v)
 			dz[m], settled[m], changed = v[len(v)/2], true, true
+			if st != nil {
+				st.n[m], st.mad[m] = len(v), medianDeviation(v, dz[m])
+			}
 		}
 		for m := range votes {
 			votes[m] = votes[m][:0]
@@ -236,6 +251,16 @@ func estimateOffsets(objs []placed, nModels int, robots []RobotPose) ([]float64,
 	return dz, settled
 }
 
+// medianDeviation is the median of |v - m|.
+func medianDeviation(v []float64, m float64) float64 {
+	d := make([]float64, len(v))
+	for i, x := range v {
+		d[i] = math.Abs(x - m)
+	}
+	slices.Sort(d)
+	return d[len(d)/2]
+}
+
 // scratch is the storage one conversion reuses from the last (a
 // Converter keeps a pool of them, one per concurrent conversion).
 type scratch struct {
@@ -247,8 +272,9 @@ type scratch struct {
 // sat inside a container in the template may rest on a table in the
 // instance): each such upright object votes with its highest settled
 // support, as estimateOffsets does, and a model's offset for this
-// instance is the median of its objects' votes.
-func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) {
+// instance is the median of its objects' votes. It returns the number
+// of votes of each model it placed.
+func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) map[int]int {
 	votes := map[int][]float64{}
 	for i := range items {
 		it := &items[i]
@@ -284,7 +310,9 @@ func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) 
 		}
 		votes[it.model] = append(votes[it.model], shift/it.obj.Scale[2])
 	}
+	placedN := make(map[int]int, len(votes))
 	for m, v := range votes {
+		placedN[m] = len(v)
 		slices.Sort(v)
 		dz := v[len(v)/2]
 		for i := range items {
@@ -293,4 +321,5 @@ func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) 
 			}
 		}
 	}
+	return placedN
 }

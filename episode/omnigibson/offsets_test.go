@@ -120,7 +120,7 @@ func TestEstimateOffsets(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dz, has := estimateOffsets(placeAll(tc.objs), len(tc.want), tc.robots)
+			dz, has := estimateOffsets(placeAll(tc.objs), len(tc.want), tc.robots, nil)
 			for m, w := range tc.want {
 				switch {
 				case math.IsNaN(w) && has[m]:

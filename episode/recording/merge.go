@@ -10,7 +10,7 @@ import (
 // mergeObject applies src's fields (values and nulls) over dst's: what
 // several track samples between two steps record, the later winning.
 func mergeObject(dst, src *episode.Object) {
-	for f := predicates.Field(1); f != 0 && f <= predicates.FieldCloth; f <<= 1 {
+	for f := predicates.Field(1); f != 0 && f <= predicates.FieldBoxError; f <<= 1 {
 		switch {
 		case src.Set&f != 0:
 			copyField(dst, src, f)

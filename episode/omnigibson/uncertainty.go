@@ -1,0 +1,200 @@
+package omnigibson
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// The error model of estimated boxes.
+//
+// Every box not placed by the dataset's exact offset carries how far it
+// may be off (episode field box_error, predicates.State.SetBoxError), and
+// a geometric atom is decided on it only beyond that error. The error
+// comes from the evidence behind the box:
+//
+//   - a model whose objects voted (offsets.go): the votes' spread
+//     (spreadK × their median absolute deviation, scaled), at least
+//     errFloor, the penetrations and gaps of objects the simulator let
+//     settle; one vote carries no spread and gets singleVote;
+//   - a model with no vote keeps its box centred on the root link, which
+//     may lie anywhere in the box: the error is centredFrac of the half
+//     height;
+//   - a size the inventory lacks (its category's median): sizeGuessFrac
+//     of each half extent more;
+//   - the horizontal error is errFloor (the root link's horizontal offset
+//     is not known; a support's footprint extended under a resting object
+//     adds the extension).
+//
+// Then, per instance, what rests shows the estimate's error where it is
+// (rest): a bound object at rest lies on what is under its centre. The
+// boxes enclose the meshes, so an object whose box floats above the
+// highest box under its centre is misplaced by at least that gap: within
+// snapFrac of its height it is put down onto that box (it rests there),
+// further its vertical error grows to the gap. An object lying flat whose
+// centre lies in a thin support's box (a dough in a baking sheet's box, a
+// book in a desk mat's) rests on its top, whatever larger box holds both
+// (an oven, a shelf). Sinking into a box is no
+// evidence (a bowl's rim, a sofa's cushions rise around what they hold).
+// None of it reads the activity's literals.
+
+const (
+	errFloor      = 0.002
+	spreadK       = 2.0
+	singleVote    = 0.003
+	centredFrac   = 0.1
+	sizeGuessFrac = 0.25
+	// snapFrac: the largest gap, as a fraction of the object's height
+	// (at least restSlack), over which a floating object is put down.
+	snapFrac = 0.5
+	// thinSupport: the tallest box a flat object lying in it is taken to
+	// lie on (a baking sheet, a tray, a mat), in metres; flatRatio: how
+	// many times wider than tall, both ways, a flat object is.
+	thinSupport = 0.05
+	flatRatio   = 2.0
+	levelSlack  = 1.2
+	besideSlack = 0.005
+	// overShare: how much of a flat object's footprint must lie over a
+	// thin support's for it to lie on it.
+	overShare  = 0.8
+	overLarger = 1.5
+)
+
+// modelError is the vertical error of a model's offset, unscaled, from
+// the votes behind it; placedN are the votes settleMoved took in this
+// instance.
+func (c *Converter) modelError(m int, has []bool, placedN map[int]int) (float64, bool) {
+	switch {
+	case m < len(c.votes.n) && c.votes.n[m] > 1:
+		// The median's error: spreadK standard errors, the votes'
+		// deviation estimated robustly (1.4826 × their MAD).
+		return spreadK * 1.4826 * c.votes.mad[m] / math.Sqrt(float64(c.votes.n[m])), true
+	case m < len(c.votes.n) && c.votes.n[m] == 1, placedN[m] > 0:
+		return 0, false // one vote: singleVote, in metres
+	case m < len(has) && has[m]:
+		return 0, false
+	}
+	return math.NaN(), false
+}
+
+// boxErrors gives every estimated box its error, before the instance's
+// own evidence (rest).
+func (c *Converter) boxErrors(items []sceneItem, has []bool, placedN map[int]int) {
+	for i := range items {
+		it := &items[i]
+		if !it.hasBox || it.exact {
+			continue
+		}
+		vh := it.box.VerticalHalf()
+		v := centredFrac * vh
+		if c.opts.Offsets == OffsetsSupport {
+			if e, multi := c.modelError(it.model, has, placedN); !math.IsNaN(e) {
+				v = errFloor + e*it.obj.Scale[2]
+				if !multi {
+					v = singleVote
+				}
+			}
+		}
+		h := errFloor
+		if it.sizeGuessed {
+			h += sizeGuessFrac * max(it.box.Half.X, it.box.Half.Y)
+			v += sizeGuessFrac * vh
+		}
+		it.errH, it.errV = max(it.errH, h), max(it.errV, v)
+	}
+}
+
+// rest applies the instance's evidence of rest to the bound objects
+// (doc above), after their boxes are placed and before supports are
+// extended under them.
+func rest(items []sceneItem, ground float64, hasGround bool) {
+	type encl struct{ lo, hi r3.Vec }
+	boxes := make([]encl, len(items))
+	for j := range items {
+		if items[j].hasBox {
+			boxes[j].lo, boxes[j].hi = items[j].box.Enclosing()
+		}
+	}
+	for i := range items {
+		it := &items[i]
+		if it.instKey == "" || !it.hasBox || it.exact || it.obj.FixedBase ||
+			(it.state.HasAttached && it.state.AttachedUUID >= 0) {
+			continue
+		}
+		c := it.box.Center
+		lo, hi := boxes[i].lo, boxes[i].hi
+		height := hi.Z - lo.Z
+		flat := hi.X-lo.X > flatRatio*height && hi.Y-lo.Y > flatRatio*height
+		top, found, enclosed := math.Inf(-1), false, false
+		thin := -1
+		for j := range items {
+			s := &items[j]
+			if j == i || !s.hasBox {
+				continue
+			}
+			b := boxes[j]
+			if c.X < b.lo.X || c.X > b.hi.X || c.Y < b.lo.Y || c.Y > b.hi.Y {
+				continue
+			}
+			switch {
+			case b.hi.Z <= c.Z:
+				if b.hi.Z > top {
+					top, found = b.hi.Z, true
+				}
+			case b.lo.Z <= c.Z:
+				// A level thin support: its enclosure no taller than its
+				// box by more than levelSlack (a tilted tray's is).
+				// Lying on it: its footprint mostly over the support's,
+				// which is the larger, and its bottom not below the
+				// support's (beyond the boxes' slack).
+				if flat && it.box.Axes[2].Z >= uprightCos && b.hi.Z-b.lo.Z <= thinSupport &&
+					b.hi.Z-b.lo.Z <= 2*s.box.Half.Z*levelSlack && lo.Z > b.lo.Z-besideSlack && over(lo, hi, b.lo, b.hi) && !inside(b.lo, b.hi, lo, hi) {
+					thin = j
+				} else {
+					enclosed = true
+				}
+			}
+		}
+		if hasGround && ground <= c.Z && ground > top {
+			top, found = ground, true
+		}
+		switch {
+		case thin >= 0:
+			// Lying flat in a thin support's box: on its top.
+			shiftUp(it, boxes[thin].hi.Z-lo.Z)
+		case !found:
+		default:
+			gap := lo.Z - top
+			switch {
+			case gap <= 0:
+				// Sinking into a box is no evidence against the estimate
+				// (rims and cushions rise around what they hold), and
+				// none for it either.
+			case gap <= max(restSlack, snapFrac*height):
+				// At rest on the box under it: its place relative to
+				// that box is known; its own offset no longer counts.
+				shiftUp(it, -gap)
+				it.errV = errFloor
+			case !enclosed:
+				// In a box that holds it (a shelf, a basket), what is
+				// under its centre need not be what it rests on.
+				it.errV = max(it.errV, gap)
+			}
+		}
+	}
+}
+
+// shiftUp moves an item's box up by dz (down when negative).
+func shiftUp(it *sceneItem, dz float64) {
+	it.box.Center.Z += dz
+}
+
+// over reports whether footprints a and b overlap by overShare of the
+// smaller, a not much the larger (a dough about the size of its sheet).
+func over(alo, ahi, blo, bhi r3.Vec) bool {
+	areaA := (ahi.X - alo.X) * (ahi.Y - alo.Y)
+	areaB := (bhi.X - blo.X) * (bhi.Y - blo.Y)
+	w := min(ahi.X, bhi.X) - max(alo.X, blo.X)
+	d := min(ahi.Y, bhi.Y) - max(alo.Y, blo.Y)
+	return areaA <= overLarger*areaB && w > 0 && d > 0 && w*d >= overShare*min(areaA, areaB)
+}
