@@ -113,7 +113,7 @@ func explainLibero(opts *explainOptions, p *bddl.Problem) error {
 
 // sampleLibero samples LIBERO definitions when every argument is one; it
 // reports whether it handled the command.
-func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
+func sampleLibero(cmd *cobra.Command, opts *sampleOptions, args []string) (bool, error) {
 	if len(args) == 0 || opts.after != "" {
 		return false, nil
 	}
@@ -137,6 +137,14 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 			return false, nil
 		}
 		defs = append(defs, def{in.Path, in.Rel, bytes.Clone(src)})
+	}
+	// The flags a LIBERO sample cannot honour are refused, not ignored:
+	// its sampler places bodies in the regions the definition gives, on
+	// LIBERO's own table, and records poses without extents to draw.
+	for _, name := range []string{"svg", "scene", "scene-file", "goal", "sampling-lists", "no-shrink", "shard"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			return true, misuse("--%s: not supported for LIBERO definitions (they are sampled in the regions they name, on LIBERO's table, as body poses without extents)", name)
+		}
 	}
 	if opts.out == "" {
 		return true, misuse("sample needs -o OUT, the directory to write configurations to")

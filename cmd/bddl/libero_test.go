@@ -264,3 +264,23 @@ func TestLiberoMixedWithBehaviorRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestLiberoSampleRefusesUnsupportedFlags: sample's flags a LIBERO
+// definition cannot honour are refused (exit 2, nothing written), not
+// ignored: --svg wrote no drawing and said nothing.
+func TestLiberoSampleRefusesUnsupportedFlags(t *testing.T) {
+	t.Parallel()
+	def := filepath.Join(liberoErrors, "valid.bddl")
+	for _, flag := range [][]string{{"--svg"}, {"--goal"}, {"--scene", "Rs_int"}, {"--no-shrink"}, {"--sampling-lists", "none"}, {"--shard", "0/2"}} {
+		out := filepath.Join(t.TempDir(), "out")
+		args := append(append([]string{"sample", "-o", out}, flag...), def)
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, exitMisuse)
+		if !strings.Contains(r.stderr, flag[0]+": not supported for LIBERO") {
+			t.Errorf("%v: stderr %q", args, r.stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: wrote %s", args, out)
+		}
+	}
+}
