@@ -35,6 +35,9 @@ type Report struct {
 	Hold         int       `json:"hold"`
 	Negation     string    `json:"negation"`
 	Problem      string    `json:"problem,omitempty"`
+	// Definition is the definition file checked against (Activity is
+	// the task's name).
+	Definition string `json:"definition,omitempty"`
 }
 
 // Literal is an atom's value at a step with what decided it.

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/termsafe"
 	"github.com/openbddl/bddl/libero"
 )
 
@@ -308,23 +310,66 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	switch {
 	case opts.hold < 1:
 		return true, misuse("--hold must be at least 1, not %d", opts.hold)
-	case opts.out != "", opts.perStep, opts.plot != "", opts.shardSpec != "", opts.lenient:
-		return true, misuse("--out, --per-step, --plot, --shard and --lenient are not supported for LIBERO episodes yet")
+	case opts.perStep, opts.plot != "", opts.lenient:
+		// As typed: -o/--output and --shard are supported.
+		for _, name := range []string{"per-step", "plot", "lenient"} {
+			if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+				return true, misuse("--%s is not supported for LIBERO episodes", name)
+			}
+		}
+		return true, misuse("--per-step, --plot and --lenient are not supported for LIBERO episodes")
+	}
+	shard, err := batch.ParseShard(opts.shardSpec)
+	if err != nil {
+		return true, misuse("%v", err)
+	}
+	// --shard keeps the episodes whose path relative to its argument
+	// hashes to it, as for BEHAVIOR-1K episodes.
+	var kept []batch.Input
+	for _, in := range ins {
+		if isLiberoEpisode(in.Path) && shard.Keep(in.Rel) {
+			kept = append(kept, in)
+		}
 	}
 	initOnly, _ := cmd.Flags().GetBool("init")
+	// -o: a results file, resumed as check resumes one: episodes with a
+	// verdict in it are not checked again, those that errored are.
+	var results *batch.ResultsFile
+	var previous []batch.Record
+	todo := kept
+	if opts.out != "" {
+		if initOnly {
+			return true, misuse("-o with --init: write the init records with --format json > FILE")
+		}
+		results, err = batch.OpenResults(opts.out, noter(opts.err))
+		if err != nil {
+			return true, misuse("-o %v", err)
+		}
+		defer results.Close()
+		keys := make([]string, len(kept))
+		for i, in := range kept {
+			keys[i] = batch.PathKey(in.Path)
+		}
+		plan := batch.PlanResume(results.Records(), keys)
+		previous = plan.Done
+		todo = nil
+		for _, i := range plan.Todo {
+			todo = append(todo, kept[i])
+		}
+		if len(previous) > 0 {
+			fmt.Fprintf(opts.err, "bddl: note: %s: %d of %d episodes already checked; checking %d\n", opts.out, len(previous), len(kept), len(todo))
+		}
+	}
 	failed := false
 	w := opts.globalOptions.out
 	enc := jsonLines(w)
 	// Several episodes: one line each and a table per task, as check
 	// prints BEHAVIOR-1K batches; --details prints every full report.
-	brief := len(paths) > 1 && !opts.details
-	type row struct {
-		episodes, successes, errors int
-		score, challenge            float64
-	}
-	rows := map[string]*row{}
-	var order []string
-	for _, path := range paths {
+	brief := len(kept) > 1 && !opts.details
+	all := append([]batch.Record(nil), previous...)
+	var initRows []liberoInitRow
+	for _, in := range todo {
+		path := in.Path
 		r, err := checkLiberoEpisode(opts, path)
 		if err != nil {
 			fmt.Fprintln(opts.err, "bddl:", err)
@@ -336,18 +381,14 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 			ok = r.InitOK
 		}
 		failed = failed || !ok
-		task := strings.TrimSuffix(filepath.Base(r.Activity), filepath.Ext(r.Activity))
-		if rows[task] == nil {
-			rows[task] = &row{}
-			order = append(order, task)
+		all = append(all, batch.Record{Episode: r.Episode, Activity: r.Activity, Success: r.Success, Score: r.Score, ChallengeScore: r.ChallengeScore})
+		initRows = append(initRows, liberoInitRow{r.Activity, r.Init, len(r.InitFailures)})
+		if results != nil {
+			line := liberoResultLine{Report: r, Shard: shardName(shard), ShardInputs: len(kept), Key: batch.PathKey(path), Rel: in.Rel}
+			if err := results.Append(line); err != nil {
+				return true, fmt.Errorf("-o %s: %w", opts.out, err)
+			}
 		}
-		x := rows[task]
-		x.episodes++
-		if ok {
-			x.successes++
-		}
-		x.score += r.Score
-		x.challenge += r.ChallengeScore
 		switch {
 		case opts.format == "json":
 			if err := enc.Encode(r); err != nil {
@@ -359,25 +400,16 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 			writeLiberoReport(w, r, initOnly)
 		}
 	}
-	if brief && opts.format == "text" && len(order) > 0 {
-		what := "SUCCESS"
+	for _, r := range previous {
+		failed = failed || !r.Success
+	}
+	if brief && opts.format == "text" {
+		// The tables of BEHAVIOR-1K batches, so one script reads both.
 		if initOnly {
-			what = "INIT OK"
-		}
-		// A tabwriter, as check's other tables: LIBERO task names are
-		// often longer than any fixed width.
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "TASK\tEPISODES\t%s\tRATE\tMEAN SCORE\n", what)
-		var all row
-		for _, task := range order {
-			x := rows[task]
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.3f\n", task, x.episodes, x.successes, 100*float64(x.successes)/float64(x.episodes), x.score/float64(x.episodes))
-			all.episodes += x.episodes
-			all.successes += x.successes
-			all.score += x.score
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.3f\n", "all", all.episodes, all.successes, 100*float64(all.successes)/float64(all.episodes), all.score/float64(all.episodes))
-		if err := tw.Flush(); err != nil {
+			if err := writeLiberoInitSummary(w, initRows); err != nil {
+				return true, err
+			}
+		} else if err := batch.WriteSummary(w, all, len(previous)); err != nil {
 			return true, err
 		}
 	}
@@ -387,11 +419,35 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	return true, nil
 }
 
+// liberoResultLine is a LIBERO result as a results file (-o) holds it:
+// the record with what resuming and merging need (bddl schema result).
+type liberoResultLine struct {
+	libero.Report
+	Shard       string `json:"shard"`
+	ShardInputs int    `json:"shard_inputs"`
+	Key         string `json:"key"`
+	Rel         string `json:"rel,omitempty"`
+}
+
+// shardName is a results file's name of a shard: "0/1" unsharded.
+func shardName(s batch.Shard) string {
+	if s.All() {
+		return "0/1"
+	}
+	return s.String()
+}
+
 // writeLiberoLine is one episode's line in a batch.
 func writeLiberoLine(w io.Writer, r libero.Report, ok, initOnly bool) {
-	verdict := "FAIL"
-	if ok {
-		verdict = "ok"
+	// The marks of BEHAVIOR-1K batch lines (check, check --init).
+	verdict := "FAIL "
+	switch {
+	case initOnly && ok:
+		verdict = "TRUE "
+	case initOnly:
+		verdict = strings.ToUpper(r.Init.String())
+	case ok:
+		verdict = "ok   "
 	}
 	reason, lits := r.Reason, r.Unsatisfied
 	if initOnly {
@@ -403,7 +459,7 @@ func writeLiberoLine(w io.Writer, r libero.Report, ok, initOnly bool) {
 	if !ok && len(lits) > 0 {
 		reason += fmt.Sprintf(": %s (line %d: %s)", lits[0].Literal, lits[0].Line, lits[0].Detail)
 	}
-	fmt.Fprintf(w, "%-4s  %s: %s\n", verdict, r.Episode, reason)
+	fmt.Fprintf(w, "%-5s %s: %s\n", verdict, r.Episode, reason)
 }
 
 func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) {
@@ -452,7 +508,9 @@ func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) 
 		c.Step(&step)
 	}
 	r := c.Report()
-	r.Episode, r.Activity = path, def
+	// The activity is named as every record names one: the task (the
+	// definition's file name without .bddl), not its path.
+	r.Episode, r.Activity, r.Definition = path, liberoTaskName(def), def
 	return r, nil
 }
 
@@ -463,21 +521,25 @@ func writeLiberoReport(w io.Writer, r libero.Report, initOnly bool) {
 		}
 		fmt.Fprintf(w, "  %s (%d)\n", title, len(ls))
 		for _, x := range ls {
-			fmt.Fprintf(w, "    %s  (%s:%d:%d)\n        %s: %s\n", x.Literal, r.Activity, x.Line, x.Col, x.Value, x.Detail)
+			fmt.Fprintf(w, "    %s  (%s:%d:%d)\n        %s: %s\n", x.Literal, r.Definition, x.Line, x.Col, x.Value, x.Detail)
 		}
 	}
 	if initOnly {
 		if r.InitOK {
-			fmt.Fprintf(w, "INIT OK  %s\n  activity     %s\n  init         true at the first step: :init holds\n", r.Episode, r.Activity)
+			fmt.Fprintf(w, "INIT TRUE  %s\n  activity     %s\n  init         true at the first step: :init holds\n", r.Episode, r.Activity)
 			return
 		}
-		fmt.Fprintf(w, "INIT FAILED  %s\n  activity     %s\n  init         %s at the first step: :init does not hold\n", r.Episode, r.Activity, r.Init)
+		fmt.Fprintf(w, "INIT %s  %s\n  activity     %s\n  init         %s at the first step: :init does not hold\n", strings.ToUpper(r.Init.String()), r.Episode, r.Activity, r.Init)
 		lits(":init literals not true at the first step", r.InitFailures)
 		return
 	}
-	verdict := "FAILURE"
-	if r.Success {
+	// The verdicts of BEHAVIOR-1K reports (episode.Result.Verdict).
+	verdict := "FAIL"
+	switch {
+	case r.Success:
 		verdict = "SUCCESS"
+	case r.GoalAtEnd == libero.Unknown && len(r.Unsatisfied) == 0:
+		verdict = "UNDETERMINED"
 	}
 	first := "never"
 	if r.FirstSuccessStep != nil {
@@ -488,4 +550,52 @@ func writeLiberoReport(w io.Writer, r libero.Report, initOnly bool) {
 	lits(":init literals not true at the first step", r.InitFailures)
 	lits("goal literals false at the end", r.Unsatisfied)
 	lits("goal literals undetermined at the end", r.Undetermined)
+}
+
+// liberoTaskName is a LIBERO task's name: its definition's file name
+// without .bddl (KITCHEN_SCENE3_turn_on_the_stove).
+func liberoTaskName(def string) string {
+	return strings.TrimSuffix(filepath.Base(def), filepath.Ext(def))
+}
+
+type liberoInitRow struct {
+	activity string
+	init     libero.Truth
+	notTrue  int
+}
+
+// writeLiberoInitSummary is check --init's table for LIBERO episodes.
+func writeLiberoInitSummary(w io.Writer, rows []liberoInitRow) error {
+	type agg struct{ n, ok, lits int }
+	by := map[string]*agg{}
+	var names []string
+	var total agg
+	for _, r := range rows {
+		a := by[r.activity]
+		if a == nil {
+			a = &agg{}
+			by[r.activity] = a
+			names = append(names, r.activity)
+		}
+		for _, x := range []*agg{a, &total} {
+			x.n++
+			if r.init == libero.True {
+				x.ok++
+			}
+			x.lits += r.notTrue
+		}
+	}
+	sort.Strings(names)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ACTIVITY\tSTATES\tINIT TRUE\tRATE\tLITERALS NOT TRUE\tAPPROXIMATE\tERRORS")
+	row := func(name string, a *agg) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%d\t%d\t%d\n", termsafe.Text(name), a.n, a.ok, 100*float64(a.ok)/float64(a.n), a.lits, 0, 0)
+	}
+	for _, n := range names {
+		row(n, by[n])
+	}
+	if len(names) > 1 {
+		row("all", &total)
+	}
+	return tw.Flush()
 }

@@ -60,16 +60,16 @@ func TestLiberoSampleThenCheckInit(t *testing.T) {
 	args = []string{"check", "--init", "--episode", out}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 0)
-	if n := strings.Count(r.stdout, ": :init holds at the first step"); n != len(files) || !strings.Contains(r.stdout, "INIT OK") {
+	if n := strings.Count(r.stdout, ": :init holds at the first step"); n != len(files) || !strings.Contains(r.stdout, "TRUE  ") {
 		t.Errorf("check --init: %d episodes hold, want %d:\n%s", n, len(files), r.stdout)
 	}
 	// The table's columns line up however long the task names are.
-	table := r.stdout[strings.Index(r.stdout, "TASK "):]
+	table := r.stdout[strings.Index(r.stdout, "ACTIVITY "):]
 	lines := strings.Split(strings.TrimSpace(table), "\n")
-	col := strings.Index(lines[0], "EPISODES")
+	col := strings.Index(lines[0], "STATES")
 	for _, l := range lines[1:] {
 		if len(l) <= col || l[col-1] != ' ' || l[col] == ' ' {
-			t.Errorf("column EPISODES at %d does not line up in %q", col, l)
+			t.Errorf("column STATES at %d does not line up in %q", col, l)
 		}
 	}
 	// The JSON report is the record check prints for BEHAVIOR-1K.
@@ -104,7 +104,7 @@ func TestLiberoCheckInitNamesTheFailingAtom(t *testing.T) {
 	args := []string{"check", "--init", ep}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 1)
-	if !strings.Contains(r.stdout, "INIT FAILED") || !strings.Contains(r.stdout, "(On moka_pot_1 kitchen_table_moka_init_region)  (") || !strings.Contains(r.stdout, "valid.bddl:41:5)\n        false: moka_pot_1 at") {
+	if !strings.Contains(r.stdout, "INIT FALSE") || !strings.Contains(r.stdout, "(On moka_pot_1 kitchen_table_moka_init_region)  (") || !strings.Contains(r.stdout, "valid.bddl:41:5)\n        false: moka_pot_1 at") {
 		t.Errorf("check --init does not name the failing atom:\n%s", r.stdout)
 	}
 	// A bad step is an error naming the line.
@@ -225,7 +225,7 @@ func TestLiberoCheckGzipEpisode(t *testing.T) {
 	args = []string{"check", "--init", gz}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 0)
-	if !strings.Contains(r.stdout, "INIT OK") {
+	if !strings.Contains(r.stdout, "INIT TRUE") {
 		t.Errorf("check --init on a gzip episode:\n%s%s", r.stdout, r.stderr)
 	}
 }
@@ -236,9 +236,81 @@ func TestLiberoCheckRefusesUnsupportedFlags(t *testing.T) {
 	args := []string{"sample", "-o", out, files[0]}
 	runBDDL(t, args...).wantCode(t, args, 0)
 	ep, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
-	for _, flag := range [][]string{{"--per-step"}, {"--lenient"}, {"--shard", "0/2"}, {"--out", filepath.Join(out, "r.jsonl")}, {"--hold", "0"}} {
+	for _, flag := range [][]string{{"--per-step"}, {"--lenient"}, {"--hold", "0"}, {"--shard", "2/2"}} {
 		args := append(append([]string{"check"}, flag...), ep...)
-		runBDDL(t, args...).wantCode(t, args, exitMisuse)
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, exitMisuse)
+		// The flag as typed, not another spelling of it.
+		if !strings.Contains(r.stderr, flag[0]) {
+			t.Errorf("%v: stderr %q does not name %s", args, r.stderr, flag[0])
+		}
+	}
+}
+
+// TestLiberoCheckResumeAndShard: LIBERO check writes a results file with
+// -o and resumes from it, and --shard I/N splits the episodes so that
+// the shards cover each once; records name the task, not the
+// definition's path, and match the result schema.
+func TestLiberoCheckResumeAndShard(t *testing.T) {
+	t.Parallel()
+	def := filepath.Join(liberoErrors, "valid.bddl")
+	eps := t.TempDir()
+	args := []string{"sample", "-n", "6", "-o", eps, def}
+	runBDDL(t, args...).wantCode(t, args, exitOK)
+	results := filepath.Join(t.TempDir(), "r.jsonl")
+	args = []string{"check", "--episode", eps, "-o", results}
+	first := runBDDL(t, args...)
+	if first.code == exitMisuse {
+		t.Fatalf("%v: %s", args, first.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(string(readFile(t, results))), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("-o wrote %d lines, want 6", len(lines))
+	}
+	checkJSONLines(t, compileSchema(t, "result"), "-o results", strings.Join(lines, "\n"))
+	for _, l := range lines {
+		var rec struct{ Activity, Shard, Key string }
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Activity != "valid" || rec.Shard != "0/1" || rec.Key == "" {
+			t.Errorf("results line %s", l)
+		}
+	}
+	if !strings.Contains(first.stdout, "ACTIVITY") || !strings.Contains(first.stdout, "MEAN CHALLENGE") {
+		t.Errorf("the summary is not check's table:\n%s", first.stdout)
+	}
+	again := runBDDL(t, args...)
+	if again.code != first.code || !strings.Contains(again.stderr, "6 of 6 episodes already checked; checking 0") ||
+		!strings.Contains(again.stdout, "(6 of the 6 episodes from earlier runs)") {
+		t.Errorf("resumed run: exit %d, stdout %q, stderr %q", again.code, again.stdout, again.stderr)
+	}
+	if n := strings.Count(string(readFile(t, results)), "\n"); n != 6 {
+		t.Errorf("the resumed run appended: %d lines", n)
+	}
+	seen := map[string]int{}
+	for _, shard := range []string{"0/3", "1/3", "2/3"} {
+		args := []string{"check", "--format", "json", "--episode", eps, "--shard", shard}
+		r := runBDDL(t, args...)
+		checkJSONLines(t, compileSchema(t, "result"), "check --shard", r.stdout)
+		for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+			if l == "" {
+				continue
+			}
+			var rec struct{ Episode string }
+			if err := json.Unmarshal([]byte(l), &rec); err != nil {
+				t.Fatal(err)
+			}
+			seen[rec.Episode]++
+		}
+	}
+	if len(seen) != 6 {
+		t.Errorf("the shards checked %d episodes, want 6: %v", len(seen), seen)
+	}
+	for ep, n := range seen {
+		if n != 1 {
+			t.Errorf("%s checked by %d shards", ep, n)
+		}
 	}
 }
 
