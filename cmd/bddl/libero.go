@@ -13,9 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -24,7 +22,6 @@ import (
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
-	"github.com/openbddl/bddl/internal/termsafe"
 	"github.com/openbddl/bddl/libero"
 )
 
@@ -307,6 +304,22 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	if err := checkFormat(opts.format); err != nil {
 		return true, err
 	}
+	initOnly, _ := cmd.Flags().GetBool("init")
+	if initOnly {
+		// check --init's records, table, -o and --shard, as for
+		// BEHAVIOR-1K states.
+		for _, name := range initIgnores {
+			if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+				return true, misuse("--%s does not apply to --init, which evaluates :init on the first step only", name)
+			}
+		}
+		var jobs []*initJob
+		for _, in := range ins {
+			path := in.Path
+			jobs = append(jobs, &initJob{path: path, rel: in.Rel, own: func() initResult { return liberoInitResult(opts, path) }})
+		}
+		return true, runInitJobs(opts, jobs)
+	}
 	switch {
 	case opts.hold < 1:
 		return true, misuse("--hold must be at least 1, not %d", opts.hold)
@@ -331,16 +344,12 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 			kept = append(kept, in)
 		}
 	}
-	initOnly, _ := cmd.Flags().GetBool("init")
 	// -o: a results file, resumed as check resumes one: episodes with a
 	// verdict in it are not checked again, those that errored are.
 	var results *batch.ResultsFile
 	var previous []batch.Record
 	todo := kept
 	if opts.out != "" {
-		if initOnly {
-			return true, misuse("-o with --init: write the init records with --format json > FILE")
-		}
 		results, err = batch.OpenResults(opts.out, noter(opts.err))
 		if err != nil {
 			return true, misuse("-o %v", err)
@@ -367,7 +376,6 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	// prints BEHAVIOR-1K batches; --details prints every full report.
 	brief := len(kept) > 1 && !opts.details
 	all := append([]batch.Record(nil), previous...)
-	var initRows []liberoInitRow
 	for _, in := range todo {
 		path := in.Path
 		r, err := checkLiberoEpisode(opts, path)
@@ -377,12 +385,8 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 			continue
 		}
 		ok := r.Success
-		if initOnly {
-			ok = r.InitOK
-		}
 		failed = failed || !ok
 		all = append(all, batch.Record{Episode: r.Episode, Activity: r.Activity, Success: r.Success, Score: r.Score, ChallengeScore: r.ChallengeScore})
-		initRows = append(initRows, liberoInitRow{r.Activity, r.Init, len(r.InitFailures)})
 		if results != nil {
 			line := liberoResultLine{Report: r, Shard: shardName(shard), ShardInputs: len(kept), Key: batch.PathKey(path), Rel: in.Rel}
 			if err := results.Append(line); err != nil {
@@ -395,21 +399,17 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 				return true, err
 			}
 		case brief:
-			writeLiberoLine(w, r, ok, initOnly)
+			writeLiberoLine(w, r, ok)
 		default:
-			writeLiberoReport(w, r, initOnly)
+			writeLiberoReport(w, r)
 		}
 	}
 	for _, r := range previous {
 		failed = failed || !r.Success
 	}
 	if brief && opts.format == "text" {
-		// The tables of BEHAVIOR-1K batches, so one script reads both.
-		if initOnly {
-			if err := writeLiberoInitSummary(w, initRows); err != nil {
-				return true, err
-			}
-		} else if err := batch.WriteSummary(w, all, len(previous)); err != nil {
+		// The table of BEHAVIOR-1K batches, so one script reads both.
+		if err := batch.WriteSummary(w, all, len(previous)); err != nil {
 			return true, err
 		}
 	}
@@ -437,29 +437,18 @@ func shardName(s batch.Shard) string {
 	return s.String()
 }
 
-// writeLiberoLine is one episode's line in a batch.
-func writeLiberoLine(w io.Writer, r libero.Report, ok, initOnly bool) {
-	// The marks of BEHAVIOR-1K batch lines (check, check --init).
+// writeLiberoLine is one episode's line in a batch, marked as check
+// marks BEHAVIOR-1K episodes.
+func writeLiberoLine(w io.Writer, r libero.Report, ok bool) {
 	verdict := "FAIL "
-	switch {
-	case initOnly && ok:
-		verdict = "TRUE "
-	case initOnly:
-		verdict = strings.ToUpper(r.Init.String())
-	case ok:
+	if ok {
 		verdict = "ok   "
 	}
 	reason, lits := r.Reason, r.Unsatisfied
-	if initOnly {
-		reason, lits = ":init holds at the first step", r.InitFailures
-		if !ok {
-			reason = ":init does not hold at the first step"
-		}
-	}
 	if !ok && len(lits) > 0 {
 		reason += fmt.Sprintf(": %s (line %d: %s)", lits[0].Literal, lits[0].Line, lits[0].Detail)
 	}
-	fmt.Fprintf(w, "%-5s %s: %s\n", verdict, r.Episode, reason)
+	fmt.Fprintf(w, "%s %s: %s\n", verdict, r.Episode, reason)
 }
 
 func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) {
@@ -497,7 +486,8 @@ func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) 
 	if diags.HasErrors() {
 		return libero.Report{}, fmt.Errorf("%s: the definition %s has errors", path, def)
 	}
-	c := libero.NewCheckerOptions(libero.Resolve(p), libero.CheckOptions{Hold: opts.hold, AtEnd: opts.atEnd})
+	task := libero.Resolve(p)
+	c := libero.NewCheckerOptions(task, libero.CheckOptions{Hold: opts.hold, AtEnd: opts.atEnd})
 	var step libero.Step
 	for {
 		if err := er.Next(&step); err == io.EOF {
@@ -508,13 +498,14 @@ func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) 
 		c.Step(&step)
 	}
 	r := c.Report()
+	r.InitLiterals = len(task.InitAtoms())
 	// The activity is named as every record names one: the task (the
 	// definition's file name without .bddl), not its path.
 	r.Episode, r.Activity, r.Definition = path, liberoTaskName(def), def
 	return r, nil
 }
 
-func writeLiberoReport(w io.Writer, r libero.Report, initOnly bool) {
+func writeLiberoReport(w io.Writer, r libero.Report) {
 	lits := func(title string, ls []libero.Literal) {
 		if len(ls) == 0 {
 			return
@@ -523,15 +514,6 @@ func writeLiberoReport(w io.Writer, r libero.Report, initOnly bool) {
 		for _, x := range ls {
 			fmt.Fprintf(w, "    %s  (%s:%d:%d)\n        %s: %s\n", x.Literal, r.Definition, x.Line, x.Col, x.Value, x.Detail)
 		}
-	}
-	if initOnly {
-		if r.InitOK {
-			fmt.Fprintf(w, "INIT TRUE  %s\n  activity     %s\n  init         true at the first step: :init holds\n", r.Episode, r.Activity)
-			return
-		}
-		fmt.Fprintf(w, "INIT %s  %s\n  activity     %s\n  init         %s at the first step: :init does not hold\n", strings.ToUpper(r.Init.String()), r.Episode, r.Activity, r.Init)
-		lits(":init literals not true at the first step", r.InitFailures)
-		return
 	}
 	// The verdicts of BEHAVIOR-1K reports (episode.Result.Verdict).
 	verdict := "FAIL"
@@ -558,44 +540,18 @@ func liberoTaskName(def string) string {
 	return strings.TrimSuffix(filepath.Base(def), filepath.Ext(def))
 }
 
-type liberoInitRow struct {
-	activity string
-	init     libero.Truth
-	notTrue  int
-}
-
-// writeLiberoInitSummary is check --init's table for LIBERO episodes.
-func writeLiberoInitSummary(w io.Writer, rows []liberoInitRow) error {
-	type agg struct{ n, ok, lits int }
-	by := map[string]*agg{}
-	var names []string
-	var total agg
-	for _, r := range rows {
-		a := by[r.activity]
-		if a == nil {
-			a = &agg{}
-			by[r.activity] = a
-			names = append(names, r.activity)
-		}
-		for _, x := range []*agg{a, &total} {
-			x.n++
-			if r.init == libero.True {
-				x.ok++
-			}
-			x.lits += r.notTrue
-		}
+// liberoInitResult is check --init's record of a LIBERO episode.
+func liberoInitResult(opts *checkOptions, path string) initResult {
+	res := initResult{Record: "init", Episode: path}
+	r, err := checkLiberoEpisode(opts, path)
+	if err != nil {
+		res.Init, res.Error = "unknown", err.Error()
+		return res
 	}
-	sort.Strings(names)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ACTIVITY\tSTATES\tINIT TRUE\tRATE\tLITERALS NOT TRUE\tAPPROXIMATE\tERRORS")
-	row := func(name string, a *agg) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%d\t%d\t%d\n", termsafe.Text(name), a.n, a.ok, 100*float64(a.ok)/float64(a.n), a.lits, 0, 0)
+	res.Activity, res.Init, res.Literals = r.Activity, r.Init.String(), r.InitLiterals
+	for _, l := range r.InitFailures {
+		res.Failing = append(res.Failing, initFailure{Literal: l.Literal, Value: l.Value.String(), Detail: l.Detail})
 	}
-	for _, n := range names {
-		row(n, by[n])
-	}
-	if len(names) > 1 {
-		row("all", &total)
-	}
-	return tw.Flush()
+	res.NotTrue = len(res.Failing)
+	return res
 }

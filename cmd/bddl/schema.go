@@ -25,6 +25,7 @@ var schemas embed.FS
 // schemaNames lists the record types, and which commands print each.
 var schemaNames = map[string]string{
 	"result":         "check --format json, check -o, results merge",
+	"init":           "check --init --format json, check --init -o (lines with \"record\": \"init\")",
 	"finding":        "validate --format json, kb check --format json",
 	"scenes":         "validate --scenes --format json (lines with \"record\": \"scenes\")",
 	"converted":      "episode convert --format json, episode from-omnigibson --format json",
