@@ -230,7 +230,7 @@ func kbWriteJSON(w io.Writer, v any) error {
 
 // kbRecordOf is the flat JSON record of a knowledge-base finding.
 func kbRecordOf(f kb.Finding) kbRecord {
-	return kbRecord{File: f.Location.File, Line: f.Location.Line, Key: f.Location.Key, Severity: f.Severity,
+	return kbRecord{Record: "finding", File: f.Location.File, Line: f.Location.Line, Key: f.Location.Key, Severity: f.Severity,
 		Code: f.Code, Rule: "kb", Message: f.Message}
 }
 

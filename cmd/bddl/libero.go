@@ -152,6 +152,7 @@ func sampleLibero(cmd *cobra.Command, opts *sampleOptions, args []string) (bool,
 		return true, misuse("-o %s: %v", opts.out, err)
 	}
 	failed := false
+	done, sampled := 0, 0
 	enc := jsonLines(opts.globalOptions.out)
 	for _, d := range defs {
 		p, diags := bddl.Options{Mode: bddl.Reference, Dialect: bddl.DialectLibero}.ParseProblem(d.path, d.src)
@@ -185,7 +186,8 @@ func sampleLibero(cmd *cobra.Command, opts *sampleOptions, args []string) (bool,
 					rec.Reason.Objects = append([]string{u.Object}, u.Blockers...)
 				}
 				if opts.format == "text" {
-					fmt.Fprintf(opts.err, "%s: seed %d: %v\n", d.path, seed, err)
+					// sample's lines for BEHAVIOR-1K configurations.
+					fmt.Fprintf(opts.globalOptions.out, "FAIL  %s  #%d  %v\n", name, k, err)
 				}
 			} else {
 				out := filepath.Join(opts.out, sub, fmt.Sprintf("%s-%d.jsonl", name, seed))
@@ -203,17 +205,24 @@ func sampleLibero(cmd *cobra.Command, opts *sampleOptions, args []string) (bool,
 					return true, err
 				}
 				rec.File = out
-				if opts.format == "text" {
-					fmt.Fprintf(opts.globalOptions.out, "%s: seed %d: wrote %s\n", d.path, seed, out)
-				}
 			}
 			rec.Ms = float64(time.Since(start).Microseconds()) / 1000
+			done++
+			if rec.Status == "ok" {
+				sampled++
+				if opts.format == "text" {
+					fmt.Fprintf(opts.globalOptions.out, "ok    %s  %s  %.1f ms\n", name, rec.File, rec.Ms)
+				}
+			}
 			if opts.format == "json" {
 				if err := enc.Encode(rec); err != nil {
 					return true, err
 				}
 			}
 		}
+	}
+	if opts.format == "text" {
+		fmt.Fprintf(opts.globalOptions.out, "%d of %d configurations sampled\n", sampled, done)
 	}
 	if failed {
 		return true, findings()

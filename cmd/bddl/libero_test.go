@@ -357,3 +357,20 @@ func TestLiberoSampleRefusesUnsupportedFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestLiberoSampleLinesAsBehavior: sample's text lines for LIBERO tasks
+// are those of BEHAVIOR-1K configurations ("ok    NAME  FILE  MS ms",
+// "FAIL  NAME  #K  REASON", the count), on stdout.
+func TestLiberoSampleLinesAsBehavior(t *testing.T) {
+	t.Parallel()
+	capacity := filepath.Join(t.TempDir(), "capacity.bddl")
+	writeFile(t, capacity, readFile(t, filepath.Join(liberoErrors, "capacity.bddl")))
+	args := []string{"sample", "-n", "2", "-o", t.TempDir(), filepath.Join(liberoErrors, "valid.bddl"), capacity}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitFindings)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "ok    valid  ") || !strings.HasSuffix(lines[0], " ms") ||
+		!strings.HasPrefix(lines[2], "FAIL  capacity  #0  ") || lines[4] != "2 of 4 configurations sampled" {
+		t.Errorf("sample's lines:\n%s", r.stdout)
+	}
+}
