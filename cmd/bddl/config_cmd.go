@@ -24,7 +24,8 @@ type configOptions struct {
 // configRecord is one resolved setting: its name, value and where the
 // value came from.
 type configRecord struct {
-	Type    string `json:"type"` // "setting"
+	Record  string `json:"record"` // "setting" (bddl schema setting)
+	Type    string `json:"type"`   // "setting", as before record was added
 	Setting string `json:"setting"`
 	Value   string `json:"value"`
 	Source  string `json:"source"`
@@ -74,7 +75,7 @@ func runConfig(opts *configOptions, root *cobra.Command) error {
 	bad := opts.projectProblems(root)
 	var recs []configRecord
 	add := func(name string, s setting) {
-		recs = append(recs, configRecord{Type: "setting", Setting: name, Value: s.value, Source: s.source})
+		recs = append(recs, configRecord{Record: "setting", Type: "setting", Setting: name, Value: s.value, Source: s.source})
 	}
 	if opts.project != nil {
 		add("project", setting{opts.project.path, "found from " + workDir(opts.dir)})

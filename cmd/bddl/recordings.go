@@ -315,9 +315,11 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 		}
 		steps, err := convertRecording(ep, ropts, dst)
 		if opts.format == "json" {
-			rec := map[string]any{"episode": ep.path, "layout": ep.layoutName(), "file": dst, "steps": steps}
+			// episode convert's record (bddl schema converted).
+			rec := map[string]any{"record": "converted", "episode": ep.path, "activity": ref, "layout": ep.layoutName(), "file": dst, "steps": steps}
 			if err != nil {
 				rec["error"] = err.Error()
+				delete(rec, "file")
 			}
 			line, _ := json.Marshal(rec)
 			fmt.Fprintf(opts.streams.out, "%s\n", line)
