@@ -449,15 +449,12 @@ func shardName(s batch.Shard) string {
 // writeLiberoLine is one episode's line in a batch, marked as check
 // marks BEHAVIOR-1K episodes.
 func writeLiberoLine(w io.Writer, r libero.Report, ok bool) {
-	verdict := "FAIL "
-	if ok {
-		verdict = "ok   "
-	}
+	verdict := liberoVerdict(r)
 	reason, lits := r.Reason, r.Unsatisfied
 	if !ok && len(lits) > 0 {
 		reason += fmt.Sprintf(": %s (line %d: %s)", lits[0].Literal, lits[0].Line, lits[0].Detail)
 	}
-	fmt.Fprintf(w, "%s %s: %s\n", verdict, r.Episode, reason)
+	fmt.Fprintf(w, "%-7s %s: %s\n", verdict, r.Episode, reason)
 }
 
 func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) {
@@ -524,14 +521,7 @@ func writeLiberoReport(w io.Writer, r libero.Report) {
 			fmt.Fprintf(w, "    %s  (%s:%d:%d)\n        %s: %s\n", x.Literal, r.Definition, x.Line, x.Col, x.Value, x.Detail)
 		}
 	}
-	// The verdicts of BEHAVIOR-1K reports (episode.Result.Verdict).
-	verdict := "FAIL"
-	switch {
-	case r.Success:
-		verdict = "SUCCESS"
-	case r.GoalAtEnd == libero.Unknown && len(r.Unsatisfied) == 0:
-		verdict = "UNDETERMINED"
-	}
+	verdict := liberoVerdict(r)
 	first := "never"
 	if r.FirstSuccessStep != nil {
 		first = fmt.Sprintf("step %d", *r.FirstSuccessStep)
@@ -563,4 +553,16 @@ func liberoInitResult(opts *checkOptions, path string) initResult {
 	}
 	res.NotTrue = len(res.Failing)
 	return res
+}
+
+// liberoVerdict is a LIBERO result's word, as BEHAVIOR-1K reports say it
+// (episode.Result.Verdict): SUCCESS, FAIL or UNDETERMINED.
+func liberoVerdict(r libero.Report) string {
+	switch {
+	case r.Success:
+		return "SUCCESS"
+	case r.GoalAtEnd == libero.Unknown && len(r.Unsatisfied) == 0:
+		return "UNDETERMINED"
+	}
+	return "FAIL"
 }
