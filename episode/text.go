@@ -10,22 +10,27 @@ import (
 	"github.com/openbddl/bddl/internal/termsafe"
 )
 
+// Verdict is the result's word in reports: SUCCESS, FAIL, ERROR or
+// UNDETERMINED (the goal unknown at the end and nothing false).
+func (r *Result) Verdict() string {
+	switch {
+	case r.Success:
+		return "SUCCESS"
+	case r.Error != "":
+		return "ERROR"
+	case r.GoalAtEnd.String() == "unknown" && len(r.Unsatisfied) == 0:
+		return "UNDETERMINED"
+	}
+	return "FAIL"
+}
+
 // WriteText renders a result for a person: the verdict and its reason,
 // when the goal was reached, :init at the first step, the scores, the
 // literals that do not hold at the end with the recorded values they
 // were decided on, and, when recorded, the per-step table.
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
-	verdict := "FAIL"
-	switch {
-	case r.Success:
-		verdict = "SUCCESS"
-	case r.Error != "":
-		verdict = "ERROR"
-	case r.GoalAtEnd.String() == "unknown" && len(r.Unsatisfied) == 0:
-		verdict = "UNDETERMINED"
-	}
-	fmt.Fprintf(&b, "%s  %s\n", verdict, termsafe.Text(r.Episode))
+	fmt.Fprintf(&b, "%s  %s\n", r.Verdict(), termsafe.Text(r.Episode))
 	fmt.Fprintf(&b, "  activity     %s\n", termsafe.Text(r.Activity))
 	fmt.Fprintf(&b, "  reason       %s\n", termsafe.Text(r.Reason))
 	if r.Error == "" {

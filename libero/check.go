@@ -35,6 +35,11 @@ type Report struct {
 	Hold         int       `json:"hold"`
 	Negation     string    `json:"negation"`
 	Problem      string    `json:"problem,omitempty"`
+	// Definition is the definition file checked against (Activity is
+	// the task's name).
+	Definition string `json:"definition,omitempty"`
+	// InitLiterals is the number of :init's atoms.
+	InitLiterals int `json:"-"`
 }
 
 // Literal is an atom's value at a step with what decided it.

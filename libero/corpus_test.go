@@ -114,7 +114,9 @@ func TestCorpusExplains(t *testing.T) {
 }
 
 // TestExplainGolden keeps the explanation of the test tasks in
-// testdata/explain/*.golden (-update rewrites them).
+// testdata/explain/*.golden (-update rewrites them). in_placements.bddl
+// writes a range with the float noise of generated files
+// (-0.21000000000000002), which must read as -0.21.
 func TestExplainGolden(t *testing.T) {
 	for _, in := range []string{"testdata/errors/valid.bddl", "testdata/in_placements.bddl"} {
 		p := parseStrict(t, in)

@@ -239,7 +239,9 @@ func (ev *Evaluator) binary(pred string, x, y bddl.Term, s *Step) (Truth, string
 		c := ev.contact(other, a)
 		dxy := math.Hypot(body.Pos[0]-ob.Pos[0], body.Pos[1]-ob.Pos[1])
 		ok = dz && c && dxy < 0.03
-		return truth(ok), ev.whyf(func() string { return fmt.Sprintf("above: %v, contact: %v, xy distance %.4g (< 0.03)", dz, c, dxy) })
+		return truth(ok), ev.whyf(func() string {
+			return fmt.Sprintf("above: %v, contact: %v, xy distance %.4g m (needs < 0.03)", dz, c, dxy)
+		})
 	}
 	return Unknown, y.Name + " is not declared"
 }

@@ -309,3 +309,15 @@ func TestCheckerHoldAndAtEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestOnReasonReads: the reason of an On against an object says what it
+// needs, not a comparison that reads as a false statement
+// ("xy distance 0.1031 (< 0.03)").
+func TestOnReasonReads(t *testing.T) {
+	ev := NewEvaluator(testTask(t))
+	step := Step{Bodies: map[string]Body{"moka_pot_1": body(0.1, 0, 1.0), "flat_stove_1": body(0, 0, 0.9)}, Contacts: [][2]string{{"flat_stove_1", "moka_pot_1"}}}
+	got := ev.EvalAtoms([]*bddl.Atom{atom("On", "moka_pot_1", "flat_stove_1")}, &step)[0]
+	if got.Truth != False || !strings.Contains(got.Reason, "xy distance 0.1 m (needs < 0.03)") {
+		t.Errorf("On 10 cm away = %s (%q), want false saying it needs < 0.03", got.Truth, got.Reason)
+	}
+}

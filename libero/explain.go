@@ -2,6 +2,7 @@ package libero
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/openbddl/bddl/bddl"
@@ -94,13 +95,13 @@ func ExplainJSON(p *bddl.Problem) Explanation {
 			r := t.Regions[ref.Index]
 			if r.HasRanges() {
 				q := r.Ranges[0]
-				s += fmt.Sprintf(", placed at random in x %s..%s, y %s..%s", q.V[0].Text, q.V[2].Text, q.V[1].Text, q.V[3].Text)
+				s += fmt.Sprintf(", placed at random in x %s..%s, y %s..%s", num(q.V[0]), num(q.V[2]), num(q.V[1]), num(q.V[3]))
 				if n := len(r.Yaw); n > 0 && (r.Yaw[n-1].V[0].Value != 0 || r.Yaw[n-1].V[1].Value != 0) {
 					y := r.Yaw[n-1].V
 					if y[0].Value == y[1].Value {
-						s += fmt.Sprintf(", turned %s rad", y[0].Text)
+						s += fmt.Sprintf(", turned %s rad", num(y[0]))
 					} else {
-						s += fmt.Sprintf(", turned %s..%s rad", y[0].Text, y[1].Text)
+						s += fmt.Sprintf(", turned %s..%s rad", num(y[0]), num(y[1]))
 					}
 				}
 			}
@@ -130,4 +131,15 @@ func Explain(p *bddl.Problem) string {
 		fmt.Fprintf(&b, "  - %s\n", o)
 	}
 	return b.String()
+}
+
+// num writes a number of a definition for a person: a decimal to 6
+// significant digits, so the float noise of generated files
+// (-0.21000000000000002) reads as the number meant (-0.21); an
+// expression (pi) as written.
+func num(n bddl.Number) string {
+	if _, err := strconv.ParseFloat(n.Text, 64); err != nil {
+		return n.Text
+	}
+	return strconv.FormatFloat(n.Value, 'g', 6, 64)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/openbddl/bddl/episode/omnigibson"
 	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/termsafe"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -55,7 +56,7 @@ func init() {
 				Describe: batch.EpisodeSuffixes()}); err == nil && hasRecordings(ins) {
 				return misuse("--init does not read Oopsie or Dora-record recordings: run check without --init (its report says whether :init held), or convert them with 'bddl episode from-oopsie' / 'from-dora' first")
 			}
-			return runCheckInit(o, o.episodes)
+			return runCheckInit(c, o, o.episodes)
 		}
 	})
 }
@@ -64,24 +65,40 @@ func init() {
 // (conv set) or an episode file.
 type initJob struct {
 	path     string
+	rel      string // relative to its argument: what --shard hashes
 	activity string
 	eval     *omnigibson.InitEvaluator // one per definition
 	conv     *omnigibson.Converter
 	template bool // the template's own state
+	// own evaluates a job of another kind (a LIBERO episode).
+	own func() initResult
 }
 
-// initResult is one state's verdict.
+// initResult is one state's verdict: the "init" record of check --init
+// --format json and -o (bddl schema init), for BEHAVIOR-1K states and
+// LIBERO episodes alike.
 type initResult struct {
-	Path     string `json:"path"`
+	Record   string `json:"record"` // "init"
+	Episode  string `json:"episode"`
 	Activity string `json:"activity"`
 	Init     string `json:"init"` // true, false or unknown
 	Literals int    `json:"literals"`
 	// False and Unknown count the literals of each value (the rest are
-	// true).
-	False   int           `json:"false"`
-	Unknown int           `json:"unknown"`
-	Failing []initFailure `json:"failing,omitempty"`
-	Error   string        `json:"error,omitempty"`
+	// true); NotTrue is their sum, Approximate those of them decided on
+	// an approximated record.
+	False       int           `json:"false"`
+	Unknown     int           `json:"unknown"`
+	NotTrue     int           `json:"not_true"`
+	Approximate int           `json:"approximate"`
+	Failing     []initFailure `json:"failing,omitempty"`
+	Error       string        `json:"error,omitempty"`
+	// Results files (-o) only, as in check's: the shard, its number of
+	// states, the state's absolute path (what resuming matches on) and
+	// its path relative to its argument.
+	Shard       string `json:"shard,omitempty"`
+	ShardInputs int    `json:"shard_inputs,omitempty"`
+	Key         string `json:"key,omitempty"`
+	Rel         string `json:"rel,omitempty"`
 }
 
 type initFailure struct {
@@ -91,9 +108,19 @@ type initFailure struct {
 	Approximate bool   `json:"approximate,omitempty"`
 }
 
-func runCheckInit(o *checkOptions, paths []string) error {
+// initIgnores are the flags of check that --init has no use for: they
+// are refused, not ignored.
+var initIgnores = []string{"per-step", "plot", "hold", "at-end", "lenient", "stats", "details", "negation", "strict-pairs",
+	"touch-tolerance", "vertical-range", "horizontal-range", "nextto-ratio", "horizontal-rays", "overlap-fraction", "transitions"}
+
+func runCheckInit(cmd *cobra.Command, o *checkOptions, paths []string) error {
 	if err := checkFormat(o.format); err != nil {
 		return err
+	}
+	for _, name := range initIgnores {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			return misuse("--%s does not apply to --init, which evaluates :init on the first step only", name)
+		}
 	}
 	if len(paths) == 0 {
 		return misuse("--init: name task folders, instance files or episode files")
@@ -109,32 +136,90 @@ func runCheckInit(o *checkOptions, paths []string) error {
 	if err != nil {
 		return err
 	}
+	return runInitJobs(o, jobs)
+}
+
+// runInitJobs evaluates the jobs of check --init (BEHAVIOR-1K states or
+// LIBERO episodes): --shard, -o and the report are the same for both.
+func runInitJobs(o *checkOptions, jobs []*initJob) error {
+	shard, err := batch.ParseShard(o.shardSpec)
+	if err != nil {
+		return misuse("%v", err)
+	}
+	jobs = batch.Select(shard, jobs, func(j *initJob) string { return j.rel })
+	shardInputs := len(jobs)
+	// -o: the records go to a results file too, and a run resumes from
+	// it: states with a verdict in it are not evaluated again.
+	var results *batch.ResultsFile
+	var previous []initResult
+	if o.out != "" {
+		outKey := batch.PathKey(o.out)
+		results, err = batch.OpenResults(o.out, noter(o.err))
+		if err != nil {
+			return misuse("-o %v", err)
+		}
+		defer results.Close()
+		recs, err := batch.ReadResults(o.out, func(string) {})
+		if err != nil {
+			return misuse("-o %v", err)
+		}
+		byKey := map[string]initResult{}
+		for _, rec := range recs {
+			var r initResult
+			if json.Unmarshal(rec.Line, &r) == nil && r.Record == "init" && r.Error == "" {
+				byKey[rec.Key] = r
+			}
+		}
+		var todo []*initJob
+		for _, j := range jobs {
+			key := batch.PathKey(j.path)
+			if key == outKey {
+				continue
+			}
+			if r, ok := byKey[key]; ok {
+				previous = append(previous, r)
+				continue
+			}
+			todo = append(todo, j)
+		}
+		if len(previous) > 0 {
+			fmt.Fprintf(o.err, "bddl: note: %s: %d of %d states already checked; checking %d\n", o.out, len(previous), len(jobs), len(todo))
+		}
+		jobs = todo
+	}
 	ctx, stop := o.interruptible()
 	defer stop()
 	pool := batch.Pool{Jobs: o.jobs}
 	if !o.noProgress {
 		pool.Progress = batch.NewProgress(o.err, int64(len(jobs)), 2, "checking :init")
 	}
-	var results []initResult
+	results2 := append([]initResult(nil), previous...)
 	err = batch.Run(ctx, pool, jobs, func(ctx context.Context, j *initJob) (initResult, bool) {
 		if ctx.Err() != nil {
 			return initResult{}, false
 		}
 		return evalInitJob(j), true
-	}, batch.Handlers[initResult]{Ordered: func(_ int, r initResult) error {
-		results = append(results, r)
+	}, batch.Handlers[initResult]{Ordered: func(i int, r initResult) error {
+		results2 = append(results2, r)
+		if results != nil {
+			line := r
+			line.Shard, line.ShardInputs, line.Key, line.Rel = shardName(shard), shardInputs, batch.PathKey(r.Episode), jobs[i].rel
+			if err := results.Append(line); err != nil {
+				return fmt.Errorf("-o %s: %w", o.out, err)
+			}
+		}
 		return writeInitResult(o.streams.out, o.format, &r)
 	}})
 	if err != nil {
 		return err
 	}
 	if o.format == "text" {
-		writeInitSummary(o.streams.out, results)
+		writeInitSummary(o.streams.out, results2, len(previous))
 	}
 	if ctx.Err() != nil {
-		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: %d of %d states checked", len(results), len(jobs))}
+		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: %d of %d states checked", len(results2)-len(previous), len(jobs))}
 	}
-	for _, r := range results {
+	for _, r := range results2 {
 		if r.Init != "true" {
 			return findings()
 		}
@@ -188,7 +273,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 				if err != nil {
 					return nil, err
 				}
-				jobs = append(jobs, &initJob{path: ep, activity: d.name, eval: d.eval})
+				jobs = append(jobs, &initJob{path: ep, rel: relTo(path, ep), activity: d.name, eval: d.eval})
 			}
 			continue
 		}
@@ -218,14 +303,26 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 				convs[key] = conv
 			}
 			if len(task.Instances) == 0 {
-				jobs = append(jobs, &initJob{path: task.Template, activity: d.name, eval: d.eval, conv: conv, template: true})
+				jobs = append(jobs, &initJob{path: task.Template, rel: relTo(path, task.Template), activity: d.name, eval: d.eval, conv: conv, template: true})
 			}
 			for _, in := range task.Instances {
-				jobs = append(jobs, &initJob{path: in, activity: d.name, eval: d.eval, conv: conv})
+				jobs = append(jobs, &initJob{path: in, rel: relTo(path, in), activity: d.name, eval: d.eval, conv: conv})
 			}
 		}
 	}
 	return jobs, nil
+}
+
+// relTo is a state's path relative to the argument that named it (its
+// file name when the argument is the file or a glob), as --shard hashes
+// episodes.
+func relTo(arg, path string) string {
+	if info, err := os.Stat(arg); err == nil && info.IsDir() {
+		if rel, err := filepath.Rel(arg, path); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.Base(path)
 }
 
 // besideEpisode resolves a relative header activity against the
@@ -315,7 +412,10 @@ func episodeHeader(path string) (*episode.Header, error) {
 
 // evalInitJob converts (or reads) the job's state and evaluates :init.
 func evalInitJob(j *initJob) initResult {
-	res := initResult{Path: j.path, Activity: j.activity}
+	if j.own != nil {
+		return j.own()
+	}
+	res := initResult{Record: "init", Episode: j.path, Activity: j.activity}
 	var lits []omnigibson.InitLiteral
 	var rep *omnigibson.Report
 	var err error
@@ -337,6 +437,9 @@ func evalInitJob(j *initJob) initResult {
 		var r *episode.Reader
 		var c io.Closer
 		if r, c, err = openEpisode(j.path); err == nil {
+			// An episode converted from OmniGibson says which of its
+			// records are approximate, as the conversion knew.
+			rep = omnigibson.ReportFromMeta(r.Header().Meta)
 			lits, err = j.eval.EvalReader(r)
 			c.Close()
 		}
@@ -358,8 +461,13 @@ func evalInitJob(j *initJob) initResult {
 		default:
 			res.Unknown++
 		}
-		res.Failing = append(res.Failing, initFailure{Literal: l.Literal, Value: l.Value.String(), Detail: l.Detail,
-			Approximate: rep != nil && rep.IsApproximate(l.Pred, l.Args)})
+		f := initFailure{Literal: l.Literal, Value: l.Value.String(), Detail: l.Detail,
+			Approximate: rep != nil && rep.IsApproximate(l.Pred, l.Args)}
+		res.Failing = append(res.Failing, f)
+		res.NotTrue++
+		if f.Approximate {
+			res.Approximate++
+		}
 	}
 	res.Init = verdict.String()
 	return res
@@ -376,10 +484,10 @@ func writeInitResult(w io.Writer, format string, r *initResult) error {
 	}
 	switch {
 	case r.Error != "":
-		_, err := fmt.Fprintf(w, "ERROR  %s: %s\n", r.Path, r.Error)
+		_, err := fmt.Fprintf(w, "ERROR  %s: %s\n", r.Episode, r.Error)
 		return err
 	case r.Init == "true":
-		_, err := fmt.Fprintf(w, "TRUE   %s: %d literals\n", r.Path, r.Literals)
+		_, err := fmt.Fprintf(w, "TRUE   %s: %d literals\n", r.Episode, r.Literals)
 		return err
 	}
 	var parts []string
@@ -393,17 +501,20 @@ func writeInitResult(w io.Writer, format string, r *initResult) error {
 		}
 		parts = append(parts, s)
 	}
-	_, err := fmt.Fprintf(w, "%-6s %s: %d of %d literals not true: %s\n", strings.ToUpper(r.Init), r.Path, len(r.Failing), r.Literals, strings.Join(parts, "; "))
+	_, err := fmt.Fprintf(w, "%-6s %s: %d of %d literals not true: %s\n", strings.ToUpper(r.Init), r.Episode, len(r.Failing), r.Literals, strings.Join(parts, "; "))
 	return err
 }
 
-// writeInitSummary prints one row per activity: states, :init true,
-// false and unknown, the rate true, the literals false and unknown and
-// how many of those were approximate.
-func writeInitSummary(w io.Writer, results []initResult) {
+// writeInitSummary prints one row per activity (and one for all, when
+// there are several): states, :init true, false and unknown, the rate
+// true, the literals false and unknown and how many of those were
+// approximate; previous says how many states came from an earlier run
+// (-o).
+func writeInitSummary(w io.Writer, results []initResult, previous int) {
 	type row struct{ states, initTrue, initFalse, initUnknown, errors, litFalse, litUnknown, approx int }
 	rows := map[string]*row{}
 	var names []string
+	var total row
 	for _, r := range results {
 		x := rows[r.Activity]
 		if x == nil {
@@ -411,32 +522,38 @@ func writeInitSummary(w io.Writer, results []initResult) {
 			rows[r.Activity] = x
 			names = append(names, r.Activity)
 		}
-		x.states++
-		switch {
-		case r.Error != "":
-			x.errors++
-		case r.Init == "true":
-			x.initTrue++
-		case r.Init == "false":
-			x.initFalse++
-		default:
-			x.initUnknown++
-		}
-		x.litFalse += r.False
-		x.litUnknown += r.Unknown
-		for _, f := range r.Failing {
-			if f.Approximate {
-				x.approx++
+		for _, x := range []*row{x, &total} {
+			x.states++
+			switch {
+			case r.Error != "":
+				x.errors++
+			case r.Init == "true":
+				x.initTrue++
+			case r.Init == "false":
+				x.initFalse++
+			default:
+				x.initUnknown++
 			}
+			x.litFalse += r.False
+			x.litUnknown += r.Unknown
+			x.approx += r.Approximate
 		}
 	}
 	sort.Strings(names)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ACTIVITY\tSTATES\tINIT TRUE\tFALSE\tUNKNOWN\tRATE\tLITERALS FALSE\tUNKNOWN\tAPPROXIMATE\tERRORS")
+	line := func(n string, x *row) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f%%\t%d\t%d\t%d\t%d\n", termsafe.Text(n), x.states, x.initTrue, x.initFalse, x.initUnknown,
+			100*float64(x.initTrue)/float64(max(1, x.states)), x.litFalse, x.litUnknown, x.approx, x.errors)
+	}
 	for _, n := range names {
-		x := rows[n]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f%%\t%d\t%d\t%d\t%d\n", n, x.states, x.initTrue, x.initFalse, x.initUnknown,
-			100*float64(x.initTrue)/float64(x.states), x.litFalse, x.litUnknown, x.approx, x.errors)
+		line(n, rows[n])
+	}
+	if len(names) > 1 {
+		line("all", &total)
 	}
 	tw.Flush()
+	if previous > 0 {
+		fmt.Fprintf(w, "(%d of the %d states from earlier runs)\n", previous, total.states)
+	}
 }

@@ -171,13 +171,18 @@ func (c *checkRun) print(o *batch.Outcome) error {
 		}
 		return nil
 	}
+	// The verdict words of the full report (and of LIBERO's and view's):
+	// SUCCESS, FAIL, UNDETERMINED, ERROR.
 	pal := paletteFor(w)
-	mark := pal.green("ok   ")
-	switch {
-	case r.Error != "":
-		mark = pal.red("ERROR")
-	case !r.Success:
-		mark = pal.yellow("FAIL ")
+	v := r.Verdict()
+	mark := fmt.Sprintf("%-7s", v)
+	switch v {
+	case "SUCCESS":
+		mark = pal.green(mark)
+	case "ERROR":
+		mark = pal.red(mark)
+	default:
+		mark = pal.yellow(mark)
 	}
 	_, err := fmt.Fprintf(w, "%s %s: %s\n", mark, termsafe.Text(r.Episode), termsafe.Text(r.Reason))
 	return err

@@ -17,8 +17,27 @@ import (
 func completeActivities(g *globalOptions, library *string) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		libs := []*activities.Library{activities.Examples()}
-		if library != nil && *library != "" {
-			if lib, err := batch.LoadLibrary(*library, nil); err == nil {
+		dir := ""
+		if library != nil {
+			dir = *library
+		}
+		if dir == "" {
+			// The library a command would look names up in (bddl.toml's
+			// activities, the tree of the knowledge base chosen): the
+			// command's hooks, which find it, do not run for completion.
+			if g.project == nil {
+				if p, err := findProject(g.dir); err == nil {
+					g.project = p
+				}
+			}
+			if g.project != nil && g.project.activities != "" {
+				dir = g.project.activities
+			} else {
+				dir = g.resolveActivities("").value
+			}
+		}
+		if dir != "" {
+			if lib, err := batch.LoadLibrary(dir, nil); err == nil {
 				libs = append(libs, lib)
 			}
 		}

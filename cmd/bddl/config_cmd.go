@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -23,7 +24,8 @@ type configOptions struct {
 // configRecord is one resolved setting: its name, value and where the
 // value came from.
 type configRecord struct {
-	Type    string `json:"type"` // "setting"
+	Record  string `json:"record"` // "setting" (bddl schema setting)
+	Type    string `json:"type"`   // "setting", as before record was added
 	Setting string `json:"setting"`
 	Value   string `json:"value"`
 	Source  string `json:"source"`
@@ -59,20 +61,21 @@ The command line wins over bddl.toml, bddl.toml over the built-in defaults.`,
 		Example: `  bddl config
   bddl config BEHAVIOR-1K/bddl3/bddl/activity_definitions/cook_bacon/problem0.bddl
   bddl config --format json | jq -r 'select(.setting == "kb") | .source'`,
-		RunE: func(cmd *cobra.Command, args []string) error { return runConfig(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runConfig(opts, cmd.Root()) },
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json (one JSON object per setting)")
 	cmd.Flags().StringVar(&opts.activities, "activities", "", "a BEHAVIOR-1K activity_definitions directory (as other commands take it)")
 	return cmd
 }
 
-func runConfig(opts *configOptions) error {
+func runConfig(opts *configOptions, root *cobra.Command) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
+	bad := opts.projectProblems(root)
 	var recs []configRecord
 	add := func(name string, s setting) {
-		recs = append(recs, configRecord{Type: "setting", Setting: name, Value: s.value, Source: s.source})
+		recs = append(recs, configRecord{Record: "setting", Type: "setting", Setting: name, Value: s.value, Source: s.source})
 	}
 	if opts.project != nil {
 		add("project", setting{opts.project.path, "found from " + workDir(opts.dir)})
@@ -105,19 +108,36 @@ func runConfig(opts *configOptions) error {
 			}
 			sort.Strings(keys)
 			for _, key := range keys {
-				add(tableName(t)+"."+key, setting{fmt.Sprint(opts.project.tables[t][key]), opts.project.path})
+				if bad[t+"\x00"+key] == "" {
+					add(tableName(t)+"."+key, setting{fmt.Sprint(opts.project.tables[t][key]), opts.project.path})
+				}
 			}
 		}
 	}
 	if os.Getenv(kb.EnvVar) != "" && k.source != "$"+kb.EnvVar {
 		add("$"+kb.EnvVar, setting{os.Getenv(kb.EnvVar), "environment (overridden)"})
 	}
+	// A key no command would accept is reported as the command would
+	// report it, not listed as in force.
+	defer func() {
+		msgs := make([]string, 0, len(bad))
+		for _, m := range bad {
+			msgs = append(msgs, m)
+		}
+		sort.Strings(msgs)
+		for _, m := range msgs {
+			fmt.Fprintf(opts.err, "bddl: %s\n", m)
+		}
+	}()
 	if opts.format == "json" {
 		enc := jsonLines(opts.out)
 		for _, r := range recs {
 			if err := enc.Encode(r); err != nil {
 				return err
 			}
+		}
+		if len(bad) > 0 {
+			return &exitError{code: exitMisuse}
 		}
 		return nil
 	}
@@ -130,7 +150,91 @@ func runConfig(opts *configOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Setting, v, r.Source)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(bad) > 0 {
+		return &exitError{code: exitMisuse}
+	}
+	return nil
+}
+
+// projectProblems checks every key of bddl.toml's [defaults] tables as
+// the commands would apply it: a table must name a command, a key of a
+// command's table one of its flags and a key of [defaults] a flag of some
+// command, and the value must be one the flag takes. It returns the
+// message of each bad key, by table and key.
+func (g *globalOptions) projectProblems(root *cobra.Command) map[string]string {
+	bad := map[string]string{}
+	p := g.project
+	if p == nil {
+		return bad
+	}
+	var all []*cobra.Command
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		all = append(all, c)
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(root)
+	for table, keys := range p.tables {
+		var cmds []*cobra.Command
+		if table == "" {
+			cmds = all
+		} else {
+			c, rest, err := root.Find(strings.Fields(table))
+			if err != nil || len(rest) > 0 || c == root || strings.TrimPrefix(c.CommandPath(), root.Name()+" ") != table {
+				for k := range keys {
+					bad[table+"\x00"+k] = fmt.Sprintf("%s: [%s]: there is no command bddl %s%s", p.path, tableName(table), table,
+						didYouMean(table, commandPaths(all, root)))
+				}
+				continue
+			}
+			cmds = []*cobra.Command{c}
+		}
+		for k, v := range keys {
+			found := false
+			for _, c := range cmds {
+				f := c.Flags().Lookup(k)
+				if f == nil {
+					continue
+				}
+				found = true
+				// The flags of this process's other commands are never
+				// used: setting one is a dry run of the value.
+				if err := setFlagValue(f, v); err != nil {
+					bad[table+"\x00"+k] = fmt.Sprintf("%s: [%s] %s: %v", p.path, tableName(table), k, err)
+				}
+				break
+			}
+			if !found {
+				if table == "" {
+					var names []string
+					for _, c := range cmds {
+						names = append(names, flagNames(c)...)
+					}
+					bad[table+"\x00"+k] = fmt.Sprintf("%s: [defaults] %s: no command has a flag --%s%s", p.path, k, k, didYouMean(k, names))
+				} else {
+					bad[table+"\x00"+k] = fmt.Sprintf("%s: [%s] %s: bddl %s has no flag --%s%s", p.path, tableName(table), k, table, k,
+						didYouMean(k, flagNames(cmds[0])))
+				}
+			}
+		}
+	}
+	return bad
+}
+
+// commandPaths are the command paths below root ("check", "episode convert").
+func commandPaths(cmds []*cobra.Command, root *cobra.Command) []string {
+	var out []string
+	for _, c := range cmds {
+		if c != root {
+			out = append(out, strings.TrimPrefix(c.CommandPath(), root.Name()+" "))
+		}
+	}
+	return out
 }
 
 func workDir(dir string) string {

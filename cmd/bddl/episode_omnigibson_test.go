@@ -232,7 +232,7 @@ func TestOmniGibsonSharedTasks(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("%q: %v\n%s", line, err, stderr)
 		}
-		if !omnigibson.IsInstanceName(filepath.Base(r.Path)) {
+		if !omnigibson.IsInstanceName(filepath.Base(r.Episode)) {
 			templates++
 			continue
 		}

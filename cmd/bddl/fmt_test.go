@@ -244,3 +244,17 @@ func TestFmtCheckAndList(t *testing.T) {
 		t.Errorf("-l -w: %q", r.stdout)
 	}
 }
+
+// TestFmtExamplesCanonical: the README's `bddl fmt -d activities/examples`
+// finds nothing to change: the shipped examples are in the canonical
+// layout.
+func TestFmtExamplesCanonical(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "..", "activities", "examples")
+	args := []string{"fmt", "-d", dir}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitOK)
+	if r.stdout != "" {
+		t.Errorf("bddl fmt -d activities/examples printed a diff:\n%s", r.stdout)
+	}
+}

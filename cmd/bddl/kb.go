@@ -21,8 +21,11 @@ func newKBCmd(g *globalOptions) *cobra.Command {
 		Long: `Inspect the knowledge base: synsets, their properties and parameters, the
 hierarchy, the scenes and object models, and the transition rules.
 
-The knowledge base is the one --kb names (a BEHAVIOR-1K knowledge_base
-directory or a YAML file), else $BDDL_KB, else the embedded default.`,
+The knowledge base is the one --kb names (a BEHAVIOR-1K data folder,
+generated_data, the bddl package folder or the checkout holding it, or a
+YAML file), else $BDDL_KB, else bddl.toml's kb, else the one of the
+BEHAVIOR-1K tree around the inputs, else the embedded default; bddl config
+shows which and where from.`,
 		Example: `  bddl kb show apple.n.01
   bddl kb tree --depth 2 food.n.02
   bddl kb search --property heatSource
@@ -227,7 +230,7 @@ func kbWriteJSON(w io.Writer, v any) error {
 
 // kbRecordOf is the flat JSON record of a knowledge-base finding.
 func kbRecordOf(f kb.Finding) kbRecord {
-	return kbRecord{File: f.Location.File, Line: f.Location.Line, Key: f.Location.Key, Severity: f.Severity,
+	return kbRecord{Record: "finding", File: f.Location.File, Line: f.Location.Line, Key: f.Location.Key, Severity: f.Severity,
 		Code: f.Code, Rule: "kb", Message: f.Message}
 }
 

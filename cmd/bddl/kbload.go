@@ -57,10 +57,12 @@ func (g *globalOptions) loadKBData() (*kb.Base, error) {
 	return b, err
 }
 
-// noteKB prints, once a run, which knowledge base is in use when the
-// command line did not name it.
+// noteKB prints, once a run (a process), which knowledge base is in use
+// when nothing chose it explicitly: not for --kb, $BDDL_KB or bddl.toml's
+// kb (bddl config shows those), only for one inferred from the inputs
+// or the embedded default.
 func (g *globalOptions) noteKB(s setting) {
-	if g.kbNoted || !g.started || s.source == "--kb" {
+	if g.kbNoted || !g.started || kbExplicit(g, s) {
 		return
 	}
 	g.kbNoted = true
@@ -70,6 +72,12 @@ func (g *globalOptions) noteKB(s setting) {
 		return
 	}
 	fmt.Fprintf(g.err, "bddl: note: using the knowledge base %s (from %s); --kb chooses another\n", s.value, s.source)
+}
+
+// kbExplicit reports whether the user chose the knowledge base: on the
+// command line, in the environment or in the project file.
+func kbExplicit(g *globalOptions, s setting) bool {
+	return s.source == "--kb" || s.source == "$"+kb.EnvVar || (g.project != nil && s.source == g.project.path)
 }
 
 // kbSource names the knowledge base in use, for messages.

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -104,7 +103,7 @@ func explainLibero(opts *explainOptions, p *bddl.Problem) error {
 
 // sampleLibero samples LIBERO definitions when every argument is one; it
 // reports whether it handled the command.
-func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
+func sampleLibero(cmd *cobra.Command, opts *sampleOptions, args []string) (bool, error) {
 	if len(args) == 0 || opts.after != "" {
 		return false, nil
 	}
@@ -129,6 +128,14 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 		}
 		defs = append(defs, def{in.Path, in.Rel, bytes.Clone(src)})
 	}
+	// The flags a LIBERO sample cannot honour are refused, not ignored:
+	// its sampler places bodies in the regions the definition gives, on
+	// LIBERO's own table, and records poses without extents to draw.
+	for _, name := range []string{"svg", "scene", "scene-file", "goal", "sampling-lists", "no-shrink", "shard"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			return true, misuse("--%s: not supported for LIBERO definitions (they are sampled in the regions they name, on LIBERO's table, as body poses without extents)", name)
+		}
+	}
 	if opts.out == "" {
 		return true, misuse("sample needs -o OUT, the directory to write configurations to")
 	}
@@ -136,6 +143,7 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 		return true, misuse("-o %s: %v", opts.out, err)
 	}
 	failed := false
+	done, sampled := 0, 0
 	enc := jsonLines(opts.globalOptions.out)
 	for _, d := range defs {
 		p, diags := bddl.Options{Mode: bddl.Reference, Dialect: bddl.DialectLibero}.ParseProblem(d.path, d.src)
@@ -169,7 +177,8 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 					rec.Reason.Objects = append([]string{u.Object}, u.Blockers...)
 				}
 				if opts.format == "text" {
-					fmt.Fprintf(opts.err, "%s: seed %d: %v\n", d.path, seed, err)
+					// sample's lines for BEHAVIOR-1K configurations.
+					fmt.Fprintf(opts.globalOptions.out, "FAIL  %s  #%d  %v\n", name, k, err)
 				}
 			} else {
 				out := filepath.Join(opts.out, sub, fmt.Sprintf("%s-%d.jsonl", name, seed))
@@ -187,17 +196,24 @@ func sampleLibero(opts *sampleOptions, args []string) (bool, error) {
 					return true, err
 				}
 				rec.File = out
-				if opts.format == "text" {
-					fmt.Fprintf(opts.globalOptions.out, "%s: seed %d: wrote %s\n", d.path, seed, out)
-				}
 			}
 			rec.Ms = float64(time.Since(start).Microseconds()) / 1000
+			done++
+			if rec.Status == "ok" {
+				sampled++
+				if opts.format == "text" {
+					fmt.Fprintf(opts.globalOptions.out, "ok    %s  %s  %.1f ms\n", name, rec.File, rec.Ms)
+				}
+			}
 			if opts.format == "json" {
 				if err := enc.Encode(rec); err != nil {
 					return true, err
 				}
 			}
 		}
+	}
+	if opts.format == "text" {
+		fmt.Fprintf(opts.globalOptions.out, "%d of %d configurations sampled\n", sampled, done)
 	}
 	if failed {
 		return true, findings()
@@ -288,26 +304,80 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	if err := checkFormat(opts.format); err != nil {
 		return true, err
 	}
+	initOnly, _ := cmd.Flags().GetBool("init")
+	if initOnly {
+		// check --init's records, table, -o and --shard, as for
+		// BEHAVIOR-1K states.
+		for _, name := range initIgnores {
+			if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+				return true, misuse("--%s does not apply to --init, which evaluates :init on the first step only", name)
+			}
+		}
+		var jobs []*initJob
+		for _, in := range ins {
+			path := in.Path
+			jobs = append(jobs, &initJob{path: path, rel: in.Rel, own: func() initResult { return liberoInitResult(opts, path) }})
+		}
+		return true, runInitJobs(opts, jobs)
+	}
 	switch {
 	case opts.hold < 1:
 		return true, misuse("--hold must be at least 1, not %d", opts.hold)
-	case opts.out != "", opts.perStep, opts.plot != "", opts.shardSpec != "", opts.lenient:
-		return true, misuse("--out, --per-step, --plot, --shard and --lenient are not supported for LIBERO episodes yet")
+	case opts.perStep, opts.plot != "", opts.lenient:
+		// As typed: -o/--output and --shard are supported.
+		for _, name := range []string{"per-step", "plot", "lenient"} {
+			if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+				return true, misuse("--%s is not supported for LIBERO episodes", name)
+			}
+		}
+		return true, misuse("--per-step, --plot and --lenient are not supported for LIBERO episodes")
 	}
-	initOnly, _ := cmd.Flags().GetBool("init")
+	shard, err := batch.ParseShard(opts.shardSpec)
+	if err != nil {
+		return true, misuse("%v", err)
+	}
+	// --shard keeps the episodes whose path relative to its argument
+	// hashes to it, as for BEHAVIOR-1K episodes.
+	var kept []batch.Input
+	for _, in := range ins {
+		if isLiberoEpisode(in.Path) && shard.Keep(in.Rel) {
+			kept = append(kept, in)
+		}
+	}
+	// -o: a results file, resumed as check resumes one: episodes with a
+	// verdict in it are not checked again, those that errored are.
+	var results *batch.ResultsFile
+	var previous []batch.Record
+	todo := kept
+	if opts.out != "" {
+		results, err = batch.OpenResults(opts.out, noter(opts.err))
+		if err != nil {
+			return true, misuse("-o %v", err)
+		}
+		defer results.Close()
+		keys := make([]string, len(kept))
+		for i, in := range kept {
+			keys[i] = batch.PathKey(in.Path)
+		}
+		plan := batch.PlanResume(results.Records(), keys)
+		previous = plan.Done
+		todo = nil
+		for _, i := range plan.Todo {
+			todo = append(todo, kept[i])
+		}
+		if len(previous) > 0 {
+			fmt.Fprintf(opts.err, "bddl: note: %s: %d of %d episodes already checked; checking %d\n", opts.out, len(previous), len(kept), len(todo))
+		}
+	}
 	failed := false
 	w := opts.globalOptions.out
 	enc := jsonLines(w)
 	// Several episodes: one line each and a table per task, as check
 	// prints BEHAVIOR-1K batches; --details prints every full report.
-	brief := len(paths) > 1 && !opts.details
-	type row struct {
-		episodes, successes, errors int
-		score, challenge            float64
-	}
-	rows := map[string]*row{}
-	var order []string
-	for _, path := range paths {
+	brief := len(kept) > 1 && !opts.details
+	all := append([]batch.Record(nil), previous...)
+	for _, in := range todo {
+		path := in.Path
 		r, err := checkLiberoEpisode(opts, path)
 		if err != nil {
 			fmt.Fprintln(opts.err, "bddl:", err)
@@ -315,52 +385,31 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 			continue
 		}
 		ok := r.Success
-		if initOnly {
-			ok = r.InitOK
-		}
 		failed = failed || !ok
-		task := strings.TrimSuffix(filepath.Base(r.Activity), filepath.Ext(r.Activity))
-		if rows[task] == nil {
-			rows[task] = &row{}
-			order = append(order, task)
+		all = append(all, batch.Record{Episode: r.Episode, Activity: r.Activity, Success: r.Success, Score: r.Score, ChallengeScore: r.ChallengeScore})
+		if results != nil {
+			line := liberoResultLine{Report: r, Shard: shardName(shard), ShardInputs: len(kept), Key: batch.PathKey(path), Rel: in.Rel}
+			if err := results.Append(line); err != nil {
+				return true, fmt.Errorf("-o %s: %w", opts.out, err)
+			}
 		}
-		x := rows[task]
-		x.episodes++
-		if ok {
-			x.successes++
-		}
-		x.score += r.Score
-		x.challenge += r.ChallengeScore
 		switch {
 		case opts.format == "json":
 			if err := enc.Encode(r); err != nil {
 				return true, err
 			}
 		case brief:
-			writeLiberoLine(w, r, ok, initOnly)
+			writeLiberoLine(w, r, ok)
 		default:
-			writeLiberoReport(w, r, initOnly)
+			writeLiberoReport(w, r)
 		}
 	}
-	if brief && opts.format == "text" && len(order) > 0 {
-		what := "SUCCESS"
-		if initOnly {
-			what = "INIT OK"
-		}
-		// A tabwriter, as check's other tables: LIBERO task names are
-		// often longer than any fixed width.
-		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "TASK\tEPISODES\t%s\tRATE\tMEAN SCORE\n", what)
-		var all row
-		for _, task := range order {
-			x := rows[task]
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.3f\n", task, x.episodes, x.successes, 100*float64(x.successes)/float64(x.episodes), x.score/float64(x.episodes))
-			all.episodes += x.episodes
-			all.successes += x.successes
-			all.score += x.score
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.3f\n", "all", all.episodes, all.successes, 100*float64(all.successes)/float64(all.episodes), all.score/float64(all.episodes))
-		if err := tw.Flush(); err != nil {
+	for _, r := range previous {
+		failed = failed || !r.Success
+	}
+	if brief && opts.format == "text" {
+		// The table of BEHAVIOR-1K batches, so one script reads both.
+		if err := batch.WriteSummary(w, all, len(previous)); err != nil {
 			return true, err
 		}
 	}
@@ -370,23 +419,33 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	return true, nil
 }
 
-// writeLiberoLine is one episode's line in a batch.
-func writeLiberoLine(w io.Writer, r libero.Report, ok, initOnly bool) {
-	verdict := "FAIL"
-	if ok {
-		verdict = "ok"
+// liberoResultLine is a LIBERO result as a results file (-o) holds it:
+// the record with what resuming and merging need (bddl schema result).
+type liberoResultLine struct {
+	libero.Report
+	Shard       string `json:"shard"`
+	ShardInputs int    `json:"shard_inputs"`
+	Key         string `json:"key"`
+	Rel         string `json:"rel,omitempty"`
+}
+
+// shardName is a results file's name of a shard: "0/1" unsharded.
+func shardName(s batch.Shard) string {
+	if s.All() {
+		return "0/1"
 	}
+	return s.String()
+}
+
+// writeLiberoLine is one episode's line in a batch, marked as check
+// marks BEHAVIOR-1K episodes.
+func writeLiberoLine(w io.Writer, r libero.Report, ok bool) {
+	verdict := liberoVerdict(r)
 	reason, lits := r.Reason, r.Unsatisfied
-	if initOnly {
-		reason, lits = ":init holds at the first step", r.InitFailures
-		if !ok {
-			reason = ":init does not hold at the first step"
-		}
-	}
 	if !ok && len(lits) > 0 {
 		reason += fmt.Sprintf(": %s (line %d: %s)", lits[0].Literal, lits[0].Line, lits[0].Detail)
 	}
-	fmt.Fprintf(w, "%-4s  %s: %s\n", verdict, r.Episode, reason)
+	fmt.Fprintf(w, "%-7s %s: %s\n", verdict, r.Episode, reason)
 }
 
 func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) {
@@ -424,7 +483,8 @@ func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) 
 	if diags.HasErrors() {
 		return libero.Report{}, fmt.Errorf("%s: the definition %s has errors", path, def)
 	}
-	c := libero.NewCheckerOptions(libero.Resolve(p), libero.CheckOptions{Hold: opts.hold, AtEnd: opts.atEnd})
+	task := libero.Resolve(p)
+	c := libero.NewCheckerOptions(task, libero.CheckOptions{Hold: opts.hold, AtEnd: opts.atEnd})
 	var step libero.Step
 	for {
 		if err := er.Next(&step); err == io.EOF {
@@ -435,33 +495,24 @@ func checkLiberoEpisode(opts *checkOptions, path string) (libero.Report, error) 
 		c.Step(&step)
 	}
 	r := c.Report()
-	r.Episode, r.Activity = path, def
+	r.InitLiterals = len(task.InitAtoms())
+	// The activity is named as every record names one: the task (the
+	// definition's file name without .bddl), not its path.
+	r.Episode, r.Activity, r.Definition = path, liberoTaskName(def), def
 	return r, nil
 }
 
-func writeLiberoReport(w io.Writer, r libero.Report, initOnly bool) {
+func writeLiberoReport(w io.Writer, r libero.Report) {
 	lits := func(title string, ls []libero.Literal) {
 		if len(ls) == 0 {
 			return
 		}
 		fmt.Fprintf(w, "  %s (%d)\n", title, len(ls))
 		for _, x := range ls {
-			fmt.Fprintf(w, "    %s  (%s:%d:%d)\n        %s: %s\n", x.Literal, r.Activity, x.Line, x.Col, x.Value, x.Detail)
+			fmt.Fprintf(w, "    %s  (%s:%d:%d)\n        %s: %s\n", x.Literal, r.Definition, x.Line, x.Col, x.Value, x.Detail)
 		}
 	}
-	if initOnly {
-		if r.InitOK {
-			fmt.Fprintf(w, "INIT OK  %s\n  activity     %s\n  init         true at the first step: :init holds\n", r.Episode, r.Activity)
-			return
-		}
-		fmt.Fprintf(w, "INIT FAILED  %s\n  activity     %s\n  init         %s at the first step: :init does not hold\n", r.Episode, r.Activity, r.Init)
-		lits(":init literals not true at the first step", r.InitFailures)
-		return
-	}
-	verdict := "FAILURE"
-	if r.Success {
-		verdict = "SUCCESS"
-	}
+	verdict := liberoVerdict(r)
 	first := "never"
 	if r.FirstSuccessStep != nil {
 		first = fmt.Sprintf("step %d", *r.FirstSuccessStep)
@@ -471,4 +522,43 @@ func writeLiberoReport(w io.Writer, r libero.Report, initOnly bool) {
 	lits(":init literals not true at the first step", r.InitFailures)
 	lits("goal literals false at the end", r.Unsatisfied)
 	lits("goal literals undetermined at the end", r.Undetermined)
+}
+
+// liberoTaskName is a LIBERO task's name: its definition's file name
+// without .bddl (KITCHEN_SCENE3_turn_on_the_stove).
+func liberoTaskName(def string) string {
+	return strings.TrimSuffix(filepath.Base(def), filepath.Ext(def))
+}
+
+// liberoInitResult is check --init's record of a LIBERO episode.
+func liberoInitResult(opts *checkOptions, path string) initResult {
+	res := initResult{Record: "init", Episode: path}
+	r, err := checkLiberoEpisode(opts, path)
+	if err != nil {
+		res.Init, res.Error = "unknown", err.Error()
+		return res
+	}
+	res.Activity, res.Init, res.Literals = r.Activity, r.Init.String(), r.InitLiterals
+	for _, l := range r.InitFailures {
+		res.Failing = append(res.Failing, initFailure{Literal: l.Literal, Value: l.Value.String(), Detail: l.Detail})
+		if l.Value == libero.False {
+			res.False++
+		} else {
+			res.Unknown++
+		}
+	}
+	res.NotTrue = len(res.Failing)
+	return res
+}
+
+// liberoVerdict is a LIBERO result's word, as BEHAVIOR-1K reports say it
+// (episode.Result.Verdict): SUCCESS, FAIL or UNDETERMINED.
+func liberoVerdict(r libero.Report) string {
+	switch {
+	case r.Success:
+		return "SUCCESS"
+	case r.GoalAtEnd == libero.Unknown && len(r.Unsatisfied) == 0:
+		return "UNDETERMINED"
+	}
+	return "FAIL"
 }

@@ -60,16 +60,16 @@ func TestLiberoSampleThenCheckInit(t *testing.T) {
 	args = []string{"check", "--init", "--episode", out}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 0)
-	if n := strings.Count(r.stdout, ": :init holds at the first step"); n != len(files) || !strings.Contains(r.stdout, "INIT OK") {
+	if n := strings.Count(r.stdout, "\nTRUE   ") + strings.Count(r.stdout[:min(7, len(r.stdout))], "TRUE   "); n != len(files) {
 		t.Errorf("check --init: %d episodes hold, want %d:\n%s", n, len(files), r.stdout)
 	}
 	// The table's columns line up however long the task names are.
-	table := r.stdout[strings.Index(r.stdout, "TASK "):]
+	table := r.stdout[strings.Index(r.stdout, "ACTIVITY "):]
 	lines := strings.Split(strings.TrimSpace(table), "\n")
-	col := strings.Index(lines[0], "EPISODES")
+	col := strings.Index(lines[0], "STATES")
 	for _, l := range lines[1:] {
 		if len(l) <= col || l[col-1] != ' ' || l[col] == ' ' {
-			t.Errorf("column EPISODES at %d does not line up in %q", col, l)
+			t.Errorf("column STATES at %d does not line up in %q", col, l)
 		}
 	}
 	// The JSON report is the record check prints for BEHAVIOR-1K.
@@ -104,7 +104,8 @@ func TestLiberoCheckInitNamesTheFailingAtom(t *testing.T) {
 	args := []string{"check", "--init", ep}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 1)
-	if !strings.Contains(r.stdout, "INIT FAILED") || !strings.Contains(r.stdout, "(On moka_pot_1 kitchen_table_moka_init_region)  (") || !strings.Contains(r.stdout, "valid.bddl:41:5)\n        false: moka_pot_1 at") {
+	// check --init's line, as for BEHAVIOR-1K states.
+	if !strings.HasPrefix(r.stdout, "FALSE  ") || !strings.Contains(r.stdout, "(On moka_pot_1 kitchen_table_moka_init_region) is false [moka_pot_1 at") {
 		t.Errorf("check --init does not name the failing atom:\n%s", r.stdout)
 	}
 	// A bad step is an error naming the line.
@@ -113,8 +114,8 @@ func TestLiberoCheckInitNamesTheFailingAtom(t *testing.T) {
 	}
 	r = runBDDL(t, args...)
 	r.wantCode(t, args, 1)
-	if !strings.Contains(r.stderr, "ep.jsonl:2: step") {
-		t.Errorf("bad step not reported with its line: %s", r.stderr)
+	if !strings.HasPrefix(r.stdout, "ERROR  ") || !strings.Contains(r.stdout, "ep.jsonl:2: step") {
+		t.Errorf("bad step not reported with its line: %s", r.stdout)
 	}
 }
 
@@ -225,7 +226,7 @@ func TestLiberoCheckGzipEpisode(t *testing.T) {
 	args = []string{"check", "--init", gz}
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 0)
-	if !strings.Contains(r.stdout, "INIT OK") {
+	if !strings.HasPrefix(r.stdout, "TRUE   ") {
 		t.Errorf("check --init on a gzip episode:\n%s%s", r.stdout, r.stderr)
 	}
 }
@@ -236,9 +237,81 @@ func TestLiberoCheckRefusesUnsupportedFlags(t *testing.T) {
 	args := []string{"sample", "-o", out, files[0]}
 	runBDDL(t, args...).wantCode(t, args, 0)
 	ep, _ := filepath.Glob(filepath.Join(out, "*.jsonl"))
-	for _, flag := range [][]string{{"--per-step"}, {"--lenient"}, {"--shard", "0/2"}, {"--out", filepath.Join(out, "r.jsonl")}, {"--hold", "0"}} {
+	for _, flag := range [][]string{{"--per-step"}, {"--lenient"}, {"--hold", "0"}, {"--shard", "2/2"}} {
 		args := append(append([]string{"check"}, flag...), ep...)
-		runBDDL(t, args...).wantCode(t, args, exitMisuse)
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, exitMisuse)
+		// The flag as typed, not another spelling of it.
+		if !strings.Contains(r.stderr, flag[0]) {
+			t.Errorf("%v: stderr %q does not name %s", args, r.stderr, flag[0])
+		}
+	}
+}
+
+// TestLiberoCheckResumeAndShard: LIBERO check writes a results file with
+// -o and resumes from it, and --shard I/N splits the episodes so that
+// the shards cover each once; records name the task, not the
+// definition's path, and match the result schema.
+func TestLiberoCheckResumeAndShard(t *testing.T) {
+	t.Parallel()
+	def := filepath.Join(liberoErrors, "valid.bddl")
+	eps := t.TempDir()
+	args := []string{"sample", "-n", "6", "-o", eps, def}
+	runBDDL(t, args...).wantCode(t, args, exitOK)
+	results := filepath.Join(t.TempDir(), "r.jsonl")
+	args = []string{"check", "--episode", eps, "-o", results}
+	first := runBDDL(t, args...)
+	if first.code == exitMisuse {
+		t.Fatalf("%v: %s", args, first.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(string(readFile(t, results))), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("-o wrote %d lines, want 6", len(lines))
+	}
+	checkJSONLines(t, compileSchema(t, "result"), "-o results", strings.Join(lines, "\n"))
+	for _, l := range lines {
+		var rec struct{ Activity, Shard, Key string }
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Activity != "valid" || rec.Shard != "0/1" || rec.Key == "" {
+			t.Errorf("results line %s", l)
+		}
+	}
+	if !strings.Contains(first.stdout, "ACTIVITY") || !strings.Contains(first.stdout, "MEAN CHALLENGE") {
+		t.Errorf("the summary is not check's table:\n%s", first.stdout)
+	}
+	again := runBDDL(t, args...)
+	if again.code != first.code || !strings.Contains(again.stderr, "6 of 6 episodes already checked; checking 0") ||
+		!strings.Contains(again.stdout, "(6 of the 6 episodes from earlier runs)") {
+		t.Errorf("resumed run: exit %d, stdout %q, stderr %q", again.code, again.stdout, again.stderr)
+	}
+	if n := strings.Count(string(readFile(t, results)), "\n"); n != 6 {
+		t.Errorf("the resumed run appended: %d lines", n)
+	}
+	seen := map[string]int{}
+	for _, shard := range []string{"0/3", "1/3", "2/3"} {
+		args := []string{"check", "--format", "json", "--episode", eps, "--shard", shard}
+		r := runBDDL(t, args...)
+		checkJSONLines(t, compileSchema(t, "result"), "check --shard", r.stdout)
+		for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+			if l == "" {
+				continue
+			}
+			var rec struct{ Episode string }
+			if err := json.Unmarshal([]byte(l), &rec); err != nil {
+				t.Fatal(err)
+			}
+			seen[rec.Episode]++
+		}
+	}
+	if len(seen) != 6 {
+		t.Errorf("the shards checked %d episodes, want 6: %v", len(seen), seen)
+	}
+	for ep, n := range seen {
+		if n != 1 {
+			t.Errorf("%s checked by %d shards", ep, n)
+		}
 	}
 }
 
@@ -262,5 +335,42 @@ func TestLiberoMixedWithBehaviorRefused(t *testing.T) {
 		if !strings.Contains(r.stderr, "cannot be checked in one run") || !strings.Contains(r.stderr, "success.jsonl") {
 			t.Errorf("%v: %s", args, r.stderr)
 		}
+	}
+}
+
+// TestLiberoSampleRefusesUnsupportedFlags: sample's flags a LIBERO
+// definition cannot honour are refused (exit 2, nothing written), not
+// ignored: --svg wrote no drawing and said nothing.
+func TestLiberoSampleRefusesUnsupportedFlags(t *testing.T) {
+	t.Parallel()
+	def := filepath.Join(liberoErrors, "valid.bddl")
+	for _, flag := range [][]string{{"--svg"}, {"--goal"}, {"--scene", "Rs_int"}, {"--no-shrink"}, {"--sampling-lists", "none"}, {"--shard", "0/2"}} {
+		out := filepath.Join(t.TempDir(), "out")
+		args := append(append([]string{"sample", "-o", out}, flag...), def)
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, exitMisuse)
+		if !strings.Contains(r.stderr, flag[0]+": not supported for LIBERO") {
+			t.Errorf("%v: stderr %q", args, r.stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: wrote %s", args, out)
+		}
+	}
+}
+
+// TestLiberoSampleLinesAsBehavior: sample's text lines for LIBERO tasks
+// are those of BEHAVIOR-1K configurations ("ok    NAME  FILE  MS ms",
+// "FAIL  NAME  #K  REASON", the count), on stdout.
+func TestLiberoSampleLinesAsBehavior(t *testing.T) {
+	t.Parallel()
+	capacity := filepath.Join(t.TempDir(), "capacity.bddl")
+	writeFile(t, capacity, readFile(t, filepath.Join(liberoErrors, "capacity.bddl")))
+	args := []string{"sample", "-n", "2", "-o", t.TempDir(), filepath.Join(liberoErrors, "valid.bddl"), capacity}
+	r := runBDDL(t, args...)
+	r.wantCode(t, args, exitFindings)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 5 || !strings.HasPrefix(lines[0], "ok    valid  ") || !strings.HasSuffix(lines[0], " ms") ||
+		!strings.HasPrefix(lines[2], "FAIL  capacity  #0  ") || lines[4] != "2 of 4 configurations sampled" {
+		t.Errorf("sample's lines:\n%s", r.stdout)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/dora"
 	"github.com/openbddl/bddl/episode/oopsie"
@@ -263,7 +264,9 @@ func (o *episodeWriteOptions) recordingActivity(rf *recordingFlags) (*predicates
 	if err != nil {
 		return nil, "", nil, err
 	}
-	return prog, prog.Problem().Name.Name, m, nil
+	// The activity's one name (as sample and convert name it): the
+	// episodes' header and the definition copy beside them, <name>.bddl.
+	return prog, activities.CanonicalName(pathOf(o.activity), prog.Problem()), m, nil
 }
 
 func runFromRecording(opts *fromRecordingOptions, paths []string) error {
@@ -312,9 +315,11 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 		}
 		steps, err := convertRecording(ep, ropts, dst)
 		if opts.format == "json" {
-			rec := map[string]any{"episode": ep.path, "layout": ep.layoutName(), "file": dst, "steps": steps}
+			// episode convert's record (bddl schema converted).
+			rec := map[string]any{"record": "converted", "episode": ep.path, "activity": ref, "layout": ep.layoutName(), "file": dst, "steps": steps}
 			if err != nil {
 				rec["error"] = err.Error()
+				delete(rec, "file")
 			}
 			line, _ := json.Marshal(rec)
 			fmt.Fprintf(opts.streams.out, "%s\n", line)

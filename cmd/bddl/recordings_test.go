@@ -148,6 +148,11 @@ func TestRecordingsOopsie(t *testing.T) {
 	args = []string{"episode", "from-oopsie", session, "--map", mapFile, "-o", out}
 	r = runBDDL(t, args...)
 	r.wantCode(t, args, 0)
+	// The definition beside them is named as sample and convert name it:
+	// <activity>.bddl, not <problem name>.bddl.
+	if defs, _ := filepath.Glob(filepath.Join(out, "*.bddl")); len(defs) != 1 || filepath.Base(defs[0]) != "putting_the_apple_on_the_table.bddl" {
+		t.Errorf("definition copies %v, want putting_the_apple_on_the_table.bddl", defs)
+	}
 	args = []string{"check", "--format", "json", "--activity", filepath.Join(oopsieData, "putting_the_apple_on_the_table.bddl"), "--episode", out}
 	r = runBDDL(t, args...)
 	r.wantCode(t, args, 1)

@@ -58,7 +58,7 @@ func TestCheckRoboLabSummary(t *testing.T) {
 	r := runBDDL(t, args...)
 	r.wantCode(t, args, 1)
 	for _, want := range []string{
-		"ok    " + roboLabPath("run_0.hdf5") + "#demo_0: goal satisfied at step 22",
+		"SUCCESS " + roboLabPath("run_0.hdf5") + "#demo_0: goal satisfied at step 22",
 		"RoboLab agreement over 4 episodes: 2 both succeed, 1 both fail, 0 only RoboLab, 1 only BDDL",
 		"#demo_3  success at step 22  failure             only BDDL",
 	} {
@@ -104,7 +104,7 @@ func TestCheckRoboLabErrors(t *testing.T) {
 		{"bad map", []string{"check", "--map", act, "--episode", run}, 2, "--map"},
 		{"bad results", []string{"check", "--map", roboLabPath("names.yaml"), "--robolab-results", act, "--episode", run}, 2, "--robolab-results"},
 		{"bad data", []string{"check", "--map", roboLabPath("names.yaml"), "--episode", roboLabPath("bad.hdf5")}, 1,
-			"ERROR " + roboLabPath("bad.hdf5") + "#demo_1: " + roboLabPath("bad.hdf5") + ": data/demo_1/bbox/bbox_mm/bowl: step 9: corner 5 z is NaN"},
+			"ERROR   " + roboLabPath("bad.hdf5") + "#demo_1: " + roboLabPath("bad.hdf5") + ": data/demo_1/bbox/bbox_mm/bowl: step 9: corner 5 z is NaN"},
 		{"truncated", []string{"check", "--map", roboLabPath("names.yaml"), "--episode", cut}, 1, "truncated: the file has"},
 	}
 	for _, tc := range tests {
@@ -114,7 +114,7 @@ func TestCheckRoboLabErrors(t *testing.T) {
 			if !strings.Contains(r.stdout+r.stderr, tc.want) {
 				t.Errorf("output lacks %q:\nstdout:\n%s\nstderr:\n%s", tc.want, r.stdout, r.stderr)
 			}
-			if tc.name == "truncated" && strings.Contains(r.stdout, "ok ") {
+			if tc.name == "truncated" && (strings.HasPrefix(r.stdout, "SUCCESS ") || strings.Contains(r.stdout, "\nSUCCESS ")) {
 				t.Errorf("a truncated file succeeded:\n%s", r.stdout)
 			}
 		})

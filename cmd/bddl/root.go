@@ -129,6 +129,10 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			asGroup(c)
+			c.Example = `  source <(bddl completion bash)                          # this shell
+  bddl completion bash > /etc/bash_completion.d/bddl       # every bash
+  bddl completion zsh > "${fpath[1]}/_bddl"               # zsh
+  bddl completion fish > ~/.config/fish/completions/bddl.fish`
 		}
 	}
 	return root

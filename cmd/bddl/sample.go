@@ -109,7 +109,7 @@ misuse.`,
   bddl sample --after sugar_cookies -o rules/ && bddl check --episode rules/
   bddl sample behavior1k/activity_definitions --shard 2/8 -n 10 -o samples/   # one of 8 machines`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if done, err := sampleLibero(opts, args); done {
+			if done, err := sampleLibero(cmd, opts, args); done {
 				return err
 			}
 			return runSample(opts, args)

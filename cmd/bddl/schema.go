@@ -25,9 +25,10 @@ var schemas embed.FS
 // schemaNames lists the record types, and which commands print each.
 var schemaNames = map[string]string{
 	"result":         "check --format json, check -o, results merge",
+	"init":           "check --init --format json, check --init -o (lines with \"record\": \"init\")",
 	"finding":        "validate --format json, kb check --format json",
 	"scenes":         "validate --scenes --format json (lines with \"record\": \"scenes\")",
-	"converted":      "episode convert --format json, episode from-omnigibson --format json",
+	"converted":      "episode convert, from-omnigibson, from-oopsie and from-dora with --format json",
 	"parse":          "parse --format json",
 	"explain":        "explain --format json",
 	"synset":         "kb show, kb search, kb tree with --format json",
@@ -37,6 +38,7 @@ var schemaNames = map[string]string{
 	"rule-explain":   "transition explain --format json",
 	"libero-episode": "the LIBERO episode files check reads (bddl sample writes them for LIBERO tasks)",
 	"serve":          "the lines of bddl serve: handshake, requests, responses",
+	"setting":        "config --format json",
 }
 
 func schemaFor(name string) ([]byte, error) {

@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/kb"
 )
 
 // compileSchema compiles one of the embedded record schemas.
@@ -38,6 +41,13 @@ func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 func TestJSONLinesMatchSchemas(t *testing.T) {
 	t.Parallel()
 	dir, _ := episodeTree(t)
+	_, oopsieSessionDir, oopsieMap := oopsieSession(t)
+	// The OmniGibson fixture's synsets are in the example knowledge base
+	// as a file (the embedded one serves only the embedded examples).
+	exampleYAML := filepath.Join(t.TempDir(), "example-kb.yaml")
+	writeFile(t, exampleYAML, kb.DefaultYAML())
+	liberoEpisodes := t.TempDir()
+	runBDDL(t, "sample", "-n", "2", "-o", liberoEpisodes, filepath.Join(liberoErrors, "valid.bddl"))
 	out := filepath.Join(t.TempDir(), "out.jsonl")
 	runBDDL(t, "check", "--out", out, "--episode", filepath.Join(dir, "runs"))
 	tests := []struct {
@@ -61,7 +71,35 @@ func TestJSONLinesMatchSchemas(t *testing.T) {
 		{"sample", []string{"sample", "--format", "json", "--scene", "Studio_0", "-o", t.TempDir(), "doing_the_laundry"}},
 		{"finding", []string{"validate", "--format", "json", "--scenes", "tidying_the_living_room", "cleaning_shoes"}},
 		{"converted", []string{"episode", "convert", "--format", "json", roboLabPath("run_0.hdf5"), "--map", roboLabPath("names.yaml"), "-o", t.TempDir()}},
+		{"converted", []string{"--kb", exampleYAML, "episode", "from-omnigibson", "--format", "json", "--no-progress", filepath.Join(ogFixtures, "tiny"), "-o", t.TempDir() + "/"}},
+		{"converted", []string{"episode", "from-oopsie", "--format", "json", oopsieSessionDir, "--map", oopsieMap, "-o", t.TempDir()}},
+		{"init", []string{"--kb", exampleYAML, "check", "--init", "--format", "json", "--no-progress", filepath.Join(ogFixtures, "tiny")}},
+		{"init", []string{"check", "--init", "--format", "json", liberoEpisodes}},
+		{"result", []string{"check", "--format", "json", liberoEpisodes}},
+		{"sample", []string{"sample", "--format", "json", "-o", t.TempDir(), filepath.Join(liberoErrors, "valid.bddl")}},
+		{"setting", []string{"config", "--format", "json"}},
 	}
+	// Every command with --format json is in the table, but these,
+	// whose records have no schema yet.
+	noSchema := map[string]bool{"annotate": true, "annotations compare": true, "episode from-dora": true}
+	covered := map[string]bool{}
+	for _, tc := range tests {
+		c, _, err := newRootCmd(streams{}).Find(tc.args)
+		if err == nil {
+			covered[strings.TrimPrefix(c.CommandPath(), "bddl ")] = true
+		}
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		path := strings.TrimPrefix(c.CommandPath(), "bddl ")
+		if c.Flags().Lookup("format") != nil && !covered[path] && !noSchema[path] {
+			t.Errorf("bddl %s has --format json but no line of it is checked against a schema here", path)
+		}
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(newRootCmd(streams{}))
 	for _, tc := range tests {
 		s := compileSchema(t, tc.schema)
 		r := runBDDL(t, tc.args...)
@@ -151,6 +189,90 @@ func TestSchemaCommand(t *testing.T) {
 		r.wantCode(t, args, exitMisuse)
 		if !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("bddl %v: stderr %q, want %q", args, r.stderr, tt.want)
+		}
+	}
+}
+
+// TestSchemaTableInDocs: docs/cli.md's table of record types lists
+// every schema bddl schema prints.
+func TestSchemaTableInDocs(t *testing.T) {
+	t.Parallel()
+	doc := string(readFile(t, filepath.Join("..", "..", "docs", "cli.md")))
+	for name := range schemaNames {
+		if !strings.Contains(doc, "`bddl schema "+name+"`") {
+			t.Errorf("docs/cli.md's schema table lacks %s", name)
+		}
+	}
+}
+
+// TestInitRecordsMatchSchema: check --init --format json and its -o file
+// print "init" records that match bddl schema init, for BEHAVIOR-1K
+// episodes and LIBERO ones alike, with -o resuming, --shard splitting
+// the states, and the flags --init cannot honour refused.
+func TestInitRecordsMatchSchema(t *testing.T) {
+	t.Parallel()
+	s := compileSchema(t, "init")
+	samples := t.TempDir()
+	args := []string{"sample", "-n", "4", "cleaning_shoes", "-o", samples}
+	runBDDL(t, args...).wantCode(t, args, exitOK)
+	liberoEps := t.TempDir()
+	args = []string{"sample", "-n", "4", "-o", liberoEps, filepath.Join(liberoErrors, "valid.bddl")}
+	runBDDL(t, args...).wantCode(t, args, exitOK)
+	for _, dir := range []string{samples, liberoEps} {
+		args := []string{"check", "--init", "--format", "json", dir}
+		r := runBDDL(t, args...)
+		r.wantCode(t, args, exitOK)
+		checkJSONLines(t, s, "check --init --format json", r.stdout)
+		if n := strings.Count(r.stdout, `"record":"init"`); n != 4 {
+			t.Errorf("%v: %d init records, want 4:\n%s", args, n, r.stdout)
+		}
+		if strings.Contains(r.stdout, `"path"`) || strings.Contains(r.stdout, `"activity":"/`) {
+			t.Errorf("%v: records name a path where an activity or episode goes:\n%s", args, r.stdout)
+		}
+		// -o writes the records and resumes from them.
+		out := filepath.Join(t.TempDir(), "init.jsonl")
+		args = []string{"check", "--init", dir, "-o", out}
+		r = runBDDL(t, args...)
+		r.wantCode(t, args, exitOK)
+		checkJSONLines(t, s, "check --init -o", string(readFile(t, out)))
+		if n := strings.Count(string(readFile(t, out)), "\n"); n != 4 {
+			t.Errorf("%v: -o wrote %d lines, want 4", args, n)
+		}
+		r = runBDDL(t, args...)
+		r.wantCode(t, args, exitOK)
+		if !strings.Contains(r.stderr, "4 of 4 states already checked; checking 0") || !strings.Contains(r.stdout, "(4 of the 4 states from earlier runs)") {
+			t.Errorf("resumed: stdout %q stderr %q", r.stdout, r.stderr)
+		}
+		if n := strings.Count(string(readFile(t, out)), "\n"); n != 4 {
+			t.Errorf("the resumed run appended: %d lines", n)
+		}
+		// Shards cover every state once.
+		seen := map[string]int{}
+		for _, shard := range []string{"0/2", "1/2"} {
+			args := []string{"check", "--init", "--format", "json", "--shard", shard, dir}
+			r := runBDDL(t, args...)
+			for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+				var rec initResult
+				if l != "" && json.Unmarshal([]byte(l), &rec) == nil {
+					seen[rec.Episode]++
+				}
+			}
+		}
+		if len(seen) != 4 {
+			t.Errorf("%s: shards checked %v, want each of 4 states once", dir, seen)
+		}
+		for ep, n := range seen {
+			if n != 1 {
+				t.Errorf("%s checked by %d shards", ep, n)
+			}
+		}
+		for _, flag := range [][]string{{"--plot", "p.svg"}, {"--per-step"}, {"--hold", "3"}, {"--negation", "strict"}} {
+			args := append(append([]string{"check", "--init"}, flag...), dir)
+			r := runBDDL(t, args...)
+			r.wantCode(t, args, exitMisuse)
+			if !strings.Contains(r.stderr, flag[0]+" does not apply to --init") {
+				t.Errorf("%v: stderr %q", args, r.stderr)
+			}
 		}
 	}
 }

@@ -89,6 +89,11 @@ func runServe(opts *serveOptions) error {
 	if opts.spin < 0 || opts.spin > time.Second {
 		return misuse("--spin %v: between 0 and 1s", opts.spin)
 	}
+	// A server is started by a client, often one per worker process
+	// (a multiprocessing.Pool): its knowledge-base note would be printed
+	// once per worker and tells the client's user nothing the client's
+	// kb= does not; the client says which it passes.
+	opts.kbNoted = true
 	// Ctrl-C in the parent's terminal reaches the server too; the parent
 	// decides when the server ends (by closing its input).
 	signal.Ignore(os.Interrupt)

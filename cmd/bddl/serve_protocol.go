@@ -58,6 +58,7 @@ const (
 	codeBadStep        = "bad_step"   // a step the episode reader refuses: line, step, field
 	codeNotFound       = "not_found"  // an activity, synset, scene or file that does not exist
 	codeEpisode        = "episode"    // an episode file that cannot be read
+	codeKB             = "kb"         // a knowledge base that does not load: its data errors in the message
 	codeInternal       = "internal"   // a failure of the server (a recovered panic): a bug
 	// codeUnsupportedValue: steps_marshal holds a value JSON cannot (bytes,
 	// a set, a non-str key, ...); no step of the request was applied, so

@@ -56,10 +56,15 @@ func (st *serveState) base(path string) (*kb.Base, *serveError) {
 		if path != "" {
 			g.kbPath = path
 		}
-		e.base, e.err = g.loadKB()
+		e.base, e.err = g.loadKBData()
+		// The data errors go in the message, which is all a client sees
+		// (the server's stderr may go nowhere).
+		if e.err != nil {
+			e.err = fmt.Errorf("knowledge base %s does not load: %w", g.kbSource(), e.err)
+		}
 	})
 	if e.err != nil {
-		return nil, errorf(codeNotFound, "%v", e.err)
+		return nil, errorf(codeKB, "%v", e.err)
 	}
 	return e.base, nil
 }

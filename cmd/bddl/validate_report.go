@@ -218,6 +218,7 @@ func plural(n int, one, many string) string {
 
 // kbRecord is the JSON record of a knowledge-base finding.
 type kbRecord struct {
+	Record   string      `json:"record"` // "finding", as validate's
 	File     string      `json:"file"`
 	Line     int         `json:"line,omitempty"`
 	Key      string      `json:"key,omitempty"`

@@ -11,10 +11,12 @@ import (
 	"html/template"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
@@ -31,10 +33,11 @@ const maxViewFrames = 600
 type viewOptions struct {
 	*globalOptions
 	readFlags
-	activity string
-	library  string
-	out      string
-	frames   int
+	activity  string
+	library   string
+	out       string
+	sceneFile string
+	frames    int
 }
 
 func newViewCmd(g *globalOptions) *cobra.Command {
@@ -44,16 +47,24 @@ func newViewCmd(g *globalOptions) *cobra.Command {
 		Short: "Write one self-contained HTML page showing a sampled scene or an episode",
 		Long: `View writes one HTML file, with everything inline (no network access, no
 server), that shows an episode: a sampled scene (one step) or a recording.
-The objects' boxes are drawn in their rooms from above (x, y) and from the
-side (x, z), labelled on hover; a step slider moves through the recording
-and lists which top-level goal conjuncts hold at each step (true, false or
-unknown); the check report is beside it.
+The objects are drawn in their rooms from above (x, y) and from the side
+(x, z), axis-aligned boxes as rectangles and oriented boxes as their rotated
+footprints, coloured by role (task object, container, support, agent) with a
+legend and labelled where a label fits. Scene furniture is drawn in grey:
+that of --scene-file, else that of the knowledge-base scene a sample was
+laid out in. A step slider moves through the recording and lists which
+top-level goal conjuncts hold at each step (true, false or unknown); those
+and the :init literals light up the objects they name on hover, and the
+other way round; the check report is below them.
 
 The activity is --activity, else the one the header names (found as check
 finds it). An episode of more than ` + fmt.Sprint(maxViewFrames) + ` steps is shown at
-evenly spaced steps (--frames sets how many) and always at its last.`,
+evenly spaced steps (--frames sets how many) and always at its last. A file
+that cannot be drawn (a LIBERO episode, which records no boxes; a file that
+is not an episode) is an error (exit 1) and no page is written.`,
 		Example: `  bddl sample cleaning_shoes -o samples/ && bddl view samples/cleaning_shoes/*.jsonl -o scene.html
-  bddl view --activity tidying_the_living_room activities/examples/tidying_the_living_room/episodes/poses.jsonl -o poses.html`,
+  bddl view --activity tidying_the_living_room activities/examples/tidying_the_living_room/episodes/poses.jsonl -o poses.html
+  bddl view cook_bacon/house_single_floor_task_cook_bacon_0_0_template-tro_state.jsonl --scene-file sampled_task/cook_bacon/house_single_floor_task_cook_bacon_0_0_template.json -o instance.html`,
 		Args: exactArgs(1, "an episode file"),
 		RunE: func(_ *cobra.Command, args []string) error { return runView(opts, args[0]) },
 	}
@@ -61,6 +72,7 @@ evenly spaced steps (--frames sets how many) and always at its last.`,
 	addOutputFlag(f, &opts.out, "", "the HTML file to write (required)")
 	f.StringVar(&opts.activity, "activity", "", "activity definition: a problem file or a name (default: the one the header names)")
 	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find the activity by name in")
+	f.StringVar(&opts.sceneFile, "scene-file", "", "an OmniGibson *_template.json or *_template-partial_rooms.json scene file whose furniture to draw")
 	f.IntVar(&opts.frames, "frames", maxViewFrames, "most steps the page holds")
 	opts.readFlags.add(f)
 	return cmd
@@ -68,28 +80,65 @@ evenly spaced steps (--frames sets how many) and always at its last.`,
 
 // viewData is what the page draws, as JSON inside it.
 type viewData struct {
-	Activity  string      `json:"activity"`
-	Episode   string      `json:"episode"`
-	Objects   []viewObj   `json:"objects"`
-	Frames    []viewFrame `json:"frames"`
-	Conjuncts []string    `json:"conjuncts"`
-	Report    string      `json:"report"`
-	Steps     int         `json:"steps"`
+	Activity string    `json:"activity"`
+	Episode  string    `json:"episode"`
+	Objects  []viewObj `json:"objects"`
+	// Furniture are scene objects the episode does not record, drawn
+	// under its objects (from --scene-file, or the knowledge-base scene a
+	// sample was laid out in).
+	Furniture []viewShape `json:"furniture,omitempty"`
+	// Rooms are the rooms' floor rectangles [x0, y0, x1, y1] when a
+	// scene gives them; else the page draws each room around its objects.
+	Rooms     []viewRoom    `json:"rooms,omitempty"`
+	Frames    []viewFrame   `json:"frames"`
+	Conjuncts []viewLiteral `json:"conjuncts"`
+	Init      []viewLiteral `json:"init"`
+	Report    string        `json:"report"`
+	// Verdict is the report's first word; for a sampled scene it is the
+	// truth of :init, which is what a sample promises.
+	Verdict string `json:"verdict"`
+	Sample  bool   `json:"sample,omitempty"`
+	Steps   int    `json:"steps"`
 }
 
+// viewObj is one object the episode records. Role is agent, container,
+// support, task (the definition's other objects) or scene (recorded but
+// not in the definition).
 type viewObj struct {
 	Name string `json:"name"`
 	Room string `json:"room,omitempty"`
+	Role string `json:"role"`
+}
+
+// viewShape is a box drawn as is: 6 numbers (an axis-aligned box, min
+// then max) or 24 (the 8 corners of an oriented box).
+type viewShape struct {
+	Name string    `json:"name"`
+	Room string    `json:"room,omitempty"`
+	Box  []float64 `json:"box"`
+	// Wall marks a wall, left out of the side view, which it would hide.
+	Wall bool `json:"wall,omitempty"`
+}
+
+type viewRoom struct {
+	Name  string     `json:"name"`
+	Floor [4]float64 `json:"floor"`
+}
+
+// viewLiteral is a literal of :init or a top-level conjunct of the goal,
+// with the objects it names (indices into Objects; a quantified
+// conjunct names every object of its types).
+type viewLiteral struct {
+	Text    string `json:"text"`
+	Objects []int  `json:"objects"`
 }
 
 // viewFrame is one shown step: each object's box (null when it has none
 // or does not exist), the goal's and each conjunct's truth.
 type viewFrame struct {
-	Step  int64        `json:"step"`
-	Boxes [][6]float64 `json:"boxes"`
-	Has   []bool       `json:"has"`
-	Truth []string     `json:"truth,omitempty"` // goal, then conjuncts
-	_     struct{}     `json:"-"`
+	Step  int64       `json:"step"`
+	Boxes [][]float64 `json:"boxes"`
+	Truth []string    `json:"truth,omitempty"` // goal, then conjuncts
 }
 
 func runView(opts *viewOptions, path string) error {
@@ -132,17 +181,37 @@ func runView(opts *viewOptions, path string) error {
 	if len(eps) != 1 || eps[0].Sub != "" {
 		return misuse("%s: view shows one episode file (JSON Lines), not %d", path, len(eps))
 	}
-	checker := &batch.Checker{Resolver: res, Options: episode.CheckOptions{Hold: 1, PerStep: true}}
-	o := checker.Check(ctx, eps[0])
-	var report bytes.Buffer
-	_ = o.Result.WriteText(&report)
-
+	// The page is drawn from what the episode records: read it first, so
+	// that a file that is not an episode is refused before anything is
+	// written.
 	data, err := readViewFrames(path, opts.frames)
 	if err != nil {
-		return misuse("%v", err)
+		return &exitError{code: exitFindings, err: err}
 	}
+	checker := &batch.Checker{Resolver: res, Options: episode.CheckOptions{Hold: 1, PerStep: true}}
+	o := checker.Check(ctx, eps[0])
+	if o.Result.Error != "" {
+		return &exitError{code: exitFindings, err: fmt.Errorf("%s: %s (no page written)", path, o.Result.Error)}
+	}
+	var report bytes.Buffer
+	if data.Sample {
+		fmt.Fprintf(&report, "A sampled initial scene: :init is %s here, which is what a sample promises;\nthe goal is not expected to hold yet (`bddl check --init` checks samples).\n\n", o.Result.Init)
+	}
+	_ = o.Result.WriteText(&report)
 	data.Activity, data.Episode, data.Report = o.Result.Activity, path, report.String()
-	data.Conjuncts = o.Result.Conjuncts
+	data.Verdict = o.Result.Verdict()
+	if data.Sample {
+		data.Verdict = "INIT " + strings.ToUpper(o.Result.Init.String())
+	}
+	var problem *bddl.Problem
+	ref := opts.activity
+	if ref == "" {
+		ref = data.activityRef
+	}
+	if act, err := res.Resolve(ref, eps[0]); err == nil {
+		problem = act.Problem
+	}
+	data.link(problem, o.Result.Conjuncts)
 	truth := map[int64][]string{}
 	for _, s := range o.Result.PerStep {
 		t := []string{s.Goal.String()}
@@ -154,16 +223,26 @@ func runView(opts *viewOptions, path string) error {
 	for i := range data.Frames {
 		data.Frames[i].Truth = truth[data.Frames[i].Step]
 	}
-	page, err := renderView(data)
+	if err := data.addScene(base, opts.sceneFile); err != nil {
+		return misuse("--scene-file: %v", err)
+	}
+	page, err := renderView(&data.viewData)
 	if err != nil {
 		return err
 	}
 	if err := fsutil.WriteFileAtomic(opts.out, page); err != nil {
 		return misuse("-o: %v", err)
 	}
-	fmt.Fprintf(opts.err, "bddl: wrote %s (%d objects, %d of %d steps shown)\n", opts.out, len(data.Objects), len(data.Frames), data.Steps)
-	if o.Result.Error != "" {
-		return findings()
+	drawn := 0
+	for _, b := range data.Frames[0].Boxes {
+		if b != nil {
+			drawn++
+		}
+	}
+	fmt.Fprintf(opts.err, "bddl: wrote %s (%d objects, %d with a box; %d scene objects; %d of %d steps shown)\n",
+		opts.out, len(data.Objects), drawn, len(data.Furniture), len(data.Frames), data.Steps)
+	if drawn == 0 && len(data.Furniture) == 0 {
+		fmt.Fprintf(opts.err, "bddl: note: %s records no box (aabb or obb) for any object, so the page draws no object\n", path)
 	}
 	return nil
 }
@@ -171,10 +250,20 @@ func runView(opts *viewOptions, path string) error {
 // viewLineLimit bounds one line of an episode read for the page.
 const viewLineLimit = episode.MaxLineBytes
 
+// viewRead is the page's data and what reading the episode learnt
+// beside it.
+type viewRead struct {
+	viewData
+	activityRef string
+	scene       string // the knowledge-base scene a sample was laid out in
+	boundScene  map[string]bool
+}
+
 // readViewFrames reads the objects' boxes at every step of an episode
 // file (gzip-compressed when it ends in .gz) and keeps at most max
-// frames, evenly spaced, and the last.
-func readViewFrames(path string, max int) (*viewData, error) {
+// frames, evenly spaced, and the last. An oriented box (obb) is kept as
+// its corners, preferred to an axis-aligned one as the tighter.
+func readViewFrames(path string, max int) (*viewRead, error) {
 	f, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
@@ -192,27 +281,48 @@ func readViewFrames(path string, max int) (*viewData, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), viewLineLimit)
 	type objFields struct {
-		AABB   *[6]float64 `json:"aabb"`
-		Exists *bool       `json:"exists"`
-		Room   *string     `json:"room"`
+		AABB   *[6]float64    `json:"aabb"`
+		OBB    *[8][3]float64 `json:"obb"`
+		Exists *bool          `json:"exists"`
+		Room   *string        `json:"room"`
 	}
 	var header struct {
-		Steps   int                   `json:"steps"`
-		Objects map[string]*objFields `json:"objects"`
+		Version  *int                  `json:"bddl_episode"`
+		Format   string                `json:"format"`
+		Activity string                `json:"activity"`
+		Steps    int                   `json:"steps"`
+		Objects  map[string]*objFields `json:"objects"`
+		Meta     struct {
+			Sampler *struct {
+				Scene        string            `json:"scene"`
+				Source       string            `json:"scene_source"`
+				SceneObjects map[string]string `json:"scene_objects"`
+			} `json:"sampler"`
+		} `json:"meta"`
 	}
-	d := &viewData{}
+	d := &viewRead{}
 	index := map[string]int{}
-	var cur viewFrame
+	type objState struct {
+		aabb, obb []float64
+		gone      bool
+	}
+	var cur []objState
 	line := 0
 	apply := func(objs map[string]*objFields) {
-		for name, o := range objs {
+		// Sorted, so the page is the same on every run.
+		names := make([]string, 0, len(objs))
+		for name := range objs {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			o := objs[name]
 			i, ok := index[name]
 			if !ok {
 				i = len(d.Objects)
 				index[name] = i
 				d.Objects = append(d.Objects, viewObj{Name: name})
-				cur.Boxes = append(cur.Boxes, [6]float64{})
-				cur.Has = append(cur.Has, false)
+				cur = append(cur, objState{})
 			}
 			if o == nil {
 				continue
@@ -221,12 +331,32 @@ func readViewFrames(path string, max int) (*viewData, error) {
 				d.Objects[i].Room = *o.Room
 			}
 			if o.AABB != nil {
-				cur.Boxes[i], cur.Has[i] = *o.AABB, true
+				cur[i].aabb = o.AABB[:]
 			}
-			if o.Exists != nil && !*o.Exists {
-				cur.Has[i] = false
+			if o.OBB != nil {
+				c := make([]float64, 0, 24)
+				for _, p := range o.OBB {
+					c = append(c, p[:]...)
+				}
+				cur[i].obb = c
+			}
+			if o.Exists != nil {
+				cur[i].gone = !*o.Exists
 			}
 		}
+	}
+	snapshot := func(step int64) viewFrame {
+		fr := viewFrame{Step: step, Boxes: make([][]float64, len(cur))}
+		for i, s := range cur {
+			switch {
+			case s.gone:
+			case s.obb != nil:
+				fr.Boxes[i] = s.obb
+			case s.aabb != nil:
+				fr.Boxes[i] = s.aabb
+			}
+		}
+		return fr
 	}
 	var all []viewFrame
 	for sc.Scan() {
@@ -237,7 +367,24 @@ func readViewFrames(path string, max int) (*viewData, error) {
 		}
 		if line == 1 {
 			if err := json.Unmarshal(b, &header); err != nil {
-				return nil, fmt.Errorf("%s:1: header: %w", path, err)
+				return nil, fmt.Errorf("%s:1: not an episode: the header is not a JSON object of the episode format: %w", path, err)
+			}
+			if header.Format == "libero-episode" {
+				return nil, fmt.Errorf("%s: a LIBERO episode records body poses, not boxes, so view cannot draw it (`bddl check` reads it)", path)
+			}
+			if header.Version == nil {
+				return nil, fmt.Errorf("%s:1: not an episode: the header has no \"bddl_episode\" field (see docs/episode-format.md)", path)
+			}
+			d.activityRef = header.Activity
+			if s := header.Meta.Sampler; s != nil {
+				d.Sample = true
+				if s.Source == "kb" {
+					d.scene = s.Scene
+				}
+				d.boundScene = map[string]bool{}
+				for _, v := range s.SceneObjects {
+					d.boundScene[v] = true
+				}
 			}
 			apply(header.Objects)
 			continue
@@ -250,11 +397,11 @@ func readViewFrames(path string, max int) (*viewData, error) {
 			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		apply(step.Objects)
-		cur.Step = int64(len(all))
+		n := int64(len(all))
 		if step.Step != nil {
-			cur.Step = *step.Step
+			n = *step.Step
 		}
-		all = append(all, viewFrame{Step: cur.Step, Boxes: append([][6]float64(nil), cur.Boxes...), Has: append([]bool(nil), cur.Has...)})
+		all = append(all, snapshot(n))
 		if len(all) > 4*max {
 			all = thin(all, max)
 		}
@@ -262,16 +409,18 @@ func readViewFrames(path string, max int) (*viewData, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", path, line+1, err)
 	}
+	if line == 0 {
+		return nil, fmt.Errorf("%s: not an episode: the file is empty", path)
+	}
 	if len(all) == 0 {
-		all = append(all, viewFrame{Boxes: cur.Boxes, Has: cur.Has})
+		all = append(all, snapshot(0))
 	}
 	d.Steps = int(all[len(all)-1].Step) + 1
 	d.Frames = thin(all, max)
 	// Objects that appeared later have no entry in earlier frames.
 	for i := range d.Frames {
 		for len(d.Frames[i].Boxes) < len(d.Objects) {
-			d.Frames[i].Boxes = append(d.Frames[i].Boxes, [6]float64{})
-			d.Frames[i].Has = append(d.Frames[i].Has, false)
+			d.Frames[i].Boxes = append(d.Frames[i].Boxes, nil)
 		}
 	}
 	return d, nil

@@ -396,6 +396,14 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	}
 	if len(rep.Approximate) > 0 {
 		meta["approximate"] = rep.Approximate
+		// Which records are approximate, so that a reader of the episode
+		// (check --init) tells approximate decisions as this conversion
+		// does (ReportFromMeta).
+		for k, l := range map[string][]string{"approx_boxes": rep.ApproxBoxes, "approx_joints": rep.ApproxJoints, "approx_particles": rep.ApproxParticles} {
+			if len(l) > 0 {
+				meta[k] = l
+			}
+		}
 	}
 	h.Meta, _ = json.Marshal(meta)
 	return h, rep, nil

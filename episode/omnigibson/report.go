@@ -1,6 +1,7 @@
 package omnigibson
 
 import (
+	"encoding/json"
 	"sort"
 )
 
@@ -72,4 +73,30 @@ func (r *Report) IsApproximate(pred string, args []string) bool {
 		return len(args) > 0 && in(r.ApproxParticles, args[0])
 	}
 	return false
+}
+
+// ReportFromMeta is the part of a conversion's Report that an episode
+// written by it keeps in its header's meta: which records are
+// approximate, for IsApproximate. nil when the meta records none (an
+// episode not converted from OmniGibson, or one with nothing
+// approximate).
+func ReportFromMeta(meta json.RawMessage) *Report {
+	if len(meta) == 0 {
+		return nil
+	}
+	var m struct {
+		Source          string   `json:"source"`
+		Approximate     []string `json:"approximate"`
+		ApproxBoxes     []string `json:"approx_boxes"`
+		ApproxJoints    []string `json:"approx_joints"`
+		ApproxParticles []string `json:"approx_particles"`
+	}
+	if json.Unmarshal(meta, &m) != nil || m.Source != "omnigibson" || len(m.Approximate) == 0 {
+		return nil
+	}
+	r := &Report{Approximate: m.Approximate, ApproxBoxes: m.ApproxBoxes, ApproxJoints: m.ApproxJoints, ApproxParticles: m.ApproxParticles}
+	for _, l := range [][]string{r.Approximate, r.ApproxBoxes, r.ApproxJoints, r.ApproxParticles} {
+		sort.Strings(l)
+	}
+	return r
 }

@@ -350,7 +350,7 @@ func (r *Resolver) byName(ref string) (*Activity, error) {
 		}
 	}
 	if len(r.libs) == 0 {
-		hint += " (give --activities DIR to look names up in a BEHAVIOR-1K activity_definitions tree, or --activity FILE)"
+		hint += " (give --activities DIR to look names up in a BEHAVIOR-1K activity_definitions tree, or a problem file's path)"
 	}
 	return nil, fmt.Errorf("activity %q not found: not a problem file, and not in %s%s", ref, where, hint)
 }

@@ -12,7 +12,11 @@ library only (numpy arrays are accepted wherever numbers are)::
             r = s.step(objects=obs.objects, facts=obs.facts)
             if r.success:
                 break
-        print(r.score, [l.ground for l in r.unsatisfied])
+        print(r.goal, r.score, r.reason)            # r.goal: "true", "false" or "unknown"
+
+A step's result is lean by default; ``s.step(..., explain=True)`` returns
+the whole record, whose ``unsatisfied`` lists the goal's literals that do
+not hold (``[l.ground for l in r.unsatisfied]``).
 
 See docs/python.md for every method, the protocol and its schema.
 """
@@ -24,13 +28,13 @@ from .installed import installed_kb
 from .errors import DefinitionError, EngineError, StepError
 from .group import GroupResult, SessionGroup
 from .live import LiveChecker
-from .results import (CheckResult, Explanation, Finding, InitResult, Literal, RuleFiring, RunResult, SampleRecord,
+from .results import (Truth, CheckResult, Explanation, Finding, InitResult, Literal, RuleFiring, RunResult, SampleRecord,
                       StepResult, ValidationReport)
 
 __all__ = [
     "Engine", "Session", "PROTOCOL", "binary_path", "find_binary", "__version__", "installed_kb",
     "SessionGroup", "GroupResult", "LiveChecker",
     "EngineError", "DefinitionError", "StepError",
-    "StepResult", "CheckResult", "InitResult", "RunResult", "Literal", "RuleFiring",
+    "Truth", "StepResult", "CheckResult", "InitResult", "RunResult", "Literal", "RuleFiring",
     "Finding", "ValidationReport", "Explanation", "SampleRecord",
 ]

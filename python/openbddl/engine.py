@@ -267,6 +267,59 @@ def server_release(version: str) -> Optional[str]:
     return m.group(1) if m else None
 
 
+_GEOMETRY = {"touch_tolerance": float, "vertical_range": float, "horizontal_range": float, "nextto_ratio": float,
+             "horizontal_rays": int, "overlap_fraction": float}
+
+
+def _options(negation: Optional[str], hold: Optional[int], at_end: Optional[bool], lenient: Optional[bool],
+             per_step: Optional[bool], strict_pairs: Optional[bool], goal_formulas: Optional[str],
+             geometry: Optional[Mapping[str, float]], transitions: Optional[bool] = None) -> Dict[str, Any]:
+    """The evaluation options of check and session as the protocol's
+    params, checked here so that a mistake is a TypeError or ValueError
+    naming the keyword (the server would name bddl check's flag)."""
+    out: Dict[str, Any] = {}
+    for key, v in (("at_end", at_end), ("lenient", lenient), ("per_step", per_step),
+                   ("strict_pairs", strict_pairs), ("transitions", transitions)):
+        if v is not None:
+            if not isinstance(v, bool):
+                raise TypeError("%s must be a bool, not %s" % (key, type(v).__name__))
+            out[key] = v
+    if negation is not None:
+        if negation not in ("reference", "strict"):
+            raise ValueError('negation must be "reference" or "strict", not %r' % (negation,))
+        out["negation"] = negation
+    if hold is not None:
+        if isinstance(hold, bool) or not isinstance(hold, int):
+            raise TypeError("hold must be an int, not %s" % type(hold).__name__)
+        if hold < 1:
+            raise ValueError("hold must be at least 1, not %d" % hold)
+        out["hold"] = hold
+    if goal_formulas is not None:
+        if not isinstance(goal_formulas, str):
+            raise TypeError("goal_formulas must be a str, not %s" % type(goal_formulas).__name__)
+        out["goal_formulas"] = goal_formulas
+    if geometry is not None:
+        g: Dict[str, Any] = {}
+        for key, v in dict(geometry).items():
+            want = _GEOMETRY.get(key)
+            if want is None:
+                raise TypeError("geometry: unknown key %r (known: %s)" % (key, ", ".join(sorted(_GEOMETRY))))
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or (want is int and not isinstance(v, int)):
+                raise TypeError("geometry[%r] must be %s, not %s" % (key, "an int" if want is int else "a number",
+                                                                  type(v).__name__))
+            g[key] = v
+        out["geometry"] = g
+    return out
+
+
+def _not_text(what: str, value: Any) -> None:
+    """A definition's text given where a name or path goes is refused
+    with the keyword that takes it."""
+    if isinstance(value, str) and value.lstrip().startswith("("):
+        raise ValueError("%s=%r is a definition's text, not an activity name or path: pass the text as "
+                         "definition=..." % (what, value[:40] + ("..." if len(value) > 40 else "")))
+
+
 class _Server:
     """One running ``bddl serve``: requests are written under a lock; the
     thread waiting for a response reads the stream for everyone (it hands
@@ -277,7 +330,11 @@ class _Server:
         self.timeout = timeout
         # Buffered both ways: readline on an unbuffered pipe reads a byte
         # per system call; every request is flushed as it is written.
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, bufsize=1 << 16)
+        try:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                                         bufsize=1 << 16)
+        except OSError as e:  # no such file, not executable
+            raise EngineError("cannot run the bddl binary %r: %s" % (argv[0], e.strerror or e), code="no_binary") from e
         _grow_pipes(self.proc)
         self.pid = os.getpid()
         self.wlock = threading.Lock()
@@ -692,24 +749,38 @@ class Engine:
         return list(self.call("kb.show", {"synsets": list(synsets)})["synsets"])
 
     def check(self, episode: Union[PathLike, Sequence[Union[str, Mapping[str, Any]]]], *,
-              activity: Optional[str] = None, name: Optional[str] = None, **options: Any) -> CheckResult:
+              activity: Optional[str] = None, name: Optional[str] = None, negation: Optional[str] = None,
+              hold: Optional[int] = None, at_end: Optional[bool] = None, lenient: Optional[bool] = None,
+              per_step: Optional[bool] = None, transitions: Optional[bool] = None,
+              strict_pairs: Optional[bool] = None, goal_formulas: Optional[str] = None,
+              geometry: Optional[Mapping[str, float]] = None) -> CheckResult:
         """Check one episode as ``bddl check --format json`` does: a file
         path, or its lines held in memory (header first; dicts or JSON
-        strings). ``options`` are check's: ``negation``, ``hold``,
-        ``at_end``, ``lenient``, ``per_step``, ``transitions``,
-        ``strict_pairs``, ``goal_formulas``, ``geometry``."""
-        recs = self._check(episode, activity, name, options)
+        strings). The options are check's: ``negation`` ("reference" or
+        "strict"), ``hold`` (steps the goal must hold), ``at_end``,
+        ``lenient``, ``per_step``, ``transitions``, ``strict_pairs``,
+        ``goal_formulas``, ``geometry`` (a dict of tolerances:
+        ``touch_tolerance``, ``vertical_range``, ``horizontal_range``,
+        ``nextto_ratio``, ``horizontal_rays``, ``overlap_fraction``)."""
+        opts = _options(negation, hold, at_end, lenient, per_step, strict_pairs, goal_formulas, geometry, transitions)
+        recs = self._check(episode, activity, name, opts)
         if len(recs) != 1:
             raise ValueError("check takes one episode; %d matched: use check_many" % len(recs))
         return recs[0]
 
-    def check_many(self, episodes: PathLike, *, activity: Optional[str] = None, **options: Any) -> List[CheckResult]:
+    def check_many(self, episodes: PathLike, *, activity: Optional[str] = None, negation: Optional[str] = None,
+                   hold: Optional[int] = None, at_end: Optional[bool] = None, lenient: Optional[bool] = None,
+                   per_step: Optional[bool] = None, transitions: Optional[bool] = None,
+                   strict_pairs: Optional[bool] = None, goal_formulas: Optional[str] = None,
+                   geometry: Optional[Mapping[str, float]] = None) -> List[CheckResult]:
         """Check every episode of a directory or glob (as ``bddl check
-        --episode``), one result each, in order."""
-        return self._check(episodes, activity, None, options)
+        --episode``), one result each, in order; the options are check's."""
+        opts = _options(negation, hold, at_end, lenient, per_step, strict_pairs, goal_formulas, geometry, transitions)
+        return self._check(episodes, activity, None, opts)
 
     def _check(self, episode: Any, activity: Optional[str], name: Optional[str],
                options: Dict[str, Any]) -> List[CheckResult]:
+        _not_text("activity", activity)
         p = self._eval_params(options)
         if activity:
             p["activity"] = activity
@@ -744,39 +815,53 @@ class Engine:
 
     def session(self, activity: Optional[Union[str, PathLike]] = None, header: Optional[Mapping[str, Any]] = None,
                 transitions: bool = True, *, definition: Optional[str] = None, name: Optional[str] = None,
-                **options: Any) -> "Session":
+                negation: Optional[str] = None, hold: Optional[int] = None, at_end: Optional[bool] = None,
+                lenient: Optional[bool] = None, per_step: Optional[bool] = None,
+                strict_pairs: Optional[bool] = None, goal_formulas: Optional[str] = None,
+                geometry: Optional[Mapping[str, float]] = None) -> "Session":
         """Open a session checking an episode step by step.
 
         ``activity`` is a name (in the examples or ``activities``) or a
         path; ``definition`` a problem's text instead. ``header`` is an
         episode header (its ``objects``, ``closed_world``, ``dt``; default
-        none). ``transitions`` applies the knowledge base's transition
-        rules after each step (``bddl check --transitions``). ``options``
-        are check's: ``negation``, ``hold``, ``at_end``, ``lenient``,
-        ``per_step``, ``strict_pairs``, ``goal_formulas``, ``geometry``.
+        none): the first line of a sample's episode works as is.
+        ``transitions`` applies the knowledge base's transition rules after
+        each step (``bddl check --transitions``). The other options are
+        check's (see :meth:`check`); an unknown keyword is a TypeError.
         """
-        p = self._eval_params(options)
-        p["transitions"] = transitions
+        _not_text("activity", activity)
+        p = self._eval_params(_options(negation, hold, at_end, lenient, per_step, strict_pairs, goal_formulas,
+                                       geometry, transitions))
         if activity is not None:
             p["activity"] = os.fspath(activity)
         if definition is not None:
             p["definition"] = definition
         if header is not None:
-            p["header"] = dict(header)
+            # A session is open-ended: the step count a file's header
+            # declares (a sample's says 1) does not bound it.
+            p["header"] = {k: v for k, v in header.items() if k != "steps"}
         if name:
             p["name"] = name
         r = self.call("session.open", p)
         return Session(self, self._get(), r["session"], r.get("activity", ""), tuple(r.get("conjuncts") or ()))
 
     def sessions(self, activities: Sequence[Union[str, PathLike]], headers: Optional[Sequence[Optional[Mapping[str, Any]]]] = None,
-                 transitions: bool = True, *, names: Optional[Sequence[str]] = None, **options: Any) -> "SessionGroup":
+                 transitions: bool = True, *, names: Optional[Sequence[str]] = None,
+                 negation: Optional[str] = None, hold: Optional[int] = None, at_end: Optional[bool] = None,
+                 lenient: Optional[bool] = None, per_step: Optional[bool] = None,
+                 strict_pairs: Optional[bool] = None, goal_formulas: Optional[str] = None,
+                 geometry: Optional[Mapping[str, float]] = None) -> "SessionGroup":
         """Open one session per activity (a vectorised environment's N
         episodes; different activities allowed), stepped together in one
         round trip by ``SessionGroup.step`` (openbddl/group.py). ``headers``
         is one episode header per activity, or None; ``names`` the objects
         of the pose arrays ``SessionGroup.step`` takes; ``transitions`` and
-        ``options`` as ``session``'s."""
+        the other options as ``session``'s (an unknown keyword is a
+        TypeError)."""
         from .group import open_group
+        for a in activities:
+            _not_text("activities[...]", a)
+        options = _options(negation, hold, at_end, lenient, per_step, strict_pairs, goal_formulas, geometry)
         return open_group(self, activities, headers, transitions, names, options)
 
 

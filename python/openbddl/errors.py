@@ -1,5 +1,6 @@
 """Exceptions of the openbddl client."""
 
+import re
 from typing import Any, Dict, List, Optional
 
 __all__ = ["EngineError", "DefinitionError", "StepError"]
@@ -56,10 +57,27 @@ class StepError(EngineError):
         self.index: Optional[int] = data.get("index")
 
 
+# A flag of the command line in a server message ("--negation \"x\"",
+# "--activities DIR", "--transitions:"), with its value when it has one.
+_FLAG = re.compile(r'(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?:( |=)("[^"]*"|[A-Z][A-Z_|]*\b|-?[0-9][0-9.]*))?')
+
+
+def python_terms(message: str) -> str:
+    """A server message in this client's terms: bddl check's flags
+    (``--per-step``, ``--activities DIR``) become the keywords that set
+    them (``per_step=``, ``activities=DIR``)."""
+    def keyword(m: "re.Match[str]") -> str:
+        name = m.group(1).replace("-", "_")
+        return name + "=" + m.group(3) if m.group(3) else name + "="
+    out = _FLAG.sub(keyword, message)
+    return out.replace("=:", ":").replace("= ", " ")
+
+
 def error_from_response(err: Dict[str, Any]) -> EngineError:
-    """Map a response's error object to an exception."""
+    """Map a response's error object to an exception. The message is in
+    Python's terms (python_terms); ``data["message"]`` keeps the server's."""
     code = err.get("code", "engine")
-    message = err.get("message", "error")
+    message = python_terms(err.get("message", "error"))
     if code == "definition":
         return DefinitionError(message, err)
     if code == "bad_step":

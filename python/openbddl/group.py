@@ -292,6 +292,6 @@ def open_group(engine: Any, activities: Sequence[Union[str, Any]], headers: Opti
         p = dict(base, activity=a)
         h = headers[i] if headers is not None else None
         if h is not None:
-            p["header"] = dict(h)
+            p["header"] = {k: v for k, v in h.items() if k != "steps"}  # open-ended, as session's
         params.append(p)
     return SessionGroup(engine, _open_many(engine, params), acts, params, names)

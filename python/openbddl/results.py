@@ -8,10 +8,20 @@ Each keeps the record it was made from (``record``), as the command's
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+try:
+    from typing import Literal as _Lit
+except ImportError:  # Python < 3.8
+    _Lit = None  # type: ignore[assignment]
+
 __all__ = [
-    "Literal", "RuleFiring", "StepResult", "CheckResult", "InitResult", "RunResult",
+    "Truth", "Literal", "RuleFiring", "StepResult", "CheckResult", "InitResult", "RunResult",
     "Finding", "ValidationReport", "Explanation", "SampleRecord",
 ]
+
+
+# Truth is a three-valued truth as the engine reports it: a goal, a
+# literal or :init is "true", "false" or "unknown" (missing data).
+Truth = _Lit["true", "false", "unknown"] if _Lit is not None else str  # type: ignore[misc,valid-type]
 
 
 @dataclass(frozen=True)
@@ -21,7 +31,7 @@ class Literal:
     literal: str
     ground: str
     objects: Tuple[str, ...]
-    value: str  # "true", "false" or "unknown"
+    value: Truth
     source: str
     detail: str = ""
     line: int = 0
@@ -73,7 +83,7 @@ class StepResult:
     success: bool
     score: float
     challenge_score: float
-    goal: str
+    goal: Truth
     step: int
     reason: str
     first_success_step: Optional[int]
@@ -129,7 +139,7 @@ class InitResult:
     """Whether ``:init`` holds in a session's state, and which literals do not."""
 
     ok: bool
-    truth: str
+    truth: Truth
     failures: Tuple[Literal, ...]
 
 
@@ -140,7 +150,7 @@ class RunResult:
 
     result: StepResult
     steps: int
-    goals: Tuple[str, ...] = ()
+    goals: Tuple[Truth, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ class ErrorTest(unittest.TestCase):
         cases = [
             ("unknown_method", lambda: self.eng.call("frobnicate", {})),
             ("invalid_params", lambda: self.eng.call("explain", {"activty": ACTIVITY})),
-            ("invalid_params", lambda: self.eng.session(ACTIVITY, negation="sometimes")),
+            ("invalid_params", lambda: self.eng.call("session.open", {"activity": ACTIVITY, "negation": "sometimes"})),
             ("not_found", lambda: self.eng.session("no_such_activity")),
             ("unknown_session", lambda: self.eng.call("session.step", {"session": "s999", "step": {"step": 0}})),
             ("not_found", lambda: self.eng.check("/no/such/episode.jsonl")),
