@@ -39,6 +39,7 @@ var schemaNames = map[string]string{
 	"libero-episode": "the LIBERO episode files check reads (bddl sample writes them for LIBERO tasks)",
 	"serve":          "the lines of bddl serve: handshake, requests, responses",
 	"setting":        "config --format json",
+	"version":        "version --format json",
 }
 
 func schemaFor(name string) ([]byte, error) {

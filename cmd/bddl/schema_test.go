@@ -78,6 +78,7 @@ func TestJSONLinesMatchSchemas(t *testing.T) {
 		{"result", []string{"check", "--format", "json", liberoEpisodes}},
 		{"sample", []string{"sample", "--format", "json", "-o", t.TempDir(), filepath.Join(liberoErrors, "valid.bddl")}},
 		{"setting", []string{"config", "--format", "json"}},
+		{"version", []string{"version", "--format", "json"}},
 	}
 	// Every command with --format json is in the table, but these,
 	// whose records have no schema yet.

@@ -22,7 +22,7 @@ var buildVersion, buildCommit, buildTime string
 
 // versionInfo is what bddl version prints.
 type versionInfo struct {
-	Type     string `json:"type"` // "version"
+	Record   string `json:"record"` // "version", as every record says what it is
 	Version  string `json:"version"`
 	Commit   string `json:"commit,omitempty"`
 	Time     string `json:"time,omitempty"`
@@ -43,7 +43,7 @@ func currentVersion() versionInfo {
 // versionOf merges the link-time stamp (which wins) with the build
 // information.
 func versionOf(info *debug.BuildInfo, stampVersion, stampCommit, stampTime, platform string) versionInfo {
-	v := versionInfo{Type: "version", Version: info.Main.Version, Go: info.GoVersion, Platform: platform}
+	v := versionInfo{Record: "version", Version: info.Main.Version, Go: info.GoVersion, Platform: platform}
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":

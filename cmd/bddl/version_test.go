@@ -55,7 +55,7 @@ func TestVersionCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
 		t.Fatalf("bddl version --format json: %v\n%s", err, r.stdout)
 	}
-	if v.Type != "version" || v.Go != runtime.Version() || v.Platform != runtime.GOOS+"/"+runtime.GOARCH || v.Version == "" {
+	if v.Record != "version" || v.Go != runtime.Version() || v.Platform != runtime.GOOS+"/"+runtime.GOARCH || v.Version == "" {
 		t.Errorf("bddl version --format json = %+v", v)
 	}
 	runBDDL(t, "version", "--format", "yaml").wantCode(t, nil, exitMisuse)
