@@ -198,13 +198,11 @@ func boxGap(a, b Box) float64 {
 	return norm(g)
 }
 
-// separation is a lower bound on the distance between two oriented
-// boxes: the largest gap between their projections on the 15 axes of the
-// separating axis test and on the line between their centres. It is 0
-// exactly when the boxes intersect, and the exact distance whenever the
-// closest features are faces or lie on the line between the centres.
-func separation(a, b *frame3) float64 {
-	var axes [16][3]float64
+// separatingAxes are the 15 axes of the separating axis test of two
+// oriented boxes (each one's faces, and the cross products of their
+// edges), and the line between their centres, which tightens the bound
+// when the boxes face each other edge to edge or corner to corner.
+func separatingAxes(a, b *frame3) (axes [16][3]float64) {
 	k := 0
 	for i := 0; i < 3; i++ {
 		axes[k], axes[k+1] = a.ax[i], b.ax[i]
@@ -214,10 +212,18 @@ func separation(a, b *frame3) float64 {
 			k++
 		}
 	}
-	// The line between the centres tightens the bound when the boxes
-	// face each other edge to edge or corner to corner.
+	axes[k] = sub(b.c, a.c)
+	return axes
+}
+
+// separation is a lower bound on the distance between two oriented
+// boxes: the largest gap between their projections on the 15 axes of the
+// separating axis test and on the line between their centres. It is 0
+// exactly when the boxes intersect, and the exact distance whenever the
+// closest features are faces or lie on the line between the centres.
+func separation(a, b *frame3) float64 {
+	axes := separatingAxes(a, b)
 	d := sub(b.c, a.c)
-	axes[k] = d
 	best := 0.0
 	for _, axis := range axes {
 		l2 := dot(axis, axis)

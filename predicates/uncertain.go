@@ -65,18 +65,8 @@ func margin(m, u float64) Truth {
 // separationBounds bounds the separation (as separation measures it)
 // between a displaced by δ and b, over every δ within (uh, uv).
 func separationBounds(a, b *frame3, uh, uv float64) (lo, hi float64) {
-	var axes [16][3]float64
-	k := 0
-	for i := 0; i < 3; i++ {
-		axes[k], axes[k+1] = a.ax[i], b.ax[i]
-		k += 2
-		for j := 0; j < 3; j++ {
-			axes[k] = cross(a.ax[i], b.ax[j])
-			k++
-		}
-	}
+	axes := separatingAxes(a, b)
 	d := sub(b.c, a.c)
-	axes[k] = d
 	for _, axis := range axes {
 		l2 := dot(axis, axis)
 		if l2 < 1e-18 {
