@@ -53,6 +53,13 @@ class MisbehavingServerTest(unittest.TestCase):
 
 
 class BinaryResolutionTest(unittest.TestCase):
+    # $BDDL_BIN as such: a platform wheel's bundled binary, which comes
+    # first (binary_path), is set aside.
+    def setUp(self) -> None:
+        patcher = mock.patch.object(binary, "bundled_binary", return_value=None)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
     def test_relative_bin_resolved_once(self) -> None:
         with tempfile.TemporaryDirectory() as d:
             exe = os.path.join(d, "bddl")
