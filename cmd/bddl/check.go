@@ -10,7 +10,7 @@ import (
 
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/predicates"
 )
 

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/termsafe"
 )
 

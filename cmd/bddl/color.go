@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 )
 
 // palette colours text for a terminal; the zero palette leaves it plain.

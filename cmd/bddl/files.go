@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
 )
 

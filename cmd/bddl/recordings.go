@@ -17,7 +17,7 @@ import (
 	"github.com/openbddl/bddl/episode/dora"
 	"github.com/openbddl/bddl/episode/oopsie"
 	"github.com/openbddl/bddl/episode/recording"
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/predicates"
 )

@@ -16,7 +16,7 @@ import (
 	"github.com/openbddl/bddl/episode/oopsie"
 	"github.com/openbddl/bddl/episode/recording"
 	"github.com/openbddl/bddl/episode/robolab"
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 )
 
 // A Dora-record episode is checked through its metadata.json, which a

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/openbddl/bddl/internal/batch"
+import "github.com/openbddl/bddl/internal/jobs/batch"
 
 // stamped is the line a results file gets for o: o with what resuming
 // and merging need (stdout's lines stay as they were): the shard

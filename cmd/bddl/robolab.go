@@ -14,7 +14,7 @@ import (
 
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/episode/robolab"
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 )
 
 // RoboLab run files (run_<i>.hdf5) are an episode format of their own:

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/transitions"
 )
 

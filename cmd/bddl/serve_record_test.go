@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/predicates"
 )
 

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/sampler"

@@ -12,7 +12,7 @@ import (
 
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/kb"
 )
 

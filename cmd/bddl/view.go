@@ -18,7 +18,7 @@ import (
 
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/internal/batch"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/internal/termsafe"
 	"github.com/openbddl/bddl/predicates"
