@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -84,7 +85,7 @@ func TestImportsPointDown(t *testing.T) {
 				continue
 			}
 			if to > from {
-				bad = append(bad, strings.TrimPrefix(pkg, module+"/")+" (level "+itoa(from)+") imports "+strings.TrimPrefix(imp, module+"/")+" (level "+itoa(to)+")")
+				bad = append(bad, strings.TrimPrefix(pkg, module+"/")+" (level "+strconv.Itoa(from)+") imports "+strings.TrimPrefix(imp, module+"/")+" (level "+strconv.Itoa(to)+")")
 			}
 		}
 	}
@@ -96,8 +97,6 @@ func TestImportsPointDown(t *testing.T) {
 		t.Error(b)
 	}
 }
-
-func itoa(n int) string { return string(rune('0' + n)) }
 
 // TestLevelOf pins the table's reading: folders by prefix, single packages
 // exactly (episode is below its sub-packages; "bddl" is not "bddlx").
