@@ -272,10 +272,15 @@ type scratch struct {
 // sat inside a container in the template may rest on a table in the
 // instance): each such upright object votes with its highest settled
 // support, as estimateOffsets does, and a model's offset for this
-// instance is the median of its objects' votes. It returns the number
-// of votes of each model it placed.
-func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) map[int]int {
+// instance is the median of its objects' votes. It returns, per model it
+// placed, the number of votes and their ambiguity: how far above the
+// support taken the top of an unsettled box lay that could have held the
+// object instead (a baking sheet sampled with the dough on it, its own
+// offset unknown): the vote cannot tell which of the two the object rests
+// on, so the box may be off by that much.
+func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) (map[int]int, map[int]float64) {
 	votes := map[int][]float64{}
+	ambiguity := map[int]float64{}
 	for i := range items {
 		it := &items[i]
 		if it.instKey == "" || !it.hasBox || it.exact || has[it.model] || it.box.Axes[2].Z < uprightCos {
@@ -286,23 +291,31 @@ func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) 
 		limit, lowest := root.Z+restSlack, root.Z-2*vh-restSlack
 		ilo, ihi := it.box.Enclosing()
 		top, found := math.Inf(-1), false
+		unsettled := math.Inf(-1) // the highest unsettled box that could hold it
 		for j := range items {
 			s := &items[j]
-			if j == i || !s.hasBox || !(s.exact || has[s.model]) {
+			if j == i || !s.hasBox {
 				continue
 			}
 			lo, hi := s.box.Enclosing()
-			if hi.Z > limit || hi.Z < lowest || hi.Z <= top ||
+			if hi.Z > limit || hi.Z < lowest ||
 				root.X < lo.X || root.X > hi.X || root.Y < lo.Y || root.Y > hi.Y || inside(lo, hi, ilo, ihi) {
 				continue
 			}
-			top, found = hi.Z, true
+			if !(s.exact || has[s.model]) {
+				unsettled = max(unsettled, hi.Z)
+				continue
+			}
+			top, found = max(top, hi.Z), true
 		}
 		if hasGround && root.Z >= ground-restSlack && ground >= lowest && ground > top {
 			top, found = ground, true
 		}
 		if !found {
 			continue
+		}
+		if unsettled > top {
+			ambiguity[it.model] = max(ambiguity[it.model], (unsettled-top)/it.obj.Scale[2])
 		}
 		shift := (top - (it.box.Center.Z - vh)) / it.box.Axes[2].Z
 		if math.Abs(shift) > vh+restSlack {
@@ -321,5 +334,5 @@ func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) 
 			}
 		}
 	}
-	return placedN
+	return placedN, ambiguity
 }

@@ -208,3 +208,39 @@ func TestSettleMoved(t *testing.T) {
 		t.Errorf("settled bowl moved to %.3f", c)
 	}
 }
+
+// TestSettleMovedAmbiguity: an object whose root lies over an unsettled
+// box (a sheet sampled with it, its own offset unknown) votes on the
+// settled table under both, and the vote carries how far above the
+// table's top the sheet's could be: the object may rest on either.
+func TestSettleMovedAmbiguity(t *testing.T) {
+	mk := func(model int, inst string, root, size r3.Vec) sceneItem {
+		return sceneItem{obj: &SceneObject{Name: inst, Scale: [3]float64{1, 1, 1}}, instKey: inst, model: model, hasBox: true,
+			state: ObjectState{Pose: Pose{Pos: [3]float64{root.X, root.Y, root.Z}, Quat: upright}, HasPose: true},
+			box:   NewBox(root, r3.Scale(0.5, size), upright)}
+	}
+	for _, c := range []struct {
+		name     string
+		sheetHas bool
+		want     float64
+	}{
+		{"sheet unsettled", false, 0.77 - 0.75},
+		{"sheet settled", true, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			items := []sceneItem{
+				mk(0, "", r3.Vec{Z: 0.375}, r3.Vec{X: 1, Y: 1, Z: 0.75}),                 // table, settled
+				mk(1, "sheet.n.01_1", r3.Vec{Z: 0.76}, r3.Vec{X: 0.4, Y: 0.4, Z: 0.02}),  // centred on its root: top 0.77
+				mk(2, "dough.n.01_1", r3.Vec{Z: 0.771}, r3.Vec{X: 0.2, Y: 0.2, Z: 0.02}), // root at its bottom
+			}
+			has := []bool{true, c.sheetHas, false}
+			placedN, amb := settleMoved(items, has, 0, true)
+			if placedN[2] != 1 {
+				t.Fatalf("dough votes %d, want 1", placedN[2])
+			}
+			if math.Abs(amb[2]-c.want) > 1e-9 {
+				t.Errorf("ambiguity %.4f, want %.4f", amb[2], c.want)
+			}
+		})
+	}
+}
