@@ -251,6 +251,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 		return d, nil
 	}
 	convs := map[[3]string]*omnigibson.Converter{}
+	pool := omnigibson.NewPool() // every task's template votes on the models they share
 	var jobs []*initJob
 	for _, path := range paths {
 		if eps := episodeFiles(path); len(eps) > 0 {
@@ -297,7 +298,7 @@ func initJobs(o *checkOptions, paths []string, base *kb.Base) ([]*initJob, error
 				if err != nil {
 					return nil, misuse("%v", err)
 				}
-				if conv, err = omnigibson.NewConverter(tmpl, d.problem, defPath, base, omnigibson.Options{Activity: d.name}); err != nil {
+				if conv, err = omnigibson.NewConverter(tmpl, d.problem, defPath, base, omnigibson.Options{Activity: d.name, Pool: pool}); err != nil {
 					return nil, misuse("%v", err)
 				}
 				convs[key] = conv

@@ -66,6 +66,9 @@ type Options struct {
 	// Activity is written as the header's activity (a name or the
 	// definition's path).
 	Activity string
+	// Pool, when set, estimates the models' offsets once from every
+	// template of the converters made with it (pool.go).
+	Pool *Pool
 }
 
 // Converter turns the states of one task (a template and its instances)
@@ -137,6 +140,9 @@ func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.B
 		}
 	}
 	c.resolveModels()
+	if opts.Pool != nil {
+		opts.Pool.add(c)
+	}
 	for _, b := range t.Bindings {
 		k := bddl.Fold(b.Instance)
 		if !c.declares(k) {
@@ -525,6 +531,18 @@ func groundLevel(rs []RobotPose) (float64, bool) {
 // scene.
 func (c *Converter) offsets() ([]float64, []bool) {
 	c.offOnce.Do(func() {
+		if c.opts.Pool != nil {
+			c.opts.Pool.estimate(c)
+			return
+		}
+		c.dz, c.hasDz = c.estimate(c.templateItems())
+	})
+	return c.dz, c.hasDz
+}
+
+// templateItems are the template's objects with a state and a box.
+func (c *Converter) templateItems() []sceneItem {
+	{
 		items := make([]sceneItem, 0, len(c.tmpl.Objects))
 		for i := range c.tmpl.Objects {
 			o := &c.tmpl.Objects[i]
@@ -537,9 +555,8 @@ func (c *Converter) offsets() ([]float64, []bool) {
 			}
 			items = append(items, it)
 		}
-		c.dz, c.hasDz = c.estimate(items)
-	})
-	return c.dz, c.hasDz
+		return items
+	}
 }
 
 // estimate runs the offset estimate over placed items.
@@ -552,7 +569,7 @@ func (c *Converter) estimate(items []sceneItem) ([]float64, []bool) {
 		}
 		ps = append(ps, placed{model: it.model, root: vec(it.state.Pos), base: it.box, scaleZ: it.obj.Scale[2], exact: it.exact})
 	}
-	return estimateOffsets(ps, c.nModels, c.groundPoses(), &c.votes)
+	return estimateOffsets(ps, c.nModels, [][]RobotPose{c.groundPoses()}, &c.votes)
 }
 
 // groundPoses are the robot poses that tell the floor height: the

@@ -497,3 +497,43 @@ func TestUnboundInitObject(t *testing.T) {
 		})
 	}
 }
+
+// TestPoolKeepsOwnVotes: converters sharing a Pool keep their template's
+// own estimate where it has votes (the table stands on this scene's
+// floor), and one added after the pool's estimate ran gets its own.
+func TestPoolKeepsOwnVotes(t *testing.T) {
+	ds := fixtureDataset(t)
+	for _, key := range []string{"coffee_table/tbl001", "apple/apl001", "floors/flr001", "bottom_cabinet/cab001", "sponge/spg001", "bow/bow001"} {
+		cat, model, _ := strings.Cut(key, "/")
+		m, err := ds.Model(cat, model)
+		if err != nil || m == nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		m.HasOffset = false
+	}
+	solo, _ := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport})
+	want, _, err := solo.ConvertTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := NewPool()
+	a, _ := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport, Pool: pool})
+	b, _ := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport, Pool: pool})
+	for i, c := range []*Converter{a, b} {
+		got, _, err := c.ConvertTemplate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := got.Objects["table.n.02_1"].OBB, want.Objects["table.n.02_1"].OBB; g != w {
+			t.Errorf("converter %d: table %v, want the template's own %v", i, g, w)
+		}
+	}
+	late, _ := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport, Pool: pool})
+	got, _, err := late.ConvertTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := got.Objects["table.n.02_1"].OBB, want.Objects["table.n.02_1"].OBB; g != w {
+		t.Errorf("late converter: table %v, want %v", g, w)
+	}
+}

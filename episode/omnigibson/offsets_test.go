@@ -120,7 +120,7 @@ func TestEstimateOffsets(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dz, has := estimateOffsets(placeAll(tc.objs), len(tc.want), tc.robots, nil)
+			dz, has := estimateOffsets(placeAll(tc.objs), len(tc.want), [][]RobotPose{tc.robots}, nil)
 			for m, w := range tc.want {
 				switch {
 				case math.IsNaN(w) && has[m]:
@@ -242,5 +242,38 @@ func TestSettleMovedAmbiguity(t *testing.T) {
 				t.Errorf("ambiguity %.4f, want %.4f", amb[2], c.want)
 			}
 		})
+	}
+}
+
+// TestEstimateOffsetsWorlds: objects of several scenes estimated at once
+// (Pool) vote for their models together, each on the supports and the
+// ground of its own scene: a table over another scene's floor at the same
+// place is not held by it.
+func TestEstimateOffsetsWorlds(t *testing.T) {
+	robot := func(z float64) []RobotPose {
+		return []RobotPose{{Robot: "R", Pose: Pose{Pos: [3]float64{0, 0, z}, Quat: upright}}}
+	}
+	objs := placeAll([]obj{
+		{model: 0, root: r3.Vec{Z: -0.1}, size: r3.Vec{X: 10, Y: 10, Z: 0.2}},            // world 0: floor, root at its centre
+		{model: 1, root: r3.Vec{X: 2, Z: 0.75}, size: r3.Vec{X: 1, Y: 1, Z: 0.75}},       // world 0: table, root at its top
+		{model: 1, root: r3.Vec{X: 2, Z: 1.05}, size: r3.Vec{X: 1, Y: 1, Z: 0.75}},       // world 1: the same table on a floor 0.3 up
+		{model: 2, root: r3.Vec{X: 0, Z: 0.3 - 0.1}, size: r3.Vec{X: 10, Y: 10, Z: 0.2}}, // world 1: its floor
+	})
+	objs[2].world, objs[3].world = 1, 1
+	var st voteStats
+	dz, has := estimateOffsets(objs, 3, [][]RobotPose{robot(0), robot(0.3)}, &st)
+	for m, want := range []float64{0, -0.375, 0} {
+		if !has[m] || math.Abs(dz[m]-want) > 1e-9 {
+			t.Errorf("model %d: offset %.4f (estimated %v), want %.4f", m, dz[m], has[m], want)
+		}
+	}
+	if st.n[1] != 2 {
+		t.Errorf("the table voted %d times, want once per scene", st.n[1])
+	}
+	// Without its own floor and robots, world 1's table has nothing to
+	// stand on; world 0's floor under the same place does not hold it.
+	dz, has = estimateOffsets(objs[:3], 3, [][]RobotPose{robot(0), nil}, &st)
+	if st.n[1] != 1 || math.Abs(dz[1]+0.375) > 1e-9 || !has[1] {
+		t.Errorf("the table voted %d times for %.4f, want once (world 0's) for -0.375", st.n[1], dz[1])
 	}
 }
