@@ -4,19 +4,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/termsafe"
+	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/predicates"
+	"github.com/openbddl/bddl/serve"
 )
 
 func init() { subcommands = append(subcommands, newServeCmd) }
-
-// defaultServeMaxLine bounds a request line: a session.run of a long
-// episode is a few tens of megabytes.
-const defaultServeMaxLine = 256 << 20
 
 type serveOptions struct {
 	*globalOptions
@@ -26,10 +25,6 @@ type serveOptions struct {
 	maxQueued   int64
 	maxResponse int
 }
-
-// defaultServeSpin is how long the reader polls for the next request of a
-// client in a tight loop before it blocks (serve_spin_unix.go).
-const defaultServeSpin = 50 * time.Microsecond
 
 func newServeCmd(g *globalOptions) *cobra.Command {
 	opts := &serveOptions{globalOptions: g}
@@ -65,11 +60,11 @@ handles: end an interactive one with Ctrl-D.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return runServe(opts) },
 	}
-	cmd.Flags().IntVar(&opts.maxLine, "max-line", defaultServeMaxLine, "longest request line accepted, in bytes")
-	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", defaultServeMaxSessions, "most sessions open at once")
-	cmd.Flags().Int64Var(&opts.maxQueued, "max-queued", defaultServeMaxQueued, "most bytes held by requests read and not yet answered, across all sessions")
-	cmd.Flags().IntVar(&opts.maxResponse, "max-response", defaultServeMaxResponse, "longest response line, in bytes")
-	cmd.Flags().DurationVar(&opts.spin, "spin", defaultServeSpin, "poll for the next request this long before blocking, while a client sends them quickly (0: never)")
+	cmd.Flags().IntVar(&opts.maxLine, "max-line", serve.DefaultMaxLine, "longest request line accepted, in bytes")
+	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions open at once")
+	cmd.Flags().Int64Var(&opts.maxQueued, "max-queued", serve.DefaultMaxQueued, "most bytes held by requests read and not yet answered, across all sessions")
+	cmd.Flags().IntVar(&opts.maxResponse, "max-response", serve.DefaultMaxResponse, "longest response line, in bytes")
+	cmd.Flags().DurationVar(&opts.spin, "spin", serve.DefaultSpin, "poll for the next request this long before blocking, while a client sends them quickly (0: never)")
 	return cmd
 }
 
@@ -99,22 +94,50 @@ func runServe(opts *serveOptions) error {
 	signal.Ignore(os.Interrupt)
 	stop := watchParent(os.Getppid(), time.Second)
 	defer stop()
-	in, out := opts.in, protocolStream(opts.out)
-	// Standard input stays blocking: the reader, on a thread of its own,
-	// waits in read(2) and runs a session's cheap steps itself, so a
-	// round trip is one read and one write, with no poller wake-up and no
-	// hand-off between threads (measured in docs/python.md).
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var direct *os.File
-	if f, restore, ok := pollable(out); ok {
-		out, direct = f, f
-		defer restore()
+	o := serveHost(opts.globalOptions)
+	o.MaxLine, o.MaxSessions, o.MaxQueued, o.MaxResponse, o.Spin = opts.maxLine, opts.maxSessions, opts.maxQueued, opts.maxResponse, opts.spin
+	return serve.Run(opts.in, protocolStream(opts.out), o)
+}
+
+// serveHost is what the server takes from the command: the knowledge
+// base as --kb and the rest resolve it, check's options, the records of
+// explain and kb show, and the embedded knowledge base's guard.
+func serveHost(g *globalOptions) serve.Options {
+	return serve.Options{
+		Version: version(),
+		Log:     g.err,
+		LoadKB: func(path string) (*kb.Base, string, error) {
+			h := *g
+			if path != "" {
+				h.kbPath = path
+			}
+			b, err := h.loadKBData()
+			return b, h.kbSource(), err
+		},
+		Guard: func(base *kb.Base) func(string, *bddl.Problem) error {
+			return guardedResolver(base, predicates.Options{}).Guard
+		},
+		Read: func(goalFormulas string) (bddl.Options, error) {
+			rf := readFlags{goalFormulas: goalFormulas}
+			return rf.options()
+		},
+		Check: func(s serve.CheckSettings) (serve.CheckConfig, error) {
+			o := &checkOptions{globalOptions: g, negation: s.Negation, strictPair: s.StrictPairs, hold: s.Hold,
+				atEnd: s.AtEnd, lenient: s.Lenient, perStep: s.PerStep, geometry: s.Geometry}
+			o.readFlags.goalFormulas = s.GoalFormulas
+			compile, err := o.compileOptions()
+			if err != nil {
+				return serve.CheckConfig{}, err
+			}
+			parse, err := o.readFlags.options()
+			if err != nil {
+				return serve.CheckConfig{}, err
+			}
+			return serve.CheckConfig{Compile: compile, Parse: parse, Episode: o.episodeOptions()}, nil
+		},
+		Explain:    func(p *bddl.Problem) any { return explain(p) },
+		ShowSynset: func(b *kb.Base, id kb.SynsetID) any { return showRecord(b, id) },
 	}
-	s := newServer(opts.globalOptions, out, opts.maxLine)
-	s.direct = direct
-	s.held.max, s.maxResponse, s.state.maxSessions = opts.maxQueued, opts.maxResponse, opts.maxSessions
-	return s.serve(newSpinReader(in, opts.spin))
 }
 
 // protocolStream is the stream the responses are written to: the

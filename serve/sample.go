@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -51,8 +51,7 @@ func serveSample(s *server, raw json.RawMessage) (any, *serveError) {
 	if serr != nil {
 		return nil, serr
 	}
-	rf := readFlags{}
-	parse, _ := rf.options()
+	parse, _ := s.opts.Read("")
 	prob, diags := parse.ParseProblem(name, src)
 	if diags.HasErrors() {
 		return nil, asServeError(diags, codeDefinition)
