@@ -69,7 +69,7 @@ func serveSample(s *server, raw json.RawMessage) (any, *serveError) {
 	} else if p.Activity != "" {
 		job.Name = p.Activity
 	}
-	// Scene choice as bddl sample makes it (runSample).
+	// Scene choice as bddl sample makes it.
 	switch {
 	case p.Scene != "":
 		if _, ok := smp.Scene(p.Scene); !ok {
