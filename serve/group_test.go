@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -17,8 +17,8 @@ import (
 
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/corpus"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -142,7 +142,7 @@ func compareGroup(t *testing.T, c *serveClient, eps []groupEpisode, opts map[str
 
 func exampleEpisodes(t *testing.T) []groupEpisode {
 	t.Helper()
-	paths, err := filepath.Glob("../../activities/examples/*/episodes/*.jsonl*")
+	paths, err := filepath.Glob("../activities/examples/*/episodes/*.jsonl*")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no example episodes: %v", err)
 	}
@@ -160,7 +160,7 @@ func exampleEpisodes(t *testing.T) []groupEpisode {
 func TestServeGroupMatchesSessions(t *testing.T) {
 	t.Parallel()
 	eps := exampleEpisodes(t)
-	c := startServe(t, defaultServeMaxLine, "")
+	c := startServe(t, DefaultMaxLine, "")
 	for _, opts := range []map[string]any{
 		{},
 		{"transitions": true, "per_step": true},
@@ -210,7 +210,7 @@ func TestServeGroupMatchesSessionsCorpus(t *testing.T) {
 	if len(eps) < 12 {
 		t.Fatalf("only %d corpus activities load", len(eps))
 	}
-	c := startServe(t, defaultServeMaxLine, kbDir)
+	c := startServe(t, DefaultMaxLine, kbDir)
 	compareGroup(t, c, eps, map[string]any{"transitions": true})
 	c.finish()
 }
@@ -220,7 +220,7 @@ func TestServeGroupMatchesSessionsCorpus(t *testing.T) {
 // steps apply; a strict member stays stopped, as its session would.
 func TestServeGroupFailingMember(t *testing.T) {
 	t.Parallel()
-	c := startServe(t, defaultServeMaxLine, "")
+	c := startServe(t, DefaultMaxLine, "")
 	ep := exampleEpisodes(t)[1] // cleaning_shoes
 	var ss []string
 	for range 10 {
@@ -274,7 +274,7 @@ func TestServeGroupFailingMember(t *testing.T) {
 // records as the same poses written in each step's objects.
 func TestServeGroupArrays(t *testing.T) {
 	t.Parallel()
-	c := startServe(t, defaultServeMaxLine, "")
+	c := startServe(t, DefaultMaxLine, "")
 	ep := groupEpisode{name: "tidying", header: []byte(`{"bddl_episode":1,"activity":"tidying_the_living_room","closed_world":true}`)}
 	names := []string{"floor.n.01_1", "coffee_table.n.01_1", "mug.n.04_1"}
 	const n = 9 // above groupParallelMin
@@ -332,7 +332,7 @@ func TestServeGroupArrays(t *testing.T) {
 // applied after them, and a request sent after the group after it.
 func TestServeGroupOrder(t *testing.T) {
 	t.Parallel()
-	c := startServe(t, defaultServeMaxLine, "")
+	c := startServe(t, DefaultMaxLine, "")
 	ep := exampleEpisodes(t)[1]
 	var ss []string
 	for range 9 {
@@ -379,7 +379,7 @@ func TestServeGroupOrder(t *testing.T) {
 // TestServeGroupBadParams: a malformed group applies nothing.
 func TestServeGroupBadParams(t *testing.T) {
 	t.Parallel()
-	c := startServe(t, defaultServeMaxLine, "")
+	c := startServe(t, DefaultMaxLine, "")
 	ep := exampleEpisodes(t)[1]
 	a, b := openFor(t, c, ep, nil), openFor(t, c, ep, nil)
 	for _, tc := range []struct {
@@ -425,7 +425,7 @@ func FuzzGroupLines(f *testing.F) {
 	f.Add([]byte(`{"sessions":["a"],"numbers":[3],"names":["x","y"],"pos":[[[0,0,0],[1,2,3]]],"aabb":[[[0,0,0,1,1,1],[1,1,1,2,2,2]]],"steps":[{"facts":[]}]}`))
 	f.Add([]byte(`{"sessions":["a"],"steps":[{ }]}`))
 	f.Add([]byte(`{"sessions":["a","b"],"steps_marshal":"WwIAAAB72gRzdGVw6QAAAADaBWZhY3RzWwEAAABbAwAAANoFb250b3DaAWHaAWIwTg=="}`))
-	srv := newServer(&globalOptions{streams: streams{out: io.Discard, err: io.Discard}}, io.Discard, 1<<20)
+	srv := newServer(testHost(io.Discard, ""), io.Discard, 1<<20)
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var p groupStepParams
 		if decodeParams(raw, &p) != nil {
@@ -461,8 +461,8 @@ func BenchmarkServeGroupDispatch(b *testing.B) {
 			}
 			defer null.Close()
 			var sink bytes.Buffer
-			g := &globalOptions{streams: streams{out: &sink, err: &sink}}
-			s := newServer(g, &sink, defaultServeMaxLine)
+			g := testHost(&sink, "")
+			s := newServer(g, &sink, DefaultMaxLine)
 			var ids []string
 			for i := range n {
 				s.dispatch([]byte(`{"id":0,"method":"session.open","params":{"activity":"` + exampleActivity + `","transitions":false}}`))
@@ -504,7 +504,7 @@ func TestServeGroupMatchesSchema(t *testing.T) {
 	t.Parallel()
 	s := compileSchema(t, "serve")
 	groupSchema := compileSchemaRef(t, "serve", "#/$defs/results/group.step")
-	c := startServe(t, defaultServeMaxLine, "")
+	c := startServe(t, DefaultMaxLine, "")
 	ep := exampleEpisodes(t)[1]
 	a, b := openFor(t, c, ep, nil), openFor(t, c, ep, nil)
 	validate := func(sch interface{ Validate(any) error }, what string, line []byte) {

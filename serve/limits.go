@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"encoding/json"
@@ -14,9 +14,6 @@ import (
 // size. Each refusal is an error response naming the limit and its flag.
 
 const (
-	defaultServeMaxSessions = 1024
-	defaultServeMaxQueued   = 1 << 30
-	defaultServeMaxResponse = 256 << 20
 	// inlineMaxStep is the largest session.step the reader runs itself
 	// (saving a hand-off); a larger one goes to the session's worker, so
 	// that the reader, which serves every session, never spends long on

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -34,11 +34,10 @@ func serveCheck(s *server, raw json.RawMessage) (any, *serveError) {
 	if (p.Episode == "") == (len(p.Lines) == 0) {
 		return nil, errorf(codeInvalidParams, "check needs an episode path or its lines, not both")
 	}
-	o, serr := p.evalParams.checkOptions(s.g)
+	o, serr := p.evalParams.checkOptions(s.opts)
 	if serr != nil {
 		return nil, serr
 	}
-	o.activity = p.Activity
 	res, _, _, serr := s.state.resolver(&p.evalParams, o)
 	if serr != nil {
 		return nil, serr
@@ -47,10 +46,8 @@ func serveCheck(s *server, raw json.RawMessage) (any, *serveError) {
 	if p.Activity != "" {
 		// A fixed activity is a property of the resolver: this request
 		// gets its own.
-		compile, _ := o.compileOptions()
-		parse, _ := o.readFlags.options()
-		fixed := guardedResolver(res.Base(), compile)
-		fixed.SetParse(parse, nil)
+		fixed := s.state.newResolver(res.Base(), o.Compile)
+		fixed.SetParse(o.Parse, nil)
 		if p.Activities != "" {
 			if err := fixed.AddLibrary(p.Activities, nil); err != nil {
 				return nil, errorf(codeNotFound, "activities %v", err)
@@ -61,7 +58,7 @@ func serveCheck(s *server, raw json.RawMessage) (any, *serveError) {
 		}
 		res = fixed
 	}
-	c := &batch.Checker{Resolver: res, Options: o.episodeOptions(), Negation: o.negation}
+	c := &batch.Checker{Resolver: res, Options: o.Episode, Negation: o.negation}
 	if p.Transitions {
 		ec := transitions.NewEpisodeChecker(res.Base())
 		c.Evaluate = func(ctx context.Context, t *batch.Task) *episode.Result {

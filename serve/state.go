@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // (activity lookup and compiled programs) and samplers, each built once
 // per configuration, and the open sessions.
 type serveState struct {
-	g *globalOptions
+	opts *Options
 
 	mu        sync.Mutex
 	kbs       map[string]*kbEntry
@@ -36,13 +36,13 @@ type kbEntry struct {
 	err  error
 }
 
-func newServeState(g *globalOptions) *serveState {
-	return &serveState{g: g, kbs: map[string]*kbEntry{}, resolvers: map[string]*batch.Resolver{},
+func newServeState(o *Options) *serveState {
+	return &serveState{opts: o, kbs: map[string]*kbEntry{}, resolvers: map[string]*batch.Resolver{},
 		samplers: map[string]*sampler.Sampler{}, sessions: map[string]*serveSession{}}
 }
 
-// base loads the knowledge base at path ("": the server's --kb, else
-// $BDDL_KB, else the embedded one), once.
+// base loads the knowledge base at path ("": the host's default, for
+// bddl its --kb, else $BDDL_KB, else the embedded one), once.
 func (st *serveState) base(path string) (*kb.Base, *serveError) {
 	st.mu.Lock()
 	e := st.kbs[path]
@@ -52,15 +52,12 @@ func (st *serveState) base(path string) (*kb.Base, *serveError) {
 	}
 	st.mu.Unlock()
 	e.once.Do(func() {
-		g := *st.g
-		if path != "" {
-			g.kbPath = path
-		}
-		e.base, e.err = g.loadKBData()
+		var source string
+		e.base, source, e.err = st.opts.LoadKB(path)
 		// The data errors go in the message, which is all a client sees
 		// (the server's stderr may go nowhere).
 		if e.err != nil {
-			e.err = fmt.Errorf("knowledge base %s does not load: %w", g.kbSource(), e.err)
+			e.err = fmt.Errorf("knowledge base %s does not load: %w", source, e.err)
 		}
 	})
 	if e.err != nil {
@@ -96,22 +93,28 @@ type geomIn struct {
 	OverlapFraction *float64 `json:"overlap_fraction"`
 }
 
-// checkOptions turns the params into bddl check's options, so that
-// their defaults and checks are check's own.
-func (p *evalParams) checkOptions(g *globalOptions) (*checkOptions, *serveError) {
-	o := &checkOptions{globalOptions: g, library: p.Activities, negation: p.Negation, strictPair: p.StrictPairs,
-		hold: p.Hold, atEnd: p.AtEnd, lenient: p.Lenient, perStep: p.PerStep}
-	if o.negation == "" {
-		o.negation = "reference"
+// checkOptions are the params as bddl check's options.
+type checkOptions struct {
+	CheckConfig
+	negation string
+	perStep  bool
+}
+
+// checkOptions turns the params into bddl check's options (Options.Check),
+// so that their defaults and checks are check's own.
+func (p *evalParams) checkOptions(opts *Options) (*checkOptions, *serveError) {
+	o := CheckSettings{Negation: p.Negation, StrictPairs: p.StrictPairs, GoalFormulas: p.GoalFormulas,
+		Hold: p.Hold, AtEnd: p.AtEnd, Lenient: p.Lenient, PerStep: p.PerStep}
+	if o.Negation == "" {
+		o.Negation = "reference"
 	}
-	if o.hold == 0 {
-		o.hold = 1
+	if o.Hold == 0 {
+		o.Hold = 1
 	}
-	if o.hold < 1 {
+	if o.Hold < 1 {
 		return nil, errorf(codeInvalidParams, "hold must be at least 1, not %d", p.Hold)
 	}
-	o.readFlags.goalFormulas = p.GoalFormulas
-	o.geometry = predicates.Geometry{TouchTolerance: predicates.DefaultTouchTolerance, VerticalRange: predicates.DefaultVerticalRange,
+	o.Geometry = predicates.Geometry{TouchTolerance: predicates.DefaultTouchTolerance, VerticalRange: predicates.DefaultVerticalRange,
 		HorizontalRange: predicates.DefaultHorizontalRange, NextToRatio: predicates.DefaultNextToRatio,
 		HorizontalRays: predicates.DefaultHorizontalRays, OverlapFraction: predicates.DefaultOverlapFraction}
 	if gi := p.Geometry; gi != nil {
@@ -120,29 +123,26 @@ func (p *evalParams) checkOptions(g *globalOptions) (*checkOptions, *serveError)
 				*dst = *v
 			}
 		}
-		set(&o.geometry.TouchTolerance, gi.TouchTolerance)
-		set(&o.geometry.VerticalRange, gi.VerticalRange)
-		set(&o.geometry.HorizontalRange, gi.HorizontalRange)
-		set(&o.geometry.NextToRatio, gi.NextToRatio)
-		set(&o.geometry.OverlapFraction, gi.OverlapFraction)
+		set(&o.Geometry.TouchTolerance, gi.TouchTolerance)
+		set(&o.Geometry.VerticalRange, gi.VerticalRange)
+		set(&o.Geometry.HorizontalRange, gi.HorizontalRange)
+		set(&o.Geometry.NextToRatio, gi.NextToRatio)
+		set(&o.Geometry.OverlapFraction, gi.OverlapFraction)
 		if gi.HorizontalRays != nil {
-			o.geometry.HorizontalRays = *gi.HorizontalRays
+			o.Geometry.HorizontalRays = *gi.HorizontalRays
 		}
 	}
-	return o, nil
+	conf, err := opts.Check(o)
+	if err != nil {
+		return nil, errorf(codeInvalidParams, "%v", err)
+	}
+	return &checkOptions{CheckConfig: conf, negation: o.Negation, perStep: o.PerStep}, nil
 }
 
 // resolver returns the shared resolver of a configuration: activities
 // found and programs compiled once across requests.
 func (st *serveState) resolver(p *evalParams, o *checkOptions) (*batch.Resolver, predicates.Options, bddl.Options, *serveError) {
-	compile, err := o.compileOptions()
-	if err != nil {
-		return nil, compile, bddl.Options{}, errorf(codeInvalidParams, "%v", err)
-	}
-	parse, err := o.readFlags.options()
-	if err != nil {
-		return nil, compile, parse, errorf(codeInvalidParams, "%v", err)
-	}
+	compile, parse := o.Compile, o.Parse
 	base, serr := st.base(p.KB)
 	if serr != nil {
 		return nil, compile, parse, serr
@@ -153,7 +153,7 @@ func (st *serveState) resolver(p *evalParams, o *checkOptions) (*batch.Resolver,
 	if r := st.resolvers[key]; r != nil {
 		return r, compile, parse, nil
 	}
-	r := guardedResolver(base, compile)
+	r := st.newResolver(base, compile)
 	r.SetParse(parse, nil)
 	if p.Activities != "" {
 		if err := r.AddLibrary(p.Activities, nil); err != nil {
@@ -316,4 +316,13 @@ func (st *serveState) closeSessions() {
 	for _, sess := range all {
 		sess.shut()
 	}
+}
+
+// newResolver is batch.NewResolver guarded by the host (Options.Guard).
+func (st *serveState) newResolver(base *kb.Base, compile predicates.Options) *batch.Resolver {
+	r := batch.NewResolver(base, compile)
+	if st.opts.Guard != nil {
+		r.Guard = st.opts.Guard(base)
+	}
+	return r
 }

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -19,8 +19,8 @@ import (
 // array is an error on both.
 func TestServeRunFastPath(t *testing.T) {
 	t.Parallel()
-	c := startServe(t, defaultServeMaxLine, "")
-	lines := episodeLines(t, "../../activities/examples/cleaning_shoes/episodes/success.jsonl")
+	c := startServe(t, DefaultMaxLine, "")
+	lines := episodeLines(t, "../activities/examples/cleaning_shoes/episodes/success.jsonl")
 	valid := "[" + string(bytes.Join(lines[1:], []byte(","))) + "]" // the header is the session's
 	for i, tc := range []struct {
 		steps string
@@ -46,7 +46,7 @@ func TestServeRunFastPath(t *testing.T) {
 		var recs [2]serveReply
 		for k, layout := range []string{`{"id":"r%d","method":"session.run","params":{"session":%q,"goals":true,"steps":%s}}`,
 			`{"id": "r%d", "method":"session.run","params":{"session":%q,"goals":true,"steps":%s}}`} {
-			sid := openSession(t, c, map[string]any{"activity": "../../activities/examples/cleaning_shoes/problem0.bddl", "header": json.RawMessage(lines[0])})
+			sid := openSession(t, c, map[string]any{"activity": "../activities/examples/cleaning_shoes/problem0.bddl", "header": json.RawMessage(lines[0])})
 			line := fmt.Sprintf(layout, i, sid, tc.steps)
 			_, _, _, _, fast := parseRunFast([]byte(line))
 			if (k == 1 && fast) || (k == 0 && tc.ok && !fast) {
@@ -74,7 +74,7 @@ func TestServeRunFastPath(t *testing.T) {
 		b64 := base64.StdEncoding.EncodeToString(pyMarshal(t, tc.steps))
 		for k, layout := range []string{`{"id":"m%d","method":"session.run","params":{"session":%q,"goals":true,"steps_marshal":%q}}`,
 			`{"id": "m%d", "method":"session.run","params":{"session":%q,"goals":true,"steps_marshal":%q}}`} {
-			sid := openSession(t, c, map[string]any{"activity": "../../activities/examples/cleaning_shoes/problem0.bddl", "header": json.RawMessage(lines[0])})
+			sid := openSession(t, c, map[string]any{"activity": "../activities/examples/cleaning_shoes/problem0.bddl", "header": json.RawMessage(lines[0])})
 			line := fmt.Sprintf(layout, i, sid, b64)
 			if _, _, _, marshalled, fast := parseRunFast([]byte(line)); fast != (k == 0) || marshalled != fast {
 				t.Errorf("case %d marshal layout %d: parseRunFast ok = %v, marshalled %v", i, k, fast, marshalled)
@@ -95,9 +95,9 @@ func TestServeRunFastPath(t *testing.T) {
 // and steps given twice are invalid_params; the session goes on.
 func TestServeRunMarshalErrors(t *testing.T) {
 	t.Parallel()
-	c := startServe(t, defaultServeMaxLine, "")
-	lines := episodeLines(t, "../../activities/examples/cleaning_shoes/episodes/success.jsonl")
-	sid := openSession(t, c, map[string]any{"activity": "../../activities/examples/cleaning_shoes/problem0.bddl", "header": json.RawMessage(lines[0])})
+	c := startServe(t, DefaultMaxLine, "")
+	lines := episodeLines(t, "../activities/examples/cleaning_shoes/episodes/success.jsonl")
+	sid := openSession(t, c, map[string]any{"activity": "../activities/examples/cleaning_shoes/problem0.bddl", "header": json.RawMessage(lines[0])})
 	first := pyMarshal(t, "["+string(lines[1])+"]")
 	// [step 0, then b"x"]: the first step is valid, the second is bytes.
 	withBytes := append([]byte{'[', 2, 0, 0, 0}, first[5:]...)
@@ -271,15 +271,15 @@ func FuzzWalkSteps(f *testing.F) {
 // apply nothing, while another chain, or none, goes on.
 func TestServeRunChain(t *testing.T) {
 	t.Parallel()
-	c := startServe(t, defaultServeMaxLine, "")
-	lines := episodeLines(t, "../../activities/examples/cleaning_shoes/episodes/success.jsonl")
+	c := startServe(t, DefaultMaxLine, "")
+	lines := episodeLines(t, "../activities/examples/cleaning_shoes/episodes/success.jsonl")
 	var header map[string]any
 	if err := json.Unmarshal(lines[0], &header); err != nil {
 		t.Fatal(err)
 	}
 	delete(header, "steps") // the skipped step is a line too
 	for _, marshalled := range []bool{false, true} {
-		sid := openSession(t, c, map[string]any{"activity": "../../activities/examples/cleaning_shoes/problem0.bddl",
+		sid := openSession(t, c, map[string]any{"activity": "../activities/examples/cleaning_shoes/problem0.bddl",
 			"header": header, "lenient": true})
 		steps := func(s ...string) string {
 			arr := "[" + strings.Join(s, ",") + "]"

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bufio"
@@ -35,7 +35,7 @@ func FuzzServe(f *testing.F) {
 	// One state for every input: the knowledge base and the compiled
 	// programs are built once, as in a long-lived server.
 	var errw bytes.Buffer
-	g := &globalOptions{streams: streams{err: &errw}}
+	g := testHost(&errw, "")
 	state := newServeState(g)
 	f.Fuzz(func(t *testing.T, in []byte) {
 		// Paths in the input are not read: only texts and names.

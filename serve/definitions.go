@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -7,8 +7,8 @@ import (
 
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -140,7 +140,7 @@ type explainParams struct {
 
 // serveExplain renders a problem's :init and :goal in words (the record
 // of bddl explain --format json).
-func serveExplain(_ *server, raw json.RawMessage) (any, *serveError) {
+func serveExplain(s *server, raw json.RawMessage) (any, *serveError) {
 	var p explainParams
 	if e := decodeParams(raw, &p); e != nil {
 		return nil, e
@@ -149,8 +149,7 @@ func serveExplain(_ *server, raw json.RawMessage) (any, *serveError) {
 	if serr != nil {
 		return nil, serr
 	}
-	rf := readFlags{goalFormulas: p.GoalFormulas}
-	parse, err := rf.options()
+	parse, err := s.opts.Read(p.GoalFormulas)
 	if err != nil {
 		return nil, errorf(codeInvalidParams, "%v", err)
 	}
@@ -161,23 +160,7 @@ func serveExplain(_ *server, raw json.RawMessage) (any, *serveError) {
 	if f.Problem == nil {
 		return nil, errorf(codeInvalidParams, "%s is a domain file; explain takes a problem", name)
 	}
-	return explain(f.Problem), nil
-}
-
-// explain is the record of bddl explain --format json.
-func explain(p *bddl.Problem) explanation {
-	e := explanation{Problem: p.Name.Name, Domain: p.Domain.Name, Init: []string{}, Goal: []string{}}
-	for _, f := range p.Init {
-		e.Init = append(e.Init, bddl.Explain(f))
-	}
-	goal := []bddl.Formula{p.Goal}
-	if and, ok := p.Goal.(*bddl.And); ok {
-		goal = and.Xs
-	}
-	for _, f := range goal {
-		e.Goal = append(e.Goal, bddl.Explain(f))
-	}
-	return e
+	return s.opts.Explain(f.Problem), nil
 }
 
 type kbShowParams struct {
@@ -210,7 +193,7 @@ func serveKBShow(s *server, raw json.RawMessage) (any, *serveError) {
 		if i > 0 {
 			w.raw(",")
 		}
-		if w.value(showRecord(base, id)); w.err != nil {
+		if w.value(s.opts.ShowSynset(base, id)); w.err != nil {
 			break
 		}
 	}

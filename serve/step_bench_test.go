@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -22,8 +22,8 @@ func BenchmarkServeStepDispatch(b *testing.B) {
 	}
 	defer null.Close()
 	var sink bytes.Buffer
-	g := &globalOptions{streams: streams{out: &sink, err: &sink}}
-	s := newServer(g, &sink, defaultServeMaxLine)
+	g := testHost(&sink, "")
+	s := newServer(g, &sink, DefaultMaxLine)
 	s.dispatch([]byte(`{"id":0,"method":"session.open","params":{"activity":"` + exampleActivity + `","transitions":false}}`))
 	s.running.Wait()
 	s.direct = null
@@ -54,8 +54,8 @@ func BenchmarkServeStepDispatchCorpus(b *testing.B) {
 	}
 	defer null.Close()
 	var sink bytes.Buffer
-	g := &globalOptions{streams: streams{out: &sink, err: &sink}, kbPath: corpus.KBDir(b)}
-	s := newServer(g, &sink, defaultServeMaxLine)
+	g := testHost(&sink, corpus.KBDir(b))
+	s := newServer(g, &sink, DefaultMaxLine)
 	problem := corpusDir + "/activity_definitions/clean_your_cleaning_supplies/problem0.bddl"
 	if _, err := os.Stat(problem); err != nil {
 		b.Skip("the corpus has no clean_your_cleaning_supplies")

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"encoding/base64"
@@ -15,7 +15,7 @@ import (
 // written; else the request is invalid_request, answered with a null id.
 func TestServeIDs(t *testing.T) {
 	t.Parallel()
-	c := startServe(t, defaultServeMaxLine, "")
+	c := startServe(t, DefaultMaxLine, "")
 	for _, id := range []string{`1`, `-3`, `1.5`, `"a"`, `"é"`, `"\u00e9"`} {
 		c.send(`{"id":` + id + `,"method":"explain","params":{"activity":"` + exampleActivity + `"}}`)
 		r := c.recv()
@@ -37,7 +37,7 @@ func TestServeIDs(t *testing.T) {
 // the limit's name; closing one makes room.
 func TestServeMaxSessions(t *testing.T) {
 	t.Parallel()
-	c := startServeWith(t, defaultServeMaxLine, "", func(s *server) { s.state.maxSessions = 2 })
+	c := startServeWith(t, DefaultMaxLine, "", func(s *server) { s.state.maxSessions = 2 })
 	a := openSession(t, c, map[string]any{"activity": exampleActivity})
 	openSession(t, c, map[string]any{"activity": exampleActivity})
 	r := c.call("session.open", map[string]any{"activity": exampleActivity})
@@ -53,7 +53,7 @@ func TestServeMaxSessions(t *testing.T) {
 // naming the limit; the server goes on.
 func TestServeResponseCap(t *testing.T) {
 	t.Parallel()
-	c := startServeWith(t, defaultServeMaxLine, "", func(s *server) { s.maxResponse = 16 << 10 })
+	c := startServeWith(t, DefaultMaxLine, "", func(s *server) { s.maxResponse = 16 << 10 })
 	many := make([]string, 2000)
 	for i := range many {
 		many[i] = "apple.n.01"
@@ -116,9 +116,9 @@ func marshalBomb() []byte {
 // another session's steps, sent in between, are answered as when alone.
 func TestServeBombedSessionLeavesOthers(t *testing.T) {
 	t.Parallel()
-	lines := episodeLines(t, "../../activities/examples/cleaning_shoes/episodes/success.jsonl")
-	open := map[string]any{"activity": "../../activities/examples/cleaning_shoes/problem0.bddl", "header": json.RawMessage(lines[0])}
-	c := startServe(t, defaultServeMaxLine, "")
+	lines := episodeLines(t, "../activities/examples/cleaning_shoes/episodes/success.jsonl")
+	open := map[string]any{"activity": "../activities/examples/cleaning_shoes/problem0.bddl", "header": json.RawMessage(lines[0])}
+	c := startServe(t, DefaultMaxLine, "")
 	ref := openSession(t, c, maps.Clone(open))
 	var want []json.RawMessage
 	for _, st := range lines[1:] {
@@ -172,7 +172,7 @@ func TestServeNoHeadOfLineBlocking(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	var once sync.Once
-	c := startServeWith(t, defaultServeMaxLine, "", func(s *server) {
+	c := startServeWith(t, DefaultMaxLine, "", func(s *server) {
 		s.methods = maps.Clone(s.methods)
 		s.methods["test.block"] = func(*server, json.RawMessage) (any, *serveError) {
 			<-release
@@ -204,7 +204,7 @@ func TestServeNoHeadOfLineBlocking(t *testing.T) {
 // once.
 func TestSessionQueueNeverBlocksReader(t *testing.T) {
 	t.Parallel()
-	st := newServeState(&globalOptions{})
+	st := newServeState(testHost(nil, ""))
 	st.maxSessions = 2
 	stuck, other := &serveSession{}, &serveSession{}
 	a, _ := st.add(stuck)

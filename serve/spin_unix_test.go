@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package serve
 
 import (
 	"bytes"
@@ -63,13 +63,5 @@ func TestSpinReader(t *testing.T) {
 	}
 	if _, ok := newSpinReader(strings.NewReader("x"), time.Millisecond).(*strings.Reader); !ok {
 		t.Error("a reader that is no file should be read as it is")
-	}
-}
-
-// TestServeSpinFlag: --spin out of range is misuse.
-func TestServeSpinFlag(t *testing.T) {
-	for _, v := range []string{"-1us", "2s"} {
-		args := []string{"serve", "--spin", v}
-		runBDDL(t, args...).wantCode(t, args, exitMisuse)
 	}
 }

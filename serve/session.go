@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/transitions"
 )
@@ -67,7 +67,7 @@ func serveSessionOpen(s *server, raw json.RawMessage) (any, *serveError) {
 	if e := decodeParams(raw, &p); e != nil {
 		return nil, e
 	}
-	o, serr := p.evalParams.checkOptions(s.g)
+	o, serr := p.evalParams.checkOptions(s.opts)
 	if serr != nil {
 		return nil, serr
 	}
@@ -101,7 +101,7 @@ func serveSessionOpen(s *server, raw json.RawMessage) (any, *serveError) {
 	if err != nil {
 		return nil, errorf(codeDefinition, "activity %s: %v", act.Name, err)
 	}
-	opts := o.episodeOptions()
+	opts := o.Episode
 	sess := &serveSession{name: name, act: act, prog: prog, perStep: p.PerStep}
 	if p.Transitions {
 		ec := transitions.NewEpisodeChecker(res.Base())

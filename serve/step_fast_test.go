@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -13,8 +13,8 @@ import (
 // malformed request leaves the session as the generic path leaves it.
 func TestServeStepFastPath(t *testing.T) {
 	t.Parallel()
-	c := startServe(t, defaultServeMaxLine, "")
-	lines := episodeLines(t, "../../activities/examples/cleaning_shoes/episodes/success.jsonl")
+	c := startServe(t, DefaultMaxLine, "")
+	lines := episodeLines(t, "../activities/examples/cleaning_shoes/episodes/success.jsonl")
 	for i, tc := range []struct {
 		params string // after "session":S
 		fast   bool   // taken by the fast path in openbddl's layout
@@ -36,7 +36,7 @@ func TestServeStepFastPath(t *testing.T) {
 		var recs [2]serveReply
 		for k, layout := range []string{`{"id":"s%d","method":"session.step","params":{"session":%q%s}}`,
 			`{"id": "s%d", "method":"session.step","params":{"session":%q%s}}`} {
-			sid := openSession(t, c, map[string]any{"activity": "../../activities/examples/cleaning_shoes/problem0.bddl", "header": json.RawMessage(lines[0])})
+			sid := openSession(t, c, map[string]any{"activity": "../activities/examples/cleaning_shoes/problem0.bddl", "header": json.RawMessage(lines[0])})
 			line := fmt.Sprintf(layout, i, sid, tc.params)
 			_, _, _, _, fast := parseStepFast([]byte(line))
 			if fast != (k == 0 && tc.fast) {

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 // (those of one session in order, the others in parallel) and writes one
 // response line each to out.
 type server struct {
-	g       *globalOptions
+	opts    *Options
 	maxLine int
 
 	// Responses go through lines to one writer goroutine, so that the
@@ -67,13 +67,13 @@ var serveMethods = map[string]serveMethod{}
 // serveSessionMethods are the methods whose params name a session.
 var serveSessionMethods = map[string]bool{}
 
-func newServer(g *globalOptions, out io.Writer, maxLine int) *server {
-	s := &server{g: g, maxLine: maxLine, out: bufio.NewWriterSize(out, 64<<10),
+func newServer(o *Options, out io.Writer, maxLine int) *server {
+	s := &server{opts: o, maxLine: maxLine, out: bufio.NewWriterSize(out, 64<<10),
 		lines: make(chan []byte, maxPendingResponses), written: make(chan error, 1),
-		slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0)), state: newServeState(g), methods: serveMethods,
-		maxResponse: defaultServeMaxResponse}
-	s.held.max = defaultServeMaxQueued
-	s.state.maxSessions = defaultServeMaxSessions
+		slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0)), state: newServeState(o), methods: serveMethods,
+		maxResponse: DefaultMaxResponse}
+	s.held.max = DefaultMaxQueued
+	s.state.maxSessions = DefaultMaxSessions
 	go s.writeLoop()
 	return s
 }
@@ -120,7 +120,7 @@ func methodNames() []string {
 // maxLine is answered with an error and skipped, without being held in
 // memory.
 func (s *server) serve(in io.Reader) error {
-	if err := s.write(serveHandshake{Protocol: serveProtocol, Version: version(), Methods: methodNames(), MaxLine: s.maxLine, Features: []string{"steps_marshal"}}); err != nil {
+	if err := s.write(serveHandshake{Protocol: serveProtocol, Version: s.opts.Version, Methods: methodNames(), MaxLine: s.maxLine, Features: []string{"steps_marshal"}}); err != nil {
 		return err
 	}
 	br := bufio.NewReaderSize(in, 64<<10)
@@ -267,7 +267,7 @@ func (s *server) call(m serveMethod, params json.RawMessage) (res any, serr *ser
 	defer func() {
 		if p := recover(); p != nil {
 			res, serr = nil, errorf(codeInternal, "internal error (a bug, please report it): %v", p)
-			fmt.Fprintf(s.g.err, "bddl serve: panic: %v\n%s", p, debug.Stack())
+			fmt.Fprintf(s.opts.Log, "bddl serve: panic: %v\n%s", p, debug.Stack())
 		}
 	}()
 	return m(s, params)
@@ -295,7 +295,7 @@ func (s *server) respond(id json.RawMessage, res any, e *serveError) {
 		resp.Result = struct{}{}
 	}
 	if err := s.writeCapped(resp); err != nil {
-		fmt.Fprintf(s.g.err, "bddl serve: writing a response: %v\n", err)
+		fmt.Fprintf(s.opts.Log, "bddl serve: writing a response: %v\n", err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bytes"
@@ -51,8 +51,7 @@ func serveSample(s *server, raw json.RawMessage) (any, *serveError) {
 	if serr != nil {
 		return nil, serr
 	}
-	rf := readFlags{}
-	parse, _ := rf.options()
+	parse, _ := s.opts.Read("")
 	prob, diags := parse.ParseProblem(name, src)
 	if diags.HasErrors() {
 		return nil, asServeError(diags, codeDefinition)
@@ -70,7 +69,7 @@ func serveSample(s *server, raw json.RawMessage) (any, *serveError) {
 	} else if p.Activity != "" {
 		job.Name = p.Activity
 	}
-	// Scene choice as bddl sample makes it (runSample).
+	// Scene choice as bddl sample makes it.
 	switch {
 	case p.Scene != "":
 		if _, ok := smp.Scene(p.Scene); !ok {

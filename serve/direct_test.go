@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"bufio"
@@ -30,10 +30,10 @@ func TestServeDirectWrites(t *testing.T) {
 		// the client waits; session steps are answered on the reader.
 		fmt.Fprintf(&in, `{"id":%d,"method":"explain","params":{"activity":%q}}`+"\n", i, exampleActivity)
 	}
-	g := &globalOptions{streams: streams{in: strings.NewReader(""), out: w, err: &bytes.Buffer{}}}
+	g := testHost(&bytes.Buffer{}, "")
 	done := make(chan error, 1)
 	go func() {
-		s := newServer(g, w, defaultServeMaxLine)
+		s := newServer(g, w, DefaultMaxLine)
 		s.direct = w
 		err := s.serve(strings.NewReader(in.String()))
 		w.Close()
