@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -189,40 +188,8 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 	}
 	ropts := opts.recordingFlags.options(ref, prog, m)
 	ropts.DeclareSteps = true
-	failed := 0
-	for _, ep := range eps {
-		dst := opts.out
-		if !toFile {
-			name := ep.ConvertedName()
-			if opts.gzip {
-				name += ".gz"
-			}
-			dst = filepath.Join(opts.out, name)
-		}
-		steps, err := recordings.Convert(ep, ropts, dst)
-		if opts.format == "json" {
-			// episode convert's record (bddl schema converted).
-			rec := map[string]any{"record": "converted", "episode": ep.Path, "activity": ref, "layout": ep.LayoutName(), "file": dst, "steps": steps}
-			if err != nil {
-				rec["error"] = err.Error()
-				delete(rec, "file")
-			}
-			line, _ := json.Marshal(rec)
-			fmt.Fprintf(opts.streams.out, "%s\n", line)
-		} else if err == nil {
-			fmt.Fprintf(opts.streams.out, "%s: wrote %s (%d steps)\n", ep.Path, dst, steps)
-		}
-		if err != nil {
-			failed++
-			// A stream's error (a gap, a timestamp) names the stream
-			// and sample, not the recording it is in.
-			msg := err.Error()
-			if !strings.Contains(msg, ep.Path) {
-				msg = ep.Path + ": " + msg
-			}
-			fmt.Fprintf(opts.err, "bddl: %s\n", msg)
-		}
-	}
+	failed := recordings.ConvertEach(eps, ropts, ref, recordings.ConvertAll{Out: opts.out, File: toFile, Gzip: opts.gzip,
+		JSON: opts.format == "json", W: opts.streams.out, Err: opts.err})
 	// The definition beside the episodes, as from-omnigibson and
 	// RoboLab's convert write it, so that 'bddl check --episode OUT'
 	// finds it with no --activity (batch.Resolver).

@@ -3,6 +3,7 @@ package recordings
 import (
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -83,4 +84,56 @@ func Check(ctx context.Context, prog *predicates.Program, ep Episode, o recordin
 		robolab.Spoil(res, err)
 	}
 	return res
+}
+
+// ConvertAll says how ConvertEach writes episodes and reports them.
+type ConvertAll struct {
+	// Out is a directory receiving each recording's ConvertedName (with
+	// .gz when Gzip), or, when File, the one episode file to write.
+	Out  string
+	File bool
+	Gzip bool
+	// JSON reports a "converted" record per recording on W, else a line
+	// for each one written; errors go to Err ("bddl: ...").
+	JSON   bool
+	W, Err io.Writer
+}
+
+// ConvertEach writes each recording as an episode file and reports it;
+// activity is the canonical name the records give. It returns the number
+// of recordings that could not be written.
+func ConvertEach(eps []Episode, o recording.Options, activity string, c ConvertAll) (failed int) {
+	for _, ep := range eps {
+		dst := c.Out
+		if !c.File {
+			name := ep.ConvertedName()
+			if c.Gzip {
+				name += ".gz"
+			}
+			dst = filepath.Join(c.Out, name)
+		}
+		steps, err := Convert(ep, o, dst)
+		if c.JSON {
+			// episode convert's record (bddl schema converted).
+			rec := map[string]any{"record": "converted", "episode": ep.Path, "activity": activity, "layout": ep.LayoutName(), "file": dst, "steps": steps}
+			if err != nil {
+				rec["error"] = err.Error()
+				delete(rec, "file")
+			}
+			writeJSONLine(c.W, rec)
+		} else if err == nil {
+			fmt.Fprintf(c.W, "%s: wrote %s (%d steps)\n", ep.Path, dst, steps)
+		}
+		if err != nil {
+			failed++
+			// A stream's error (a gap, a timestamp) names the stream
+			// and sample, not the recording it is in.
+			msg := err.Error()
+			if !strings.Contains(msg, ep.Path) {
+				msg = ep.Path + ": " + msg
+			}
+			fmt.Fprintf(c.Err, "bddl: %s\n", msg)
+		}
+	}
+	return failed
 }
