@@ -3,6 +3,7 @@ package recordings
 import (
 	"bytes"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,5 +97,45 @@ func TestWriteAnnotated(t *testing.T) {
 	WriteAnnotated(&js, true, ep, &a, "x", nil)
 	if got := js.String(); !strings.Contains(got, `"layout":"dora-record"`) || !strings.Contains(got, `"written":"x"`) || !strings.HasSuffix(got, "}\n") {
 		t.Errorf("json = %q", got)
+	}
+}
+
+// TestConvertEach writes the Oopsie session's episodes into a directory
+// and reports each; a file as -o takes the one episode given.
+func TestConvertEach(t *testing.T) {
+	t.Parallel()
+	m, err := recording.LoadMap(filepath.Join(oopsieData, "robot.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps, err := Find([]string{filepath.Join(oopsieData, "session")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := recording.Options{Activity: "putting_the_apple_on_the_table", Map: m, MaxGap: recording.DefaultMaxGap, DeclareSteps: true}
+	dir := t.TempDir()
+	var out, errw bytes.Buffer
+	failed := ConvertEach(eps, o, "putting_the_apple_on_the_table", ConvertAll{Out: dir, Gzip: true, JSON: true, W: &out, Err: &errw})
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != len(eps) {
+		t.Fatalf("%d records for %d episodes:\n%s", len(lines), len(eps), out.String())
+	}
+	written := 0
+	for i, ep := range eps {
+		if strings.Contains(lines[i], `"error"`) {
+			continue
+		}
+		written++
+		if _, err := os.Stat(filepath.Join(dir, ep.ConvertedName()+".gz")); err != nil {
+			t.Errorf("%s: %v", ep.Path, err)
+		}
+	}
+	if written+failed != len(eps) || written == 0 {
+		t.Errorf("%d written, %d failed of %d; stderr:\n%s", written, failed, len(eps), errw.String())
+	}
+	file := filepath.Join(dir, "one.jsonl")
+	out.Reset()
+	if n := ConvertEach(eps[:1], o, "a", ConvertAll{Out: file, File: true, W: &out, Err: &errw}); n == 0 && !strings.HasPrefix(out.String(), eps[0].Path+": wrote "+file+" (") {
+		t.Errorf("text report %q", out.String())
 	}
 }
