@@ -15,7 +15,9 @@ const (
 	oopsieData  = "../../../episode/oopsie/testdata"
 )
 
-func input(path string) batch.Input { return batch.Input{Path: path, Arg: path, Rel: filepath.Base(path)} }
+func input(path string) batch.Input {
+	return batch.Input{Path: path, Arg: path, Rel: filepath.Base(path)}
+}
 
 func TestLayout(t *testing.T) {
 	t.Parallel()
