@@ -55,6 +55,9 @@ type groupStepParams struct {
 	// them, in base64, as session.run's steps_marshal: what openbddl
 	// sends (a tenth of json.dumps's time).
 	StepsMarshal *string `json:"steps_marshal"`
+	// stepsB64 is StepsMarshal as parseGroupFast finds it, in the
+	// request line (read before the reader reads the next line).
+	stepsB64 []byte
 	// Numbers are the members' step numbers, written into each line as
 	// "step" (a step object then must not have its own).
 	Numbers []int64 `json:"numbers"`
@@ -78,6 +81,7 @@ type groupMember struct {
 	done   bool // out holds the member's outcome
 	record json.RawMessage
 	err    *serveError
+	sess   *serveSession // claimed idle by the reader (nil: looked up when applied)
 }
 
 // dispatchGroup runs a group.step request on the reader: it reports
@@ -123,7 +127,7 @@ func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
 			return
 		}
 	}
-	lines, release, e := groupLines(&p, s.unmarshalSteps)
+	lines, release, e := groupLines(&p, s.unmarshalSteps, &s.groups.b64)
 	if e != nil {
 		release()
 		s.respond(id, nil, e)
@@ -135,13 +139,13 @@ func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
 	s.running.Add(1)
 	var idle []int
 	for i, sid := range p.Sessions {
-		i := i
-		busy, e := s.state.claim(sid, func() { g.apply(i, lines[i]) })
+		sess, busy, e := s.state.claim(sid, g, i, lines[i])
 		switch {
 		case e != nil:
 			g.members[i].err = e
 			g.done()
 		case !busy:
+			g.members[i].sess = sess
 			idle = append(idle, i)
 		}
 		// busy: queued, its session's worker applies it in turn
@@ -153,7 +157,8 @@ func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
 // why the request is malformed (nothing is applied then). The lines may
 // be parts of the JSON read from steps_marshal, held against
 // --max-queued until release is called (always, error or not).
-func groupLines(p *groupStepParams, unmarshal func([]byte) ([]byte, func(), *serveError)) (lines [][]byte, release func(), _ *serveError) {
+// scratch holds the marshalled steps while they are read (reused).
+func groupLines(p *groupStepParams, unmarshal func([]byte) ([]byte, func(), *serveError), scratch *[]byte) (lines [][]byte, release func(), _ *serveError) {
 	release = func() {}
 	n := len(p.Sessions)
 	if n == 0 {
@@ -167,14 +172,19 @@ func groupLines(p *groupStepParams, unmarshal func([]byte) ([]byte, func(), *ser
 	}
 	var steps [][]byte
 	raw := bytes.TrimSpace(p.Steps)
-	if p.StepsMarshal != nil {
+	if p.StepsMarshal != nil || p.stepsB64 != nil {
 		if len(raw) > 0 {
 			return nil, release, errorf(codeInvalidParams, "params: steps and steps_marshal: give one")
 		}
-		m, err := base64.StdEncoding.DecodeString(*p.StepsMarshal)
+		b64 := p.stepsB64
+		if b64 == nil {
+			b64 = []byte(*p.StepsMarshal)
+		}
+		m, err := base64.StdEncoding.AppendDecode((*scratch)[:0], b64)
 		if err != nil {
 			return nil, release, errorf(codeInvalidParams, "params: steps_marshal: not base64 (%v)", err)
 		}
+		*scratch = m
 		var serr *serveError
 		raw, release, serr = unmarshal(m)
 		if serr != nil {
@@ -316,28 +326,29 @@ func repeated(ids []string) (string, bool) {
 	return "", false
 }
 
-// claim finds a member's session: busy when it has requests queued, in
-// which case f is queued behind them; else the caller (the reader) may
-// apply the member's step itself. Called by the reader only.
-func (st *serveState) claim(sid string, f func()) (busy bool, _ *serveError) {
+// claim finds member i's session: busy when it has requests queued, in
+// which case the member's step is queued behind them; else the caller
+// (the reader) may apply it itself, to the session returned. Called by
+// the reader only.
+func (st *serveState) claim(sid string, g *groupRun, i int, line []byte) (_ *serveSession, busy bool, _ *serveError) {
 	st.mu.Lock()
 	sess := st.sessions[sid]
 	st.mu.Unlock()
 	if sess == nil {
-		return false, errorf(codeUnknownSession, "unknown session %q (never opened, or closed)", sid)
+		return nil, false, errorf(codeUnknownSession, "unknown session %q (never opened, or closed)", sid)
 	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	if sess.closed {
-		return false, errorf(codeUnknownSession, "unknown session %q (closed)", sid)
+		return nil, false, errorf(codeUnknownSession, "unknown session %q (closed)", sid)
 	}
 	if !sess.working {
-		return false, nil
+		return sess, false, nil
 	}
-	// Its worker is running the requests queued before this one: f goes
-	// behind them (serveState.enqueueID).
-	sess.queue = append(sess.queue, f)
-	return true, nil
+	// Its worker is running the requests queued before this one: the
+	// step goes behind them (serveState.enqueueID).
+	sess.queue = append(sess.queue, func() { g.apply(i, line) })
+	return nil, true, nil
 }
 
 // groupRun is one group.step in progress.
@@ -398,10 +409,13 @@ func (g *groupRun) apply(i int, line []byte) {
 				m.err = errorf(codeInternal, "internal error (a bug, please report it): %v", p)
 			}
 		}()
-		sess, e := g.s.state.lookup(g.p.Sessions[i])
-		if e != nil {
-			m.err = e
-			return
+		sess := m.sess
+		if sess == nil {
+			var e *serveError
+			if sess, e = g.s.state.lookup(g.p.Sessions[i]); e != nil {
+				m.err = e
+				return
+			}
 		}
 		if e := sess.feed(line); e != nil {
 			m.err = e
@@ -430,13 +444,29 @@ func (g *groupRun) done() {
 	}
 	defer g.s.running.Done()
 	g.release()
-	g.s.respond(g.id, json.RawMessage(g.columns()), nil)
+	if g.p.Records {
+		g.s.respond(g.id, json.RawMessage(g.columns(nil)), nil)
+		return
+	}
+	// The columns are written into the response line itself, as respond
+	// would assemble it from them.
+	line := append(append(make([]byte, 0, 64+len(g.id)+len(g.members)*48), `{"id":`...), g.id...)
+	line = append(line, `,"result":`...)
+	start := len(line)
+	if line = g.columns(line); len(line)-start > g.s.maxResponse {
+		g.s.respond(g.id, nil, g.s.tooLarge(len(line)-start))
+		return
+	}
+	g.s.emit(append(line, "}\n"...))
 }
 
-// columns writes the result: one array per field, a value per member
-// (a failed member: false, "unknown", 0, 0, -1 and its error).
-func (g *groupRun) columns() []byte {
-	w := recordWriter{b: make([]byte, 0, 64+len(g.members)*48), ok: true}
+// columns appends the result to dst: one array per field, a value per
+// member (a failed member: false, "unknown", 0, 0, -1 and its error).
+func (g *groupRun) columns(dst []byte) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, 64+len(g.members)*48)
+	}
+	w := recordWriter{b: dst, ok: true}
 	col := func(key string, each func(m *groupMember, i int)) {
 		w.raw(key)
 		for i := range g.members {

@@ -21,6 +21,7 @@ import (
 type groupSessions struct {
 	raw []byte
 	ids []string
+	b64 []byte // scratch: the marshalled steps decoded (groupLines)
 }
 
 // parseGroupFast fills p from params written as above; ok false leaves
@@ -75,8 +76,7 @@ func (c *groupSessions) parseGroupFast(raw []byte, p *groupStepParams) bool {
 			return false
 		}
 	}
-	s := string(b64)
-	p.StepsMarshal = &s
+	p.stepsB64 = b64
 	return true
 }
 

@@ -1,9 +1,11 @@
 package serve
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestParseGroupFast: the params openbddl writes are read without
@@ -49,11 +51,21 @@ func TestParseGroupFast(t *testing.T) {
 			if e := decodeWhole([]byte(c.raw), &want); e != nil {
 				t.Fatalf("the generic decoding refuses it: %v", e)
 			}
-			if d := cmp.Diff(want, fast); d != "" {
+			if d := diffFast(want, fast); d != "" {
 				t.Errorf("params (-generic +fast):\n%s", d)
 			}
 		})
 	}
+}
+
+// diffFast compares params read by the generic decoding and by
+// parseGroupFast, whose steps_marshal stays in the line (stepsB64).
+func diffFast(generic, fast groupStepParams) string {
+	if fast.stepsB64 != nil {
+		s := string(fast.stepsB64)
+		fast.StepsMarshal, fast.stepsB64 = &s, nil
+	}
+	return cmp.Diff(generic, fast, cmpopts.IgnoreUnexported(groupStepParams{}))
 }
 
 // TestParseGroupFastCache: the same sessions list is read once; another
@@ -100,8 +112,31 @@ func FuzzGroupParamsFast(f *testing.F) {
 		if e := decodeWhole(raw, &want); e != nil {
 			t.Fatalf("%s: read fast, refused by the generic decoding: %v", raw, e)
 		}
-		if d := cmp.Diff(want, fast); d != "" {
+		if d := diffFast(want, fast); d != "" {
 			t.Fatalf("%s: (-generic +fast):\n%s", raw, d)
 		}
 	})
+}
+
+// TestServeGroupResponseCap: a group's answer past --max-response is the
+// error naming the limit, with or without the records; the server goes on.
+func TestServeGroupResponseCap(t *testing.T) {
+	t.Parallel()
+	c := startServeWith(t, DefaultMaxLine, "", func(s *server) { s.maxResponse = 600 })
+	var ids []string
+	for range 32 { // their columns are past 600 bytes, an open's answer not
+		ids = append(ids, openSession(t, c, map[string]any{"activity": exampleActivity}))
+	}
+	steps := make([]map[string]any, len(ids))
+	for k, records := range []bool{false, true} {
+		for i := range steps {
+			steps[i] = map[string]any{"step": k}
+		}
+		r := c.call("group.step", map[string]any{"sessions": ids, "steps": steps, "records": records})
+		if r.Error == nil || r.Error.Code != codeResponseTooLarge || !strings.Contains(r.Error.Message, "--max-response") {
+			t.Fatalf("records %v: %.300s", records, r.raw)
+		}
+	}
+	c.ok("group.step", map[string]any{"sessions": ids[:2], "steps": steps[:2]})
+	c.finish()
 }

@@ -437,7 +437,7 @@ func FuzzGroupLines(f *testing.F) {
 		if decodeParams(raw, &p) != nil {
 			return
 		}
-		lines, release, e := groupLines(&p, srv.unmarshalSteps)
+		lines, release, e := groupLines(&p, srv.unmarshalSteps, new([]byte))
 		release()
 		if e != nil {
 			return
