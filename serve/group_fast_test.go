@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -32,6 +33,8 @@ func TestParseGroupFast(t *testing.T) {
 		{"fraction", `{"sessions":["s1"],"numbers":[1.0],"steps_marshal":"` + b64 + `"}`, false},
 		{"overflow", `{"sessions":["s1"],"numbers":[9223372036854775808],"steps_marshal":"` + b64 + `"}`, false},
 		{"escape in base64", `{"sessions":["s1"],"steps_marshal":"WwIA\/AAB"}`, false},
+		{"CR in base64", "{\"sessions\":[\"s1\"],\"steps_marshal\":\"WwIA\r/AAB\"}", false},
+		{"quote in base64", `{"sessions":["s1"],"steps_marshal":"WwIA","x":"AAB"}`, false},
 		{"explain false", `{"sessions":["s1"],"explain":false,"steps_marshal":"` + b64 + `"}`, false},
 		{"twice", `{"sessions":["s1"],"explain":true,"explain":true,"steps_marshal":"` + b64 + `"}`, false},
 		{"more after", `{"sessions":["s1"],"steps_marshal":"` + b64 + `"} `, false},
@@ -101,6 +104,7 @@ func TestParseGroupFastCache(t *testing.T) {
 func FuzzGroupParamsFast(f *testing.F) {
 	f.Add([]byte(`{"sessions":["s1", "s2"],"explain":true,"records":true,"numbers":[0, -3],"steps_marshal":"MA=="}`))
 	f.Add([]byte(`{"sessions":["s1"],"steps_marshal":"WwIA/AAB+"}`))
+	f.Add([]byte("{\"sessions\":[\"s1\"],\"steps_marshal\":\"M\x01A\xff==\"}"))
 	f.Add([]byte(`{"sessions":["a","b"],"steps":[{"step":0},null]}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var cache groupSessions
@@ -109,7 +113,17 @@ func FuzzGroupParamsFast(f *testing.F) {
 			return
 		}
 		var want groupStepParams
-		if e := decodeWhole(raw, &want); e != nil {
+		e := decodeWhole(raw, &want)
+		if _, err := base64.StdEncoding.DecodeString(string(fast.stepsB64)); err != nil {
+			// Refused as not base64 (groupLines); so by the generic path.
+			if e == nil {
+				if _, err := base64.StdEncoding.DecodeString(*want.StepsMarshal); err == nil {
+					t.Fatalf("%s: refused when read fast, base64 when read as JSON", raw)
+				}
+			}
+			return
+		}
+		if e != nil {
 			t.Fatalf("%s: read fast, refused by the generic decoding: %v", raw, e)
 		}
 		if d := diffFast(want, fast); d != "" {
