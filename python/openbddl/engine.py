@@ -199,13 +199,22 @@ class _SpinReader:
     comes within the window (a session step: tens of microseconds) is read
     without the wake-up of a sleeping thread, which on a loaded or virtual
     machine costs as much as the step itself; a slower one costs at most
-    the window of polling (docs/python.md, *Measured speed*)."""
+    the window of polling (docs/python.md, *Measured speed*).
+
+    Polling pays only where a processor is free for it: on a machine
+    whose load average is past its processors plus one (the client's and
+    the server's own polling threads count for up to two), the polling
+    thread takes the processor the server needs, and a group step of 16
+    cost twice as much polled as slept (docs/python.md). There the waits
+    sleep at once; the load is read at most once a second."""
 
     def __init__(self, fd: int, spin: float, timeout: Optional[float] = None) -> None:
         self.fd = fd
         self.spin = max(0.0, spin)
         self.timeout = timeout
         self.buf = bytearray()
+        self.busy = False  # the machine's processors are all taken: no polling
+        self.checked = -2.0  # when busy was last found (perf_counter)
         if hasattr(select, "poll"):
             p = select.poll()
             p.register(fd, select.POLLIN)
@@ -221,6 +230,13 @@ class _SpinReader:
         i = buf.find(b"\n")
         if i < 0:
             start = time.perf_counter() if self.spin or self.timeout is not None else 0.0
+            spin = self.spin
+            if spin:
+                if start - self.checked > 1.0:
+                    self.checked = start
+                    self.busy = _machine_busy()
+                if self.busy:
+                    spin = 0.0
             while True:
                 try:
                     chunk = os.read(self.fd, 1 << 16)
@@ -229,9 +245,9 @@ class _SpinReader:
                         left = start + self.timeout - time.perf_counter()
                         if left <= 0:
                             raise _Silent()
-                        if not self.spin or time.perf_counter() - start > self.spin:
+                        if not spin or time.perf_counter() - start > spin:
                             self.sleep(left)
-                    elif not self.spin or time.perf_counter() - start > self.spin:
+                    elif not spin or time.perf_counter() - start > spin:
                         self.sleep()
                     continue
                 except InterruptedError:
@@ -248,6 +264,15 @@ class _SpinReader:
         line = bytes(buf[:i + 1])
         del buf[:i + 1]
         return line
+
+
+def _machine_busy() -> bool:
+    """Whether the load average is past the processors plus one (where it
+    cannot be read: no)."""
+    try:
+        return os.getloadavg()[0] > (os.cpu_count() or 1) + 1
+    except (OSError, AttributeError):
+        return False
 
 
 class _Silent(Exception):
