@@ -446,6 +446,22 @@ class _Server:
                 raise self.dead  # type: ignore[misc]
         return rid
 
+    def send_raw_bytes(self, body: bytes) -> int:
+        """send_raw for a body in bytes: one write, one system call (a
+        group step's request, sent every tick of a vectorised loop)."""
+        with self.wlock:
+            if self.dead:
+                raise self.dead
+            self.next_id += 1
+            rid = self.next_id
+            try:
+                self.write(b'{"id":%d,%s\n' % (rid, body))
+                self.flush()
+            except (BrokenPipeError, OSError, ValueError) as e:
+                self._die("bddl serve is gone (writing a request: %s)" % e)
+                raise self.dead  # type: ignore[misc]
+        return rid
+
     def send_raw_parts(self, parts: Sequence[Any]) -> int:
         """send_raw for a body given as bytes-like pieces, written one
         after the other (a large body is never joined into one more copy)."""

@@ -223,7 +223,7 @@ class SessionGroup:
                 except (ValueError, TypeError, RecursionError):
                     b64 = None
                 if b64 is not None:
-                    resp = srv.wait(srv.send_raw_parts([head.encode(), b'"steps_marshal":"', b64, b'"}}']))
+                    resp = srv.wait(srv.send_raw_bytes(b'%s"steps_marshal":"%s"}}' % (head.encode(), b64)))
                     if "error" in resp and resp["error"].get("code") == "unsupported_value":
                         resp = None
                 if resp is None:
