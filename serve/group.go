@@ -43,7 +43,7 @@ var groupParallelMin = 8
 // but one, which the client waiting for the answer holds (openbddl polls
 // the pipe while it waits). On two processors a helper would take the
 // client's and both would wait for the scheduler: a group of 16 cost
-// 1.7 times as much spread as on the reader alone (docs/performance.md).
+// 1.7 to 2.2 times as much spread as on the reader alone (docs/python.md).
 func groupProcessors() int { return runtime.GOMAXPROCS(0) - 1 }
 
 type groupStepParams struct {
