@@ -608,7 +608,10 @@ class Engine:
     before it sleeps (default 100 µs; the server likewise polls 50 µs for
     the next request while they come quickly): a session step's round trip
     then costs no thread wake-up, at the price of that much CPU per
-    request. ``spin=0`` turns polling off on both sides. ``timeout`` is
+    request. ``spin=0`` turns polling off on both sides; neither side polls
+    while the load average is past the processors plus one (Linux for the
+    server), where polling takes the processor the other side needs.
+    ``timeout`` is
     how many seconds a wait for a response may pass with nothing from the
     server (default None: no limit): past it the server is stopped and
     EngineError (code ``timeout``) raised; the next call starts a new one.
