@@ -39,6 +39,13 @@ const maxGroupSessions = 1 << 14
 // more than it saves. (A variable: the benchmark compares both ways.)
 var groupParallelMin = 8
 
+// groupProcessors is the processors a group's steps are spread over: all
+// but one, which the client waiting for the answer holds (openbddl polls
+// the pipe while it waits). On two processors a helper would take the
+// client's and both would wait for the scheduler: a group of 16 cost
+// 1.7 to 2.2 times as much spread as on the reader alone (docs/python.md).
+func groupProcessors() int { return runtime.GOMAXPROCS(0) - 1 }
+
 type groupStepParams struct {
 	Sessions []string `json:"sessions"`
 	// Steps are the members' step lines, one object each (or null/{}
@@ -48,6 +55,9 @@ type groupStepParams struct {
 	// them, in base64, as session.run's steps_marshal: what openbddl
 	// sends (a tenth of json.dumps's time).
 	StepsMarshal *string `json:"steps_marshal"`
+	// stepsB64 is StepsMarshal as parseGroupFast finds it, in the
+	// request line (read before the reader reads the next line).
+	stepsB64 []byte
 	// Numbers are the members' step numbers, written into each line as
 	// "step" (a step object then must not have its own).
 	Numbers []int64 `json:"numbers"`
@@ -71,6 +81,7 @@ type groupMember struct {
 	done   bool // out holds the member's outcome
 	record json.RawMessage
 	err    *serveError
+	sess   *serveSession // claimed idle by the reader (nil: looked up when applied)
 }
 
 // dispatchGroup runs a group.step request on the reader: it reports
@@ -110,28 +121,31 @@ func (s *server) dispatchGroup(line []byte) bool {
 // member to finish answers.
 func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
 	var p groupStepParams
-	if e := decodeWhole(raw, &p); e != nil {
-		s.respond(id, nil, e)
-		return
+	if !s.groups.parseGroupFast(raw, &p) {
+		if e := decodeWhole(raw, &p); e != nil {
+			s.respond(id, nil, e)
+			return
+		}
 	}
-	lines, e := groupLines(&p, s.unmarshalSteps)
+	lines, release, e := groupLines(&p, s.unmarshalSteps, &s.groups.b64)
 	if e != nil {
+		release()
 		s.respond(id, nil, e)
 		return
 	}
 	n := len(p.Sessions)
-	g := &groupRun{s: s, id: append(json.RawMessage(nil), id...), p: &p, members: make([]groupMember, n)}
+	g := &groupRun{s: s, id: append(json.RawMessage(nil), id...), p: &p, members: make([]groupMember, n), release: release}
 	g.left.Store(int64(n))
 	s.running.Add(1)
 	var idle []int
 	for i, sid := range p.Sessions {
-		i := i
-		busy, e := s.state.claim(sid, func() { g.apply(i, lines[i]) })
+		sess, busy, e := s.state.claim(sid, g, i, lines[i])
 		switch {
 		case e != nil:
 			g.members[i].err = e
 			g.done()
 		case !busy:
+			g.members[i].sess = sess
 			idle = append(idle, i)
 		}
 		// busy: queued, its session's worker applies it in turn
@@ -140,53 +154,54 @@ func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
 }
 
 // groupLines builds each member's step line from the params, or reports
-// why the request is malformed (nothing is applied then).
-func groupLines(p *groupStepParams, unmarshal func([]byte) ([]byte, func(), *serveError)) ([][]byte, *serveError) {
+// why the request is malformed (nothing is applied then). The lines may
+// be parts of the JSON read from steps_marshal, held against
+// --max-queued until release is called (always, error or not).
+// scratch holds the marshalled steps while they are read (reused).
+func groupLines(p *groupStepParams, unmarshal func([]byte) ([]byte, func(), *serveError), scratch *[]byte) (lines [][]byte, release func(), _ *serveError) {
+	release = func() {}
 	n := len(p.Sessions)
 	if n == 0 {
-		return nil, errorf(codeInvalidParams, "params: sessions: at least one session")
+		return nil, release, errorf(codeInvalidParams, "params: sessions: at least one session")
 	}
 	if n > maxGroupSessions {
-		return nil, errorf(codeInvalidParams, "params: sessions: %d, at most %d in one group.step", n, maxGroupSessions)
+		return nil, release, errorf(codeInvalidParams, "params: sessions: %d, at most %d in one group.step", n, maxGroupSessions)
 	}
-	seen := make(map[string]bool, n)
-	for _, sid := range p.Sessions {
-		if seen[sid] {
-			return nil, errorf(codeInvalidParams, "params: sessions: %q given twice (one step per session per request)", sid)
-		}
-		seen[sid] = true
+	if sid, twice := repeated(p.Sessions); twice {
+		return nil, release, errorf(codeInvalidParams, "params: sessions: %q given twice (one step per session per request)", sid)
 	}
 	var steps [][]byte
 	raw := bytes.TrimSpace(p.Steps)
-	if p.StepsMarshal != nil {
+	if p.StepsMarshal != nil || p.stepsB64 != nil {
 		if len(raw) > 0 {
-			return nil, errorf(codeInvalidParams, "params: steps and steps_marshal: give one")
+			return nil, release, errorf(codeInvalidParams, "params: steps and steps_marshal: give one")
 		}
-		m, err := base64.StdEncoding.DecodeString(*p.StepsMarshal)
+		b64 := p.stepsB64
+		if b64 == nil {
+			b64 = []byte(*p.StepsMarshal)
+		}
+		m, err := base64.StdEncoding.AppendDecode((*scratch)[:0], b64)
 		if err != nil {
-			return nil, errorf(codeInvalidParams, "params: steps_marshal: not base64 (%v)", err)
+			return nil, release, errorf(codeInvalidParams, "params: steps_marshal: not base64 (%v)", err)
 		}
+		*scratch = m
 		var serr *serveError
-		var release func()
 		raw, release, serr = unmarshal(m)
-		// The lines built below copy what they take: the decoded JSON is
-		// held against --max-queued only while they are built.
-		defer release()
 		if serr != nil {
-			return nil, serr
+			return nil, release, serr
 		}
 	}
 	if len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
 		var ok bool
 		if steps, ok = splitArray(raw); !ok {
-			return nil, errorf(codeInvalidParams, "params: steps: an array of step objects")
+			return nil, release, errorf(codeInvalidParams, "params: steps: an array of step objects")
 		}
 		if len(steps) != n {
-			return nil, errorf(codeInvalidParams, "params: steps: %d, one per session (%d)", len(steps), n)
+			return nil, release, errorf(codeInvalidParams, "params: steps: %d, one per session (%d)", len(steps), n)
 		}
 	}
 	if p.Numbers != nil && len(p.Numbers) != n {
-		return nil, errorf(codeInvalidParams, "params: numbers: %d, one per session (%d)", len(p.Numbers), n)
+		return nil, release, errorf(codeInvalidParams, "params: numbers: %d, one per session (%d)", len(p.Numbers), n)
 	}
 	poses := []struct {
 		field string
@@ -200,39 +215,43 @@ func groupLines(p *groupStepParams, unmarshal func([]byte) ([]byte, func(), *ser
 			continue
 		}
 		if len(p.Names) == 0 {
-			return nil, errorf(codeInvalidParams, "params: %s needs names (the objects of its rows)", poses[k].field)
+			return nil, release, errorf(codeInvalidParams, "params: %s needs names (the objects of its rows)", poses[k].field)
 		}
 		if err := json.Unmarshal(t, &poses[k].vals); err != nil {
-			return nil, errorf(codeInvalidParams, "params: %s: an array [session][object][value]: %v", poses[k].field, err)
+			return nil, release, errorf(codeInvalidParams, "params: %s: an array [session][object][value]: %v", poses[k].field, err)
 		}
 		if len(poses[k].vals) != n {
-			return nil, errorf(codeInvalidParams, "params: %s: %d rows, one per session (%d)", poses[k].field, len(poses[k].vals), n)
+			return nil, release, errorf(codeInvalidParams, "params: %s: %d rows, one per session (%d)", poses[k].field, len(poses[k].vals), n)
 		}
 		for i, row := range poses[k].vals {
 			if len(row) != len(p.Names) {
-				return nil, errorf(codeInvalidParams, "params: %s[%d]: %d values, one per name (%d)", poses[k].field, i, len(row), len(p.Names))
+				return nil, release, errorf(codeInvalidParams, "params: %s[%d]: %d values, one per name (%d)", poses[k].field, i, len(row), len(p.Names))
 			}
 		}
 		anyPose = true
 	}
 	if len(p.Names) > 0 && !anyPose {
-		return nil, errorf(codeInvalidParams, "params: names without pos, quat or aabb")
+		return nil, release, errorf(codeInvalidParams, "params: names without pos, quat or aabb")
 	}
 	if steps == nil && p.Numbers == nil && !anyPose {
-		return nil, errorf(codeInvalidParams, "params: steps (one per session), or numbers with pos, quat or aabb")
+		return nil, release, errorf(codeInvalidParams, "params: steps (one per session), or numbers with pos, quat or aabb")
 	}
 	names := make([][]byte, len(p.Names))
 	for k, name := range p.Names {
 		names[k], _ = json.Marshal(name)
 	}
-	lines := make([][]byte, n)
+	lines = make([][]byte, n)
 	for i := range lines {
 		var body []byte
 		if steps != nil {
 			st := steps[i]
+			if p.Numbers == nil && !anyPose && len(st) > 0 && st[0] == '{' {
+				lines[i] = st // the member's step as it came, nothing to add
+				continue
+			}
 			if len(st) == 0 || st[0] != '{' {
 				if !bytes.Equal(st, []byte("null")) {
-					return nil, errorf(codeInvalidParams, "params: steps[%d]: a JSON object as a line of the episode format", i)
+					return nil, release, errorf(codeInvalidParams, "params: steps[%d]: a JSON object as a line of the episode format", i)
 				}
 				st = nil
 			}
@@ -281,31 +300,55 @@ func groupLines(p *groupStepParams, unmarshal func([]byte) ([]byte, func(), *ser
 		}
 		lines[i] = append(b, '}')
 	}
-	return lines, nil
+	return lines, release, nil
 }
 
-// claim finds a member's session: busy when it has requests queued, in
-// which case f is queued behind them; else the caller (the reader) may
-// apply the member's step itself. Called by the reader only.
-func (st *serveState) claim(sid string, f func()) (busy bool, _ *serveError) {
+// repeated returns an id given twice; a few are compared pairwise (a
+// map costs more than the comparisons of a group of 16).
+func repeated(ids []string) (string, bool) {
+	if len(ids) <= 32 {
+		for i := 1; i < len(ids); i++ {
+			for _, prev := range ids[:i] {
+				if prev == ids[i] {
+					return prev, true
+				}
+			}
+		}
+		return "", false
+	}
+	seen := make(map[string]bool, len(ids))
+	for _, sid := range ids {
+		if seen[sid] {
+			return sid, true
+		}
+		seen[sid] = true
+	}
+	return "", false
+}
+
+// claim finds member i's session: busy when it has requests queued, in
+// which case the member's step is queued behind them; else the caller
+// (the reader) may apply it itself, to the session returned. Called by
+// the reader only.
+func (st *serveState) claim(sid string, g *groupRun, i int, line []byte) (_ *serveSession, busy bool, _ *serveError) {
 	st.mu.Lock()
 	sess := st.sessions[sid]
 	st.mu.Unlock()
 	if sess == nil {
-		return false, errorf(codeUnknownSession, "unknown session %q (never opened, or closed)", sid)
+		return nil, false, errorf(codeUnknownSession, "unknown session %q (never opened, or closed)", sid)
 	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	if sess.closed {
-		return false, errorf(codeUnknownSession, "unknown session %q (closed)", sid)
+		return nil, false, errorf(codeUnknownSession, "unknown session %q (closed)", sid)
 	}
 	if !sess.working {
-		return false, nil
+		return sess, false, nil
 	}
-	// Its worker is running the requests queued before this one: f goes
-	// behind them (serveState.enqueueID).
-	sess.queue = append(sess.queue, f)
-	return true, nil
+	// Its worker is running the requests queued before this one: the
+	// step goes behind them (serveState.enqueueID).
+	sess.queue = append(sess.queue, func() { g.apply(i, line) })
+	return nil, true, nil
 }
 
 // groupRun is one group.step in progress.
@@ -315,14 +358,15 @@ type groupRun struct {
 	p       *groupStepParams
 	members []groupMember
 	left    atomic.Int64 // members not yet done
+	release func()       // gives back the lines' budget (groupLines)
 }
 
 // runIdle applies the idle members' steps: on the reader alone when they
-// are few, else spread over helpers that take members one at a time with
-// the reader (a helper slow to start costs nothing: the reader takes what
-// is left).
+// are few or so are the processors (groupProcessors), else spread over
+// helpers that take members one at a time with the reader (a helper slow
+// to start costs nothing: the reader takes what is left).
 func (g *groupRun) runIdle(idle []int, lines [][]byte) {
-	workers := runtime.GOMAXPROCS(0)
+	workers := g.s.groupProcs
 	if len(idle) < groupParallelMin || workers < 2 {
 		for _, i := range idle {
 			g.apply(i, lines[i])
@@ -365,10 +409,13 @@ func (g *groupRun) apply(i int, line []byte) {
 				m.err = errorf(codeInternal, "internal error (a bug, please report it): %v", p)
 			}
 		}()
-		sess, e := g.s.state.lookup(g.p.Sessions[i])
-		if e != nil {
-			m.err = e
-			return
+		sess := m.sess
+		if sess == nil {
+			var e *serveError
+			if sess, e = g.s.state.lookup(g.p.Sessions[i]); e != nil {
+				m.err = e
+				return
+			}
 		}
 		if e := sess.feed(line); e != nil {
 			m.err = e
@@ -396,13 +443,30 @@ func (g *groupRun) done() {
 		return
 	}
 	defer g.s.running.Done()
-	g.s.respond(g.id, json.RawMessage(g.columns()), nil)
+	g.release()
+	if g.p.Records {
+		g.s.respond(g.id, json.RawMessage(g.columns(nil)), nil)
+		return
+	}
+	// The columns are written into the response line itself, as respond
+	// would assemble it from them.
+	line := append(append(make([]byte, 0, 64+len(g.id)+len(g.members)*48), `{"id":`...), g.id...)
+	line = append(line, `,"result":`...)
+	start := len(line)
+	if line = g.columns(line); len(line)-start > g.s.maxResponse {
+		g.s.respond(g.id, nil, g.s.tooLarge(len(line)-start))
+		return
+	}
+	g.s.emit(append(line, "}\n"...))
 }
 
-// columns writes the result: one array per field, a value per member
-// (a failed member: false, "unknown", 0, 0, -1 and its error).
-func (g *groupRun) columns() []byte {
-	w := recordWriter{b: make([]byte, 0, 64+len(g.members)*48), ok: true}
+// columns appends the result to dst: one array per field, a value per
+// member (a failed member: false, "unknown", 0, 0, -1 and its error).
+func (g *groupRun) columns(dst []byte) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, 64+len(g.members)*48)
+	}
+	w := recordWriter{b: dst, ok: true}
 	col := func(key string, each func(m *groupMember, i int)) {
 		w.raw(key)
 		for i := range g.members {

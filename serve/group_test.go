@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,13 +155,18 @@ func exampleEpisodes(t *testing.T) []groupEpisode {
 	return eps
 }
 
+// spreadGroups has a test server spread large groups over two helpers
+// whatever the machine's processors (groupProcessors keeps one for the
+// client), so that the parallel path is tested everywhere.
+func spreadGroups(s *server) { s.groupProcs = 2 }
+
 // TestServeGroupMatchesSessions: every example episode stepped as one
 // group equals each stepped in its own session, under check's option
 // sets; twice over (16 members and more: the parallel path).
 func TestServeGroupMatchesSessions(t *testing.T) {
 	t.Parallel()
 	eps := exampleEpisodes(t)
-	c := startServe(t, DefaultMaxLine, "")
+	c := startServeWith(t, DefaultMaxLine, "", spreadGroups)
 	for _, opts := range []map[string]any{
 		{},
 		{"transitions": true, "per_step": true},
@@ -274,7 +280,7 @@ func TestServeGroupFailingMember(t *testing.T) {
 // records as the same poses written in each step's objects.
 func TestServeGroupArrays(t *testing.T) {
 	t.Parallel()
-	c := startServe(t, DefaultMaxLine, "")
+	c := startServeWith(t, DefaultMaxLine, "", spreadGroups)
 	ep := groupEpisode{name: "tidying", header: []byte(`{"bddl_episode":1,"activity":"tidying_the_living_room","closed_world":true}`)}
 	names := []string{"floor.n.01_1", "coffee_table.n.01_1", "mug.n.04_1"}
 	const n = 9 // above groupParallelMin
@@ -431,7 +437,8 @@ func FuzzGroupLines(f *testing.F) {
 		if decodeParams(raw, &p) != nil {
 			return
 		}
-		lines, e := groupLines(&p, srv.unmarshalSteps)
+		lines, release, e := groupLines(&p, srv.unmarshalSteps, new([]byte))
+		release()
 		if e != nil {
 			return
 		}
@@ -463,6 +470,7 @@ func BenchmarkServeGroupDispatch(b *testing.B) {
 			var sink bytes.Buffer
 			g := testHost(&sink, "")
 			s := newServer(g, &sink, DefaultMaxLine)
+			s.groupProcs = max(2, runtime.GOMAXPROCS(0))
 			var ids []string
 			for i := range n {
 				s.dispatch([]byte(`{"id":0,"method":"session.open","params":{"activity":"` + exampleActivity + `","transitions":false}}`))

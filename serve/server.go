@@ -54,6 +54,11 @@ type server struct {
 	// methods are the methods served (serveMethods; a fuzz test serves
 	// those that write no file).
 	methods map[string]serveMethod
+	// groups is the last group.step's sessions list (the reader's).
+	groups groupSessions
+	// groupProcs is the processors a group.step's members may be
+	// spread over (groupRun.runIdle).
+	groupProcs int
 }
 
 // serveMethod runs one request's params; the result is marshalled as the
@@ -71,7 +76,7 @@ func newServer(o *Options, out io.Writer, maxLine int) *server {
 	s := &server{opts: o, maxLine: maxLine, out: bufio.NewWriterSize(out, 64<<10),
 		lines: make(chan []byte, maxPendingResponses), written: make(chan error, 1),
 		slots: make(chan struct{}, 2*runtime.GOMAXPROCS(0)), state: newServeState(o), methods: serveMethods,
-		maxResponse: DefaultMaxResponse}
+		maxResponse: DefaultMaxResponse, groupProcs: groupProcessors()}
 	s.held.max = DefaultMaxQueued
 	s.state.maxSessions = DefaultMaxSessions
 	go s.writeLoop()

@@ -20,11 +20,18 @@ import (
 // happens only when the previous request came within the window, so a
 // client that steps at simulator speed (milliseconds apart) costs no
 // spinning beyond one window after a fast burst.
+//
+// Nor does it happen on a machine whose processors are all taken
+// (machineBusy, read at most once a second): there the polling thread
+// takes the processor the client needs, and a group step of 16 cost
+// twice as much with both sides polling as with neither (docs/python.md).
 type spinReader struct {
-	f      *os.File
-	window time.Duration
-	fast   bool // the previous read found data within the window
-	fds    [1]unix.PollFd
+	f       *os.File
+	window  time.Duration
+	fast    bool // the previous read found data within the window
+	busy    bool // machineBusy when last asked
+	checked time.Time
+	fds     [1]unix.PollFd
 }
 
 // newSpinReader returns in itself unless it is a file that can be polled
@@ -41,7 +48,10 @@ func newSpinReader(in io.Reader, window time.Duration) io.Reader {
 
 func (r *spinReader) Read(p []byte) (int, error) {
 	start := time.Now()
-	if r.fast {
+	if start.Sub(r.checked) > time.Second {
+		r.checked, r.busy = start, machineBusy()
+	}
+	if r.fast && !r.busy {
 		for {
 			if n, err := unix.Poll(r.fds[:], 0); n > 0 || (err != nil && err != unix.EINTR) {
 				break

@@ -23,6 +23,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -94,8 +95,14 @@ var ErrLimit = errors.New("limit")
 
 // ToJSONLimits is ToJSON within lim.
 func ToJSONLimits(dst, src []byte, lim Limits) ([]byte, error) {
-	t := transcoder{src: src, out: dst, base: len(dst), maxOut: lim.MaxOut, maxObjects: lim.MaxObjects}
-	if err := t.value(0, false); err != nil {
+	refs := refsPool.Get().(*[]span)
+	t := transcoder{src: src, out: dst, base: len(dst), maxOut: lim.MaxOut, maxObjects: lim.MaxObjects, refs: (*refs)[:0]}
+	err := t.value(0, false)
+	if cap(t.refs) <= maxPooledRefs {
+		*refs = t.refs
+		refsPool.Put(refs)
+	}
+	if err != nil {
 		return dst, err
 	}
 	if t.pos != len(src) {
@@ -103,6 +110,14 @@ func ToJSONLimits(dst, src []byte, lim Limits) ([]byte, error) {
 	}
 	return t.out, nil
 }
+
+// refsPool keeps the back-reference tables of past calls: a table grows
+// to a few hundred entries for a tick of a vectorised loop (every
+// interned key and name is one), a third of the call's allocation.
+var refsPool = sync.Pool{New: func() any { return new([]span) }}
+
+// maxPooledRefs bounds a table kept for reuse (24 bytes an entry).
+const maxPooledRefs = 1 << 14
 
 // span is a back-reference target in out (end < 0 while it is being
 // written) and the values it holds.

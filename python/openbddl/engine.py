@@ -199,13 +199,22 @@ class _SpinReader:
     comes within the window (a session step: tens of microseconds) is read
     without the wake-up of a sleeping thread, which on a loaded or virtual
     machine costs as much as the step itself; a slower one costs at most
-    the window of polling (docs/python.md, *Measured speed*)."""
+    the window of polling (docs/python.md, *Measured speed*).
+
+    Polling pays only where a processor is free for it: on a machine
+    whose load average is past its processors plus one (the client's and
+    the server's own polling threads count for up to two), the polling
+    thread takes the processor the server needs, and a group step of 16
+    cost twice as much polled as slept (docs/python.md). There the waits
+    sleep at once; the load is read at most once a second."""
 
     def __init__(self, fd: int, spin: float, timeout: Optional[float] = None) -> None:
         self.fd = fd
         self.spin = max(0.0, spin)
         self.timeout = timeout
         self.buf = bytearray()
+        self.busy = False  # the machine's processors are all taken: no polling
+        self.checked = -2.0  # when busy was last found (perf_counter)
         if hasattr(select, "poll"):
             p = select.poll()
             p.register(fd, select.POLLIN)
@@ -221,6 +230,13 @@ class _SpinReader:
         i = buf.find(b"\n")
         if i < 0:
             start = time.perf_counter() if self.spin or self.timeout is not None else 0.0
+            spin = self.spin
+            if spin:
+                if start - self.checked > 1.0:
+                    self.checked = start
+                    self.busy = _machine_busy()
+                if self.busy:
+                    spin = 0.0
             while True:
                 try:
                     chunk = os.read(self.fd, 1 << 16)
@@ -229,9 +245,9 @@ class _SpinReader:
                         left = start + self.timeout - time.perf_counter()
                         if left <= 0:
                             raise _Silent()
-                        if not self.spin or time.perf_counter() - start > self.spin:
+                        if not spin or time.perf_counter() - start > spin:
                             self.sleep(left)
-                    elif not self.spin or time.perf_counter() - start > self.spin:
+                    elif not spin or time.perf_counter() - start > spin:
                         self.sleep()
                     continue
                 except InterruptedError:
@@ -248,6 +264,15 @@ class _SpinReader:
         line = bytes(buf[:i + 1])
         del buf[:i + 1]
         return line
+
+
+def _machine_busy() -> bool:
+    """Whether the load average is past the processors plus one (where it
+    cannot be read: no)."""
+    try:
+        return os.getloadavg()[0] > (os.cpu_count() or 1) + 1
+    except (OSError, AttributeError):
+        return False
 
 
 class _Silent(Exception):
@@ -421,6 +446,22 @@ class _Server:
                 raise self.dead  # type: ignore[misc]
         return rid
 
+    def send_raw_bytes(self, body: bytes) -> int:
+        """send_raw for a body in bytes: one write, one system call (a
+        group step's request, sent every tick of a vectorised loop)."""
+        with self.wlock:
+            if self.dead:
+                raise self.dead
+            self.next_id += 1
+            rid = self.next_id
+            try:
+                self.write(b'{"id":%d,%s\n' % (rid, body))
+                self.flush()
+            except (BrokenPipeError, OSError, ValueError) as e:
+                self._die("bddl serve is gone (writing a request: %s)" % e)
+                raise self.dead  # type: ignore[misc]
+        return rid
+
     def send_raw_parts(self, parts: Sequence[Any]) -> int:
         """send_raw for a body given as bytes-like pieces, written one
         after the other (a large body is never joined into one more copy)."""
@@ -567,7 +608,10 @@ class Engine:
     before it sleeps (default 100 µs; the server likewise polls 50 µs for
     the next request while they come quickly): a session step's round trip
     then costs no thread wake-up, at the price of that much CPU per
-    request. ``spin=0`` turns polling off on both sides. ``timeout`` is
+    request. ``spin=0`` turns polling off on both sides; neither side polls
+    while the load average is past the processors plus one (Linux for the
+    server), where polling takes the processor the other side needs.
+    ``timeout`` is
     how many seconds a wait for a response may pass with nothing from the
     server (default None: no limit): past it the server is stopped and
     EngineError (code ``timeout``) raised; the next call starts a new one.

@@ -13,8 +13,11 @@ import binascii
 import json
 import marshal
 import threading
+from itertools import repeat
+from operator import contains
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
+from .engine import _dumps  # the engine's encoder (numpy values as lists)
 from .errors import EngineError, error_from_response
 from .results import StepResult
 
@@ -39,10 +42,12 @@ class GroupResult:
     that failed, whose other columns then read ``False``, ``"unknown"``,
     ``0.0``, ``0.0`` and ``-1``. With ``records=True``, ``records`` holds
     each session's :class:`StepResult` (``None`` where it failed), also
-    reached as ``result[i]``. :meth:`numpy` gives the columns as arrays.
+    reached as ``result[i]``; each is built from its record when first
+    reached (a vectorised loop that reads the columns builds none).
+    :meth:`numpy` gives the columns as arrays.
     """
 
-    __slots__ = ("success", "goal", "score", "challenge_score", "step", "errors", "records")
+    __slots__ = ("success", "goal", "score", "challenge_score", "step", "errors", "_recs", "_built")
 
     def __init__(self, r: Dict[str, Any]) -> None:
         self.success: List[bool] = r["success"]
@@ -53,9 +58,29 @@ class GroupResult:
         errs = r["errors"]
         self.errors: List[Optional[EngineError]] = (
             [None if e is None else error_from_response(e) for e in errs] if any(errs) else errs)
-        recs = r.get("records")
-        self.records: Optional[List[Optional[StepResult]]] = (
-            None if recs is None else [None if x is None else StepResult.from_record(x) for x in recs])
+        self._recs: Optional[List[Optional[Dict[str, Any]]]] = r.get("records")
+        self._built: Optional[List[Optional[StepResult]]] = None
+
+    @property
+    def records(self) -> Optional[List[Optional[StepResult]]]:
+        """Each session's :class:`StepResult` (``None`` where its step
+        failed), with ``records=True``; else ``None``."""
+        if self._recs is None:
+            return None
+        for i in range(len(self._recs)):
+            self._record(i)
+        return self._built
+
+    def _record(self, i: int) -> Optional[StepResult]:
+        built = self._built
+        if built is None:
+            built = self._built = [None] * len(self._recs)  # type: ignore[arg-type]
+        r = built[i]
+        if r is None:
+            rec = self._recs[i]  # type: ignore[index]
+            if rec is not None:
+                r = built[i] = StepResult.from_record(rec)
+        return r
 
     def __len__(self) -> int:
         return len(self.success)
@@ -66,10 +91,10 @@ class GroupResult:
         err = self.errors[i]
         if err is not None:
             raise err
-        if self.records is None:
+        if self._recs is None:
             raise ValueError("GroupResult[i] needs the records: step(..., records=True); the columns "
                              "(success, goal, score, challenge_score, step) are always there")
-        return self.records[i]  # type: ignore[return-value]
+        return self._record(range(len(self._recs))[i])  # type: ignore[return-value]
 
     @property
     def ok(self) -> bool:
@@ -156,11 +181,18 @@ class SessionGroup:
             steps = steps if isinstance(steps, list) else list(steps)
             if len(steps) != n:
                 raise ValueError("step: %d steps for %d sessions" % (len(steps), n))
-            missing = [st is None or "step" not in st for st in steps]
-            if all(missing):
+            # How many steps have their number (the loop in C: a step a tick
+            # in a vectorised loop is a few microseconds all told).
+            numbered = -1 if None in steps else sum(map(contains, steps, repeat("step", n)))
+            if numbered == 0:
                 numbers = True
-            elif any(missing):  # mixed: number the ones without, as Session.step would
-                steps = [dict(st or {}, step=s._next) if m else st for st, s, m in zip(steps, self.sessions, missing)]
+            elif numbered != n:  # mixed: number the ones without, as Session.step would
+                missing = [st is None or "step" not in st for st in steps]
+                if all(missing):
+                    numbers = True
+                else:
+                    steps = [dict(st or {}, step=s._next) if m else st
+                             for st, s, m in zip(steps, self.sessions, missing)]
         else:
             numbers = True
         arrays = [(k, v) for k, v in (("pos", pos), ("quat", quat), ("aabb", aabb)) if v is not None]
@@ -175,7 +207,6 @@ class SessionGroup:
             srv = self.sessions[0]._srv()
             if numbers:
                 parts.append('"numbers":%s,' % json.dumps([s._next for s in self.sessions]))
-            from .engine import _dumps  # the engine's encoder (numpy values as lists)
             for k, v in arrays:
                 parts.append('"%s":%s,' % (k, _dumps(_rows(v))))
             head = "".join(parts)
@@ -192,7 +223,7 @@ class SessionGroup:
                 except (ValueError, TypeError, RecursionError):
                     b64 = None
                 if b64 is not None:
-                    resp = srv.wait(srv.send_raw_parts([head.encode(), b'"steps_marshal":"', b64, b'"}}']))
+                    resp = srv.wait(srv.send_raw_bytes(b'%s"steps_marshal":"%s"}}' % (head.encode(), b64)))
                     if "error" in resp and resp["error"].get("code") == "unsupported_value":
                         resp = None
                 if resp is None:

@@ -91,6 +91,26 @@ class GroupTest(unittest.TestCase):
             self.assertEqual(g.sessions[0].step().step, 2)
             r = g.step([None, {"step": 7}, {}])
             self.assertEqual(r.step, [3, 7, 2])
+            r = g.step([{}, {"step": 9}, {"facts": []}])  # mixed, no None
+            self.assertEqual(r.step, [4, 9, 3])
+            r = g.step([{"step": 6}, {"step": 10}, {"step": 4}])
+            self.assertEqual(r.step, [6, 10, 4])
+
+    def test_records_built_when_reached(self) -> None:
+        """With records=True each StepResult is built on first access, once,
+        and equals the record the server sent."""
+        h, steps = self.eps[1]
+        with self.eng.sessions([h["activity"]] * 3, [h] * 3) as g:
+            r = g.step([steps[0]] * 3, records=True)
+            self.assertEqual(r._built, None)
+            first = r[1]
+            self.assertEqual(r._built, [None, first, None])
+            self.assertIs(r[-2], first)
+            self.assertIs(r.records[1], first)
+            self.assertEqual([x.step for x in r.records], r.step)
+            self.assertEqual([x.goal for x in r.records], r.goal)
+            with self.assertRaises(IndexError):
+                r[3]
 
     def test_failing_member(self) -> None:
         """One member's bad step is reported in its place; the others

@@ -92,6 +92,25 @@ class SpinReaderTest(unittest.TestCase):
                     break
             self.assertEqual(got, want, "spin %r" % spin)
 
+    def test_no_polling_on_a_busy_machine(self) -> None:
+        """_machine_busy agrees with the load average where it is far from
+        the threshold (processors plus one); a busy reader's waits sleep at
+        once and still read every line."""
+        import os
+
+        from openbddl import engine
+
+        try:
+            load = os.getloadavg()[0]
+        except (OSError, AttributeError):
+            self.skipTest("no load average here")
+        limit = (os.cpu_count() or 1) + 1
+        if abs(load - limit) >= 3:
+            self.assertEqual(engine._machine_busy(), load > limit)
+        rd = self.reader([b"a\n", b"b\n"], 0.05)
+        rd.busy, rd.checked = True, float("inf")  # found busy; not asked again
+        self.assertEqual([rd.readline(), rd.readline(), rd.readline()], [b"a\n", b"b\n", b""])
+
     def test_engine_spin_bounds(self) -> None:
         import openbddl
 
