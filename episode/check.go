@@ -196,7 +196,11 @@ func (c *checker) finish(res *Result, explain bool) {
 		res.UnknownCount = trace.Stats.Unknown
 	}
 
-	if sc, err := c.prog.ScoresMemo(c.s, c.baseline, &c.scores); err == nil {
+	success := c.lastGoal // the goal on c.s, evaluated by step
+	if c.res.Steps == 0 {
+		success = c.prog.Eval(c.s)
+	}
+	if sc, err := c.prog.ScoresKnowing(c.s, c.baseline, &c.scores, success); err == nil {
 		res.Score = sc.Library.Value
 		if sc.HasChallenge {
 			res.ChallengeScore = sc.Challenge.Value

@@ -25,7 +25,7 @@ func (st *Stepper) Outcome() (o Outcome, ok bool) {
 	o.Success = c.succeeded && c.r.Skipped() == 0 && (!c.opts.AtEnd || c.lastGoal == predicates.True)
 	// As finish: the scores are asked for on success too (the memo sees
 	// every state).
-	if sc, err := c.prog.ScoresMemo(c.s, c.baseline, &c.scores); err == nil {
+	if sc, err := c.prog.ScoresKnowing(c.s, c.baseline, &c.scores, c.lastGoal); err == nil {
 		o.Score = sc.Library.Value
 		if sc.HasChallenge {
 			o.ChallengeScore = sc.Challenge.Value

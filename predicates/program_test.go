@@ -3,6 +3,7 @@ package predicates
 import (
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -335,8 +336,20 @@ func TestScoresSuccessAndBaseline(t *testing.T) {
 	if sc.Success != True || sc.Library.Value != 1 || sc.HasChallenge {
 		t.Errorf("on success: %+v", sc)
 	}
+	// A caller that has the goal's value already (a checker) gets the
+	// same scores without a second evaluation.
+	for _, st := range []*State{base, now} {
+		want, _ := p.Scores(st, base)
+		got, err := p.ScoresKnowing(st, base, nil, p.Eval(st))
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ScoresKnowing = %+v, %v; want %+v", got, err, want)
+		}
+	}
 	if _, err := p.Scores(mustCompile(t, problem("a.n.01_1 - a.n.01", "", "(cooked a.n.01_1)"), Options{}).NewState(), nil); err == nil {
 		t.Error("Scores with a foreign state succeeded")
+	}
+	if _, err := p.ScoresKnowing(mustCompile(t, problem("a.n.01_1 - a.n.01", "", "(cooked a.n.01_1)"), Options{}).NewState(), nil, nil, True); err == nil {
+		t.Error("ScoresKnowing with a foreign state succeeded")
 	}
 	_ = errors.New
 }

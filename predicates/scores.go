@@ -116,6 +116,17 @@ func (m *ScoreMemo) best(t *groundTree, sat []bool) Score {
 // Option slices of its results may be shared with later results: do
 // not modify them.
 func (p *Program) ScoresMemo(now, baseline *State, m *ScoreMemo) (*Scores, error) {
+	if !p.compatible(now) {
+		return nil, errors.New("predicates: Scores with a state of another program")
+	}
+	return p.ScoresKnowing(now, baseline, m, p.Eval(now))
+}
+
+// ScoresKnowing is ScoresMemo for a caller that has just evaluated the
+// goal on now (success is p.Eval(now)): a checker stepping an episode
+// evaluates it every step, and evaluating it again for the scores was a
+// tenth of a group step's work.
+func (p *Program) ScoresKnowing(now, baseline *State, m *ScoreMemo, success Truth) (*Scores, error) {
 	if !p.compatible(now) || baseline != nil && !p.compatible(baseline) {
 		return nil, errors.New("predicates: Scores with a state of another program")
 	}
@@ -123,7 +134,7 @@ func (p *Program) ScoresMemo(now, baseline *State, m *ScoreMemo) (*Scores, error
 	if err != nil {
 		return nil, err
 	}
-	out := &Scores{Success: p.Eval(now)}
+	out := &Scores{Success: success}
 	var nowV []Truth
 	var sat []bool
 	if m != nil {
