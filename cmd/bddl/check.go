@@ -235,18 +235,18 @@ func runCheck(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	defer run.close()
+	defer run.Close()
 	if len(eps) == 0 {
 		fmt.Fprintf(opts.err, "bddl: shard %s holds none of the %d episodes: nothing to check\n", opts.shard, len(inputs))
 		return nil
 	}
-	fresh, err := run.run(ctx)
+	fresh, err := run.Run(ctx)
 	if err != nil {
 		return err
 	}
 	interrupted := ctx.Err() != nil
 	stop()
-	return run.report(fresh, interrupted)
+	return checkEnding(run.Report(fresh, interrupted))
 }
 
 func (o *checkOptions) validateFlags() error {
