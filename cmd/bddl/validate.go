@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/activities/report"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/kb"
@@ -93,14 +94,6 @@ status is 1 when any error is reported.`,
 	return cmd
 }
 
-// validated is the outcome for one input file.
-type validated struct {
-	path    string
-	problem bool // the file holds a problem (not a domain)
-	report  activities.Report
-	err     error // reading the file failed
-}
-
 // validateMemoryLimit is the soft heap limit of a validate run (unless
 // GOMEMLIMIT is set): main's GOGC=400 lets the heap grow to five times
 // what is live while a thousand definitions are parsed; near this limit
@@ -115,7 +108,7 @@ func runValidate(opts *validateOptions) (retErr error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(validateMemoryLimit))
 	}
-	var results []validated
+	var results []report.File
 	var named activities.Library // embedded examples given by name
 	paths := opts.paths[:0:0]
 	for _, p := range opts.paths {
@@ -201,7 +194,7 @@ func runValidate(opts *validateOptions) (retErr error) {
 		}
 	}
 	for i := range results {
-		results[i].report.Findings = opts.keep(results[i].report.Findings)
+		results[i].Report.Findings = opts.keep(results[i].Report.Findings)
 	}
 	var kbFindings []kb.Finding
 	if opts.kbRules {
@@ -213,9 +206,11 @@ func runValidate(opts *validateOptions) (retErr error) {
 	var failed bool
 	var err error
 	if opts.format == "json" {
-		failed, err = writeValidateJSON(opts, results, kbFindings)
+		failed, err = report.WriteJSON(opts.out, results, kbFindings, opts.scenes)
 	} else {
-		failed, err = writeValidateText(opts, results, kbFindings)
+		pal := paletteFor(opts.out)
+		failed, err = report.WriteText(opts.out, opts.err, results, kbFindings, report.Options{Scenes: opts.scenes, Quiet: opts.quiet,
+			Colours: report.Colours{Error: pal.red, Warning: pal.yellow}})
 	}
 	if err != nil {
 		return err
@@ -288,25 +283,25 @@ func (o *validateOptions) keepKB(fs []kb.Finding) []kb.Finding {
 
 // validateFiles reads and validates files on a pool of workers, with a
 // progress bar on a terminal; results are in the order of the inputs.
-func validateFiles(opts *validateOptions, ins []batch.Input, base *kb.Base) []validated {
-	out := make([]validated, len(ins))
+func validateFiles(opts *validateOptions, ins []batch.Input, base *kb.Base) []report.File {
+	out := make([]report.File, len(ins))
 	opts.each(len(ins), func(i int) {
 		src, err := readDefinition(ins[i], opts.in)
 		if err != nil {
-			out[i] = validated{path: ins[i].Path, err: err}
+			out[i] = report.File{Path: ins[i].Path, Err: err}
 			return
 		}
 		p, rep := activities.ValidateSource(ins[i].Path, src, base, opts.rules...)
-		out[i] = validated{path: ins[i].Path, problem: p != nil, report: rep}
+		out[i] = report.File{Path: ins[i].Path, Problem: p != nil, Report: rep}
 	})
 	return out
 }
 
-func validateLibrary(opts *validateOptions, lib *activities.Library, base *kb.Base) []validated {
-	out := make([]validated, len(lib.Activities))
+func validateLibrary(opts *validateOptions, lib *activities.Library, base *kb.Base) []report.File {
+	out := make([]report.File, len(lib.Activities))
 	opts.each(len(out), func(i int) {
 		a := lib.Activities[i]
-		out[i] = validated{path: a.Path, problem: a.Problem != nil, report: a.Validate(base, opts.rules...)}
+		out[i] = report.File{Path: a.Path, Problem: a.Problem != nil, Report: a.Validate(base, opts.rules...)}
 	})
 	return out
 }
