@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -241,96 +238,4 @@ func (o *validateOptions) validateFlags() error {
 		}
 	}
 	return nil
-}
-
-// codeMatches reports whether code is one of the patterns.
-func codeMatches(code string, patterns []string) bool {
-	for _, p := range patterns {
-		p = strings.TrimSpace(p)
-		if prefix, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(code, prefix) || p == code {
-			return true
-		}
-	}
-	return false
-}
-
-// reported reports whether a finding of code and severity passes the
-// filters.
-func (o *validateOptions) reported(code string, sev bddl.Severity) bool {
-	return sev <= o.minimum && (len(o.selectC) == 0 || codeMatches(code, o.selectC)) && !codeMatches(code, o.ignoreC)
-}
-
-func (o *validateOptions) keep(fs []activities.Finding) []activities.Finding {
-	out := fs[:0]
-	for _, f := range fs {
-		if o.reported(f.Code, f.Severity) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-func (o *validateOptions) keepKB(fs []kb.Finding) []kb.Finding {
-	out := fs[:0]
-	for _, f := range fs {
-		// kb's severities count from 1, bddl's from 0.
-		if o.reported(f.Code, bddl.Severity(f.Severity-1)) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// validateFiles reads and validates files on a pool of workers, with a
-// progress bar on a terminal; results are in the order of the inputs.
-func validateFiles(opts *validateOptions, ins []batch.Input, base *kb.Base) []report.File {
-	out := make([]report.File, len(ins))
-	opts.each(len(ins), func(i int) {
-		src, err := readDefinition(ins[i], opts.in)
-		if err != nil {
-			out[i] = report.File{Path: ins[i].Path, Err: err}
-			return
-		}
-		p, rep := activities.ValidateSource(ins[i].Path, src, base, opts.rules...)
-		out[i] = report.File{Path: ins[i].Path, Problem: p != nil, Report: rep}
-	})
-	return out
-}
-
-func validateLibrary(opts *validateOptions, lib *activities.Library, base *kb.Base) []report.File {
-	out := make([]report.File, len(lib.Activities))
-	opts.each(len(out), func(i int) {
-		a := lib.Activities[i]
-		out[i] = report.File{Path: a.Path, Problem: a.Problem != nil, Report: a.Validate(base, opts.rules...)}
-	})
-	return out
-}
-
-// each runs fn(0..n-1) on the worker pool, with a progress bar on a
-// terminal for long runs.
-func (o *validateOptions) each(n int, fn func(i int)) {
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	p := o.progress(o.err, n, 50, "validating")
-	_ = batch.Run(context.Background(), o.pool(p), idx, func(_ context.Context, i int) (struct{}, bool) {
-		fn(i)
-		return struct{}{}, true
-	}, batch.Handlers[struct{}]{})
-}
-
-// loadDomain reads a domain file for --domain; a file that does not parse
-// as a domain is a usage error, reported with its diagnostics.
-func loadDomain(path string, stdin io.Reader, errw io.Writer) (*bddl.Domain, error) {
-	src, err := readDefinition(batch.Input{Path: path, Arg: path}, stdin)
-	if err != nil {
-		return nil, misuse("--domain: %v", err)
-	}
-	d, diags := bddl.ParseDomain(path, src)
-	if diags.HasErrors() || d == nil {
-		diags.WriteText(errw)
-		return nil, misuse("--domain %s is not a valid domain file", path)
-	}
-	return d, nil
 }
