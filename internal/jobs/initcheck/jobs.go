@@ -46,7 +46,8 @@ type Definitions struct {
 	Geometry predicates.Geometry
 }
 
-// Jobs resolves the paths: episode files (and directories holding only
+// Jobs resolves the paths into check --init's job list (initJobs, when
+// it lived in cmd/bddl): episode files (and directories holding only
 // episodes) are read as they are; anything else is taken for an
 // OmniGibson task (FindTasks), one Converter per template and definition.
 // The errors of defs' functions are returned as they are.
