@@ -240,6 +240,7 @@ func (o *fromOGOptions) ogJobs(paths []string, base *kb.Base, mode omnigibson.Of
 	}
 	read := map[string]readDef{}
 	convs := map[[3]string]*omnigibson.Converter{}
+	pool := omnigibson.NewPool() // as check --init: the tasks' templates fill each other's gaps
 	var jobs []*omnigibson.Job
 	var defs []ogDefinition
 	for _, task := range tasks {
@@ -268,7 +269,7 @@ func (o *fromOGOptions) ogJobs(paths []string, base *kb.Base, mode omnigibson.Of
 				return nil, nil, misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, tmpl.RobotNames())
 			}
 			conv, err = omnigibson.NewConverter(tmpl, rd.problem, defPath, base, omnigibson.Options{
-				Robot: o.robot, Offsets: mode, Dataset: ds, Activity: rd.def.name})
+				Robot: o.robot, Offsets: mode, Dataset: ds, Activity: rd.def.name, Pool: pool})
 			if err != nil {
 				fmt.Fprintln(o.err, "bddl:", err)
 				return nil, nil, findings()

@@ -219,6 +219,12 @@ func TestOmniGibsonSharedTasks(t *testing.T) {
 	out := t.TempDir()
 	for _, task := range tasks {
 		code, stdout, stderr := runCLI("--kb", kbDir, "episode", "from-omnigibson", "--no-progress", task, "-o", filepath.Join(out, filepath.Base(task))+"/")
+		if code == 1 && strings.Contains(stderr, omnigibson.ErrOtherDefinition.Error()) {
+			// A template sampled from another version of the definition
+			// is an error naming the object, never a false literal.
+			t.Logf("%s: %s", filepath.Base(task), strings.TrimSpace(stderr))
+			continue
+		}
 		if code != 0 || !strings.Contains(stdout, "converted") {
 			t.Errorf("%s: exit %d\n%s%s", task, code, stdout, stderr)
 		}

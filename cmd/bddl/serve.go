@@ -4,19 +4,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/internal/termsafe"
+	"github.com/openbddl/bddl/serve"
 )
 
 func init() { subcommands = append(subcommands, newServeCmd) }
-
-// defaultServeMaxLine bounds a request line: a session.run of a long
-// episode is a few tens of megabytes.
-const defaultServeMaxLine = 256 << 20
 
 type serveOptions struct {
 	*globalOptions
@@ -26,10 +22,6 @@ type serveOptions struct {
 	maxQueued   int64
 	maxResponse int
 }
-
-// defaultServeSpin is how long the reader polls for the next request of a
-// client in a tight loop before it blocks (serve_spin_unix.go).
-const defaultServeSpin = 50 * time.Microsecond
 
 func newServeCmd(g *globalOptions) *cobra.Command {
 	opts := &serveOptions{globalOptions: g}
@@ -65,11 +57,11 @@ handles: end an interactive one with Ctrl-D.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return runServe(opts) },
 	}
-	cmd.Flags().IntVar(&opts.maxLine, "max-line", defaultServeMaxLine, "longest request line accepted, in bytes")
-	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", defaultServeMaxSessions, "most sessions open at once")
-	cmd.Flags().Int64Var(&opts.maxQueued, "max-queued", defaultServeMaxQueued, "most bytes held by requests read and not yet answered, across all sessions")
-	cmd.Flags().IntVar(&opts.maxResponse, "max-response", defaultServeMaxResponse, "longest response line, in bytes")
-	cmd.Flags().DurationVar(&opts.spin, "spin", defaultServeSpin, "poll for the next request this long before blocking, while a client sends them quickly (0: never)")
+	cmd.Flags().IntVar(&opts.maxLine, "max-line", serve.DefaultMaxLine, "longest request line accepted, in bytes")
+	cmd.Flags().IntVar(&opts.maxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions open at once")
+	cmd.Flags().Int64Var(&opts.maxQueued, "max-queued", serve.DefaultMaxQueued, "most bytes held by requests read and not yet answered, across all sessions")
+	cmd.Flags().IntVar(&opts.maxResponse, "max-response", serve.DefaultMaxResponse, "longest response line, in bytes")
+	cmd.Flags().DurationVar(&opts.spin, "spin", serve.DefaultSpin, "poll for the next request this long before blocking, while a client sends them quickly (0: never)")
 	return cmd
 }
 
@@ -99,29 +91,16 @@ func runServe(opts *serveOptions) error {
 	signal.Ignore(os.Interrupt)
 	stop := watchParent(os.Getppid(), time.Second)
 	defer stop()
-	in, out := opts.in, protocolStream(opts.out)
-	// Standard input stays blocking: the reader, on a thread of its own,
-	// waits in read(2) and runs a session's cheap steps itself, so a
-	// round trip is one read and one write, with no poller wake-up and no
-	// hand-off between threads (measured in docs/python.md).
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var direct *os.File
-	if f, restore, ok := pollable(out); ok {
-		out, direct = f, f
-		defer restore()
-	}
-	s := newServer(opts.globalOptions, out, opts.maxLine)
-	s.direct = direct
-	s.held.max, s.maxResponse, s.state.maxSessions = opts.maxQueued, opts.maxResponse, opts.maxSessions
-	return s.serve(newSpinReader(in, opts.spin))
+	o := serveHost(opts.globalOptions)
+	o.MaxLine, o.MaxSessions, o.MaxQueued, o.MaxResponse, o.Spin = opts.maxLine, opts.maxSessions, opts.maxQueued, opts.maxResponse, opts.spin
+	return serve.Run(opts.in, protocolStream(opts.out), o)
 }
 
 // protocolStream is the stream the responses are written to: the
 // command's output without the escaping writer every command's output
 // passes (termsafe), which is for text read on a terminal. A response is
 // JSON, whose encoder escapes control bytes itself, and the escaping
-// writer hid the pipe from pollable (every response then went through
+// writer hid the pipe from the server's pollable (every response then went through
 // the writer goroutine: 13 µs more a round trip).
 func protocolStream(out io.Writer) io.Writer {
 	if w, ok := out.(*termsafe.Writer); ok {

@@ -9,10 +9,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/openbddl/bddl/serve"
 )
 
-// serveClient drives an in-process bddl serve through pipes, as the
-// Python client drives the process.
+// serveClient drives an in-process bddl serve (serve.Run with the
+// command's host) through pipes, as the Python client drives the
+// process. The package serve has its own, on the server's internals.
 type serveClient struct {
 	t      testing.TB
 	in     *io.PipeWriter
@@ -35,23 +38,14 @@ type serveReply struct {
 
 func startServe(t testing.TB, maxLine int, kbPath string) *serveClient {
 	t.Helper()
-	return startServeWith(t, maxLine, kbPath, nil)
-}
-
-// startServeWith is startServe with the server configured by set before
-// it reads (limits, extra methods).
-func startServeWith(t testing.TB, maxLine int, kbPath string, set func(*server)) *serveClient {
-	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &serveClient{t: t, in: inW, done: make(chan error, 1), stderr: &bytes.Buffer{}, early: map[string]serveReply{}}
 	g := &globalOptions{streams: streams{in: inR, out: outW, err: c.stderr}, kbPath: kbPath}
-	srv := newServer(g, outW, maxLine)
-	if set != nil {
-		set(srv)
-	}
+	o := serveHost(g)
+	o.MaxLine = maxLine
 	go func() {
-		err := srv.serve(inR)
+		err := serve.Run(inR, outW, o)
 		outW.Close()
 		c.done <- err
 	}()
@@ -65,6 +59,41 @@ func startServeWith(t testing.TB, maxLine int, kbPath string, set func(*server))
 	}
 	t.Cleanup(func() { c.in.Close() })
 	return c
+}
+
+// serveHandshake is the server's first line.
+type serveHandshake struct {
+	Protocol int      `json:"protocol"`
+	Version  string   `json:"version"`
+	Methods  []string `json:"methods"`
+}
+
+// serveError is a response's error, with the fields these tests read.
+type serveError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Line    int    `json:"line,omitempty"`
+	Step    *int64 `json:"step,omitempty"`
+	Field   string `json:"field,omitempty"`
+	Index   *int   `json:"index,omitempty"`
+}
+
+// The error codes these tests expect (docs/python.md).
+const (
+	codeUnknownSession = "unknown_session"
+	codeBadStep        = "bad_step"
+)
+
+const exampleActivity = "tidying_the_living_room"
+
+// openSession opens a session and returns its id.
+func openSession(t testing.TB, c *serveClient, params map[string]any) string {
+	t.Helper()
+	var r struct{ Session string }
+	if err := json.Unmarshal(c.ok("session.open", params), &r); err != nil || r.Session == "" {
+		t.Fatalf("session.open: %s (%v)", r.Session, err)
+	}
+	return r.Session
 }
 
 // send writes a raw line (a newline is added).

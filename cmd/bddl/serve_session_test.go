@@ -12,10 +12,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/openbddl/bddl/serve"
+
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/corpus"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -173,7 +175,7 @@ func TestServeSessionMatchesCheck(t *testing.T) {
 	// A path as the activity.
 	cases = append(cases, sessionCase{name: "activity by path", episode: "../../activities/examples/cleaning_shoes/episodes/success.jsonl",
 		activity: "../../activities/examples/cleaning_shoes/problem0.bddl", every: true})
-	c := startServe(t, defaultServeMaxLine, "")
+	c := startServe(t, serve.DefaultMaxLine, "")
 	for _, tc := range cases {
 		compareSession(t, c, tc)
 	}
@@ -193,7 +195,7 @@ func TestServeSessionMatchesCheckCorpus(t *testing.T) {
 	}
 	res := batch.NewResolver(base, predicates.Options{})
 	res.SetParse(bddl.Options{Mode: bddl.Reference}, nil)
-	c := startServe(t, defaultServeMaxLine, kbDir)
+	c := startServe(t, serve.DefaultMaxLine, kbDir)
 	dir := t.TempDir()
 	stride := max(len(files)/12, 1)
 	n := 0

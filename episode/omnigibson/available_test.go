@@ -1,6 +1,7 @@
 package omnigibson
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,6 +44,10 @@ func TestTemplateOnlyTasks(t *testing.T) {
 				t.Fatal(err)
 			}
 			h, _, err := c.ConvertTemplate()
+			if errors.Is(err, ErrOtherDefinition) {
+				t.Logf("not judged: %v", err) // an error record, tested in TestUnboundInitObject
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package omnigibson
 import (
 	"crypto/md5"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -65,6 +66,9 @@ type Options struct {
 	// Activity is written as the header's activity (a name or the
 	// definition's path).
 	Activity string
+	// Pool, when set, estimates the models' offsets once from every
+	// template of the converters made with it (pool.go).
+	Pool *Pool
 }
 
 // Converter turns the states of one task (a template and its instances)
@@ -96,6 +100,10 @@ type Converter struct {
 	dz      []float64
 	hasDz   []bool
 	votes   voteStats // the evidence behind dz (uncertainty.go)
+	// unbound is the first :init literal naming an object the template
+	// binds to nothing (a template sampled from another version of the
+	// definition): its states cannot be judged against this definition.
+	unbound string
 }
 
 // simUUID is the simulator's id of a named object: the MD5 of its name
@@ -132,6 +140,9 @@ func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.B
 		}
 	}
 	c.resolveModels()
+	if opts.Pool != nil {
+		opts.Pool.add(c)
+	}
 	for _, b := range t.Bindings {
 		k := bddl.Fold(b.Instance)
 		if !c.declares(k) {
@@ -139,6 +150,7 @@ func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.B
 		}
 		c.binding[k] = b.Name
 	}
+	c.unbound = c.unboundInit()
 	c.roomTypes = map[string][]string{}
 	for _, f := range problem.Init {
 		if a, ok := f.(*bddl.Atom); ok && a.Pred.Key() == "inroom" && len(a.Args) == 2 {
@@ -160,6 +172,38 @@ func NewConverter(t *Template, problem *bddl.Problem, defPath string, base *kb.B
 		}
 	}
 	return c, nil
+}
+
+// ErrOtherDefinition: a task's template was sampled from another version
+// of its definition (unboundInit).
+var ErrOtherDefinition = errors.New("it was sampled from another version of the definition")
+
+// unboundInit is the first positive :init literal (other than future)
+// that names a declared object, not an agent, the template binds to
+// nothing, as text; "" when there is none. OmniGibson binds every object
+// :init places, so such a template was sampled from another version of
+// the definition, and a literal over the missing object is not false in
+// the scene: the scene is not of this definition.
+func (c *Converter) unboundInit() string {
+	for _, f := range c.problem.Init {
+		a, ok := f.(*bddl.Atom)
+		if !ok || a.Pred.Key() == "future" {
+			continue
+		}
+		for _, arg := range a.Args {
+			k := arg.Key()
+			if _, bound := c.binding[k]; bound || !c.decl[k] || c.agents[k] {
+				continue
+			}
+			parts := []string{a.Pred.Key()}
+			for _, x := range a.Args {
+				parts = append(parts, x.Key())
+			}
+			return fmt.Sprintf("its template %s binds no object for %s, which :init places (%s) in the definition %s",
+				filepath.Base(c.tmpl.Path), k, strings.Join(parts, " "), c.defPath)
+		}
+	}
+	return ""
 }
 
 func robotNames(rs []RobotPose) string {
@@ -217,6 +261,9 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 	if in != nil {
 		src = in.Path
 	}
+	if c.unbound != "" {
+		return nil, nil, fmt.Errorf("%s: %w", c.unbound, ErrOtherDefinition)
+	}
 	rep := &Report{Instance: src}
 	// Bound names by simulator name, and instance overrides.
 	sc, _ := c.pool.Get().(*scratch)
@@ -273,8 +320,8 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 		dz, has := c.offsets()
 		applyOffsets(items, dz, has)
 		ground, hasGround := groundLevel(c.groundPoses())
-		placedN := settleMoved(items, has, ground, hasGround)
-		c.boxErrors(items, has, placedN)
+		placedN, ambiguity := settleMoved(items, has, ground, hasGround)
+		c.boxErrors(items, has, placedN, ambiguity)
 		rest(items, ground, hasGround)
 		var agent *Box
 		if pose, ok := c.robot(robots); ok {
@@ -283,7 +330,7 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 		}
 		extendSupports(items, agent, ground, hasGround)
 	} else {
-		c.boxErrors(items, nil, nil)
+		c.boxErrors(items, nil, nil, nil)
 	}
 
 	h := &episode.Header{Activity: c.opts.Activity, Steps: 1, Objects: map[string]*episode.Object{}}
@@ -484,6 +531,18 @@ func groundLevel(rs []RobotPose) (float64, bool) {
 // scene.
 func (c *Converter) offsets() ([]float64, []bool) {
 	c.offOnce.Do(func() {
+		if c.opts.Pool != nil {
+			c.opts.Pool.estimate(c)
+			return
+		}
+		c.dz, c.hasDz = c.estimate(c.templateItems())
+	})
+	return c.dz, c.hasDz
+}
+
+// templateItems are the template's objects with a state and a box.
+func (c *Converter) templateItems() []sceneItem {
+	{
 		items := make([]sceneItem, 0, len(c.tmpl.Objects))
 		for i := range c.tmpl.Objects {
 			o := &c.tmpl.Objects[i]
@@ -496,9 +555,8 @@ func (c *Converter) offsets() ([]float64, []bool) {
 			}
 			items = append(items, it)
 		}
-		c.dz, c.hasDz = c.estimate(items)
-	})
-	return c.dz, c.hasDz
+		return items
+	}
 }
 
 // estimate runs the offset estimate over placed items.
@@ -511,7 +569,7 @@ func (c *Converter) estimate(items []sceneItem) ([]float64, []bool) {
 		}
 		ps = append(ps, placed{model: it.model, root: vec(it.state.Pos), base: it.box, scaleZ: it.obj.Scale[2], exact: it.exact})
 	}
-	return estimateOffsets(ps, c.nModels, c.groundPoses(), &c.votes)
+	return estimateOffsets(ps, c.nModels, [][]RobotPose{c.groundPoses()}, &c.votes)
 }
 
 // groundPoses are the robot poses that tell the floor height: the

@@ -2,13 +2,16 @@ package omnigibson
 
 import (
 	"bytes"
+	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -439,5 +442,98 @@ func TestRestEvidence(t *testing.T) {
 				t.Errorf("bottom %.4f error %.4f, want %.4f and %.4f", lo.Z, items[1].errV, tc.wantBottom, tc.wantErrV)
 			}
 		})
+	}
+}
+
+// TestUnboundInitObject: a definition whose :init places an object the
+// template binds to nothing (the template was sampled from another
+// version of it) makes every state of the task an error naming the
+// object and the literal, not a false literal; a declared object only
+// in the goal or under future stays unbound quietly.
+func TestUnboundInitObject(t *testing.T) {
+	task, err := FindTask(tinyDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := ReadTemplate(task.Template)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(task.Definition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, init string
+		wantErr    bool
+	}{
+		{"in :init", "(ontop soup_ladle.n.01_1 table.n.02_1)", true},
+		{"future", "(future soup_ladle.n.01_1)", false},
+		{"goal only", "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			def := strings.Replace(string(src), "agent.n.01_1 - agent.n.01", "agent.n.01_1 - agent.n.01\n        soup_ladle.n.01_1 - soup_ladle.n.01", 1)
+			def = strings.Replace(def, "(:init", "(:init\n        "+c.init, 1)
+			path := filepath.Join(t.TempDir(), "problem0.bddl")
+			p, diags := bddl.ParseProblem(path, []byte(def))
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			conv, err := NewConverter(tmpl, p, path, nil, Options{Offsets: OffsetsNone})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = conv.ConvertTemplate()
+			if !c.wantErr {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "binds no object for soup_ladle.n.01_1") ||
+				!strings.Contains(err.Error(), "(ontop soup_ladle.n.01_1 table.n.02_1)") || !errors.Is(err, ErrOtherDefinition) {
+				t.Fatalf("error %v, want one naming the unbound object, its literal and the cause", err)
+			}
+		})
+	}
+}
+
+// TestPoolKeepsOwnVotes: converters sharing a Pool keep their template's
+// own estimate where it has votes (the table stands on this scene's
+// floor), and one added after the pool's estimate ran gets its own.
+func TestPoolKeepsOwnVotes(t *testing.T) {
+	ds := fixtureDataset(t)
+	for _, key := range []string{"coffee_table/tbl001", "apple/apl001", "floors/flr001", "bottom_cabinet/cab001", "sponge/spg001", "bow/bow001"} {
+		cat, model, _ := strings.Cut(key, "/")
+		m, err := ds.Model(cat, model)
+		if err != nil || m == nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		m.HasOffset = false
+	}
+	solo, _ := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport})
+	want, _, err := solo.ConvertTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := NewPool()
+	a, _ := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport, Pool: pool})
+	b, _ := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport, Pool: pool})
+	for i, c := range []*Converter{a, b} {
+		got, _, err := c.ConvertTemplate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := got.Objects["table.n.02_1"].OBB, want.Objects["table.n.02_1"].OBB; g != w {
+			t.Errorf("converter %d: table %v, want the template's own %v", i, g, w)
+		}
+	}
+	late, _ := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport, Pool: pool})
+	got, _, err := late.ConvertTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := got.Objects["table.n.02_1"].OBB, want.Objects["table.n.02_1"].OBB; g != w {
+		t.Errorf("late converter: table %v, want %v", g, w)
 	}
 }

@@ -62,6 +62,7 @@ const (
 
 // placed is a scene object as the estimator sees it.
 type placed struct {
+	world  int // which scene it is in: supports are searched within it
 	model  int // dense id of the object's model
 	root   r3.Vec
 	base   Box     // the box centred on the root link (or exact)
@@ -96,10 +97,11 @@ type voteStats struct {
 
 // estimateOffsets returns, per model id (< nModels), the offset of the
 // box centre from the root link along the model's z axis, unscaled, and
-// whether the model's objects voted. robots are the start poses (the
-// ground is the lowest of them). st, when not nil, receives the votes'
-// statistics.
-func estimateOffsets(objs []placed, nModels int, robots []RobotPose, st *voteStats) ([]float64, []bool) {
+// whether the model's objects voted. robots are the start poses of each
+// world, the scene an object is in (placed.world; the ground is the
+// lowest of them); a model's votes come from every world, its supports
+// from its own. st, when not nil, receives the votes' statistics.
+func estimateOffsets(objs []placed, nModels int, robots [][]RobotPose, st *voteStats) ([]float64, []bool) {
 	if st != nil {
 		st.n, st.mad = make([]int, nModels), make([]float64, nModels)
 	}
@@ -109,7 +111,17 @@ func estimateOffsets(objs []placed, nModels int, robots []RobotPose, st *voteSta
 	lo := make([]r3.Vec, len(objs))
 	hi := make([]r3.Vec, len(objs))
 	order := make([]int, len(objs)) // by falling box top
-	ground, hasGround := groundLevel(robots)
+	grounds := make([]float64, len(robots))
+	hasGrounds := make([]bool, len(robots))
+	for w, rs := range robots {
+		grounds[w], hasGrounds[w] = groundLevel(rs)
+	}
+	groundOf := func(i int) (float64, bool) {
+		if w := objs[i].world; w < len(grounds) {
+			return grounds[w], hasGrounds[w]
+		}
+		return 0, false
+	}
 
 	// shiftTo is the vote that puts object i's box top (or bottom) at z.
 	shiftTo := func(i int, z float64, top bool) (float64, bool) {
@@ -161,12 +173,12 @@ func estimateOffsets(objs []placed, nModels int, robots []RobotPose, st *voteSta
 		sort.Slice(order, func(a, b int) bool { return hi[order[a]].Z > hi[order[b]].Z })
 	}
 
-	// The ground: what the robots stand on, and what lies below it.
-	place()
-	for _, r := range robots {
+	// groundVote: the object under robot pose r of world w whose box
+	// spans the robot's height is the ground there; its top is the pose's.
+	groundVote := func(w int, r RobotPose) {
 		best, bestGap := -1, math.Inf(1)
 		for i := range objs {
-			if r.Pos[0] < lo[i].X || r.Pos[0] > hi[i].X || r.Pos[1] < lo[i].Y || r.Pos[1] > hi[i].Y ||
+			if objs[i].world != w || r.Pos[0] < lo[i].X || r.Pos[0] > hi[i].X || r.Pos[1] < lo[i].Y || r.Pos[1] > hi[i].Y ||
 				r.Pos[2] < lo[i].Z-restSlack || r.Pos[2] > hi[i].Z+restSlack {
 				continue
 			}
@@ -180,17 +192,24 @@ func estimateOffsets(objs []placed, nModels int, robots []RobotPose, st *voteSta
 			}
 		}
 	}
-	if hasGround {
-		for i := range objs {
-			// Ground cover (a floor slab, a lawn, paving): flat, wider
-			// than groundCoverRatio times its height both ways, its box
-			// (centred) reaching below and above the ground.
-			h := hi[i].Z - lo[i].Z
-			if lo[i].Z < ground-restSlack && hi[i].Z > ground-restSlack &&
-				hi[i].X-lo[i].X > groundCoverRatio*h && hi[i].Y-lo[i].Y > groundCoverRatio*h {
-				if s, ok := shiftTo(i, ground, true); ok {
-					votes[objs[i].model] = append(votes[objs[i].model], s)
-				}
+
+	// The ground: what the robots stand on, and what lies below it.
+	place()
+	for w, rs := range robots {
+		for _, r := range rs {
+			groundVote(w, r)
+		}
+	}
+	for i := range objs {
+		// Ground cover (a floor slab, a lawn, paving): flat, wider
+		// than groundCoverRatio times its height both ways, its box
+		// (centred) reaching below and above the ground.
+		ground, hasGround := groundOf(i)
+		h := hi[i].Z - lo[i].Z
+		if hasGround && lo[i].Z < ground-restSlack && hi[i].Z > ground-restSlack &&
+			hi[i].X-lo[i].X > groundCoverRatio*h && hi[i].Y-lo[i].Y > groundCoverRatio*h {
+			if s, ok := shiftTo(i, ground, true); ok {
+				votes[objs[i].model] = append(votes[objs[i].model], s)
 			}
 		}
 	}
@@ -206,6 +225,7 @@ func estimateOffsets(objs []placed, nModels int, robots []RobotPose, st *voteSta
 			if o.exact || settled[o.model] || o.base.Axes[2].Z < uprightCos {
 				continue
 			}
+			ground, hasGround := groundOf(i)
 			limit := o.root.Z + restSlack
 			lowest := o.root.Z - 2*o.base.VerticalHalf() - restSlack
 			top, found, ready := math.Inf(-1), false, true
@@ -214,7 +234,7 @@ func estimateOffsets(objs []placed, nModels int, robots []RobotPose, st *voteSta
 				if hi[j].Z < lowest {
 					break
 				}
-				if j == i || o.root.X < lo[j].X || o.root.X > hi[j].X || o.root.Y < lo[j].Y || o.root.Y > hi[j].Y {
+				if j == i || objs[j].world != o.world || o.root.X < lo[j].X || o.root.X > hi[j].X || o.root.Y < lo[j].Y || o.root.Y > hi[j].Y {
 					continue
 				}
 				if inside(lo[j], hi[j], lo[i], hi[i]) {
@@ -272,10 +292,15 @@ type scratch struct {
 // sat inside a container in the template may rest on a table in the
 // instance): each such upright object votes with its highest settled
 // support, as estimateOffsets does, and a model's offset for this
-// instance is the median of its objects' votes. It returns the number
-// of votes of each model it placed.
-func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) map[int]int {
+// instance is the median of its objects' votes. It returns, per model it
+// placed, the number of votes and their ambiguity: how far above the
+// support taken the top of an unsettled box lay that could have held the
+// object instead (a baking sheet sampled with the dough on it, its own
+// offset unknown): the vote cannot tell which of the two the object rests
+// on, so the box may be off by that much.
+func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) (map[int]int, map[int]float64) {
 	votes := map[int][]float64{}
+	ambiguity := map[int]float64{}
 	for i := range items {
 		it := &items[i]
 		if it.instKey == "" || !it.hasBox || it.exact || has[it.model] || it.box.Axes[2].Z < uprightCos {
@@ -286,23 +311,31 @@ func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) 
 		limit, lowest := root.Z+restSlack, root.Z-2*vh-restSlack
 		ilo, ihi := it.box.Enclosing()
 		top, found := math.Inf(-1), false
+		unsettled := math.Inf(-1) // the highest unsettled box that could hold it
 		for j := range items {
 			s := &items[j]
-			if j == i || !s.hasBox || !(s.exact || has[s.model]) {
+			if j == i || !s.hasBox {
 				continue
 			}
 			lo, hi := s.box.Enclosing()
-			if hi.Z > limit || hi.Z < lowest || hi.Z <= top ||
+			if hi.Z > limit || hi.Z < lowest ||
 				root.X < lo.X || root.X > hi.X || root.Y < lo.Y || root.Y > hi.Y || inside(lo, hi, ilo, ihi) {
 				continue
 			}
-			top, found = hi.Z, true
+			if !(s.exact || has[s.model]) {
+				unsettled = max(unsettled, hi.Z)
+				continue
+			}
+			top, found = max(top, hi.Z), true
 		}
 		if hasGround && root.Z >= ground-restSlack && ground >= lowest && ground > top {
 			top, found = ground, true
 		}
 		if !found {
 			continue
+		}
+		if unsettled > top {
+			ambiguity[it.model] = max(ambiguity[it.model], (unsettled-top)/it.obj.Scale[2])
 		}
 		shift := (top - (it.box.Center.Z - vh)) / it.box.Axes[2].Z
 		if math.Abs(shift) > vh+restSlack {
@@ -321,5 +354,5 @@ func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) 
 			}
 		}
 	}
-	return placedN
+	return placedN, ambiguity
 }

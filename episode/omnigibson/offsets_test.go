@@ -120,7 +120,7 @@ func TestEstimateOffsets(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dz, has := estimateOffsets(placeAll(tc.objs), len(tc.want), tc.robots, nil)
+			dz, has := estimateOffsets(placeAll(tc.objs), len(tc.want), [][]RobotPose{tc.robots}, nil)
 			for m, w := range tc.want {
 				switch {
 				case math.IsNaN(w) && has[m]:
@@ -206,5 +206,74 @@ func TestSettleMoved(t *testing.T) {
 	}
 	if c := items[2].box.Center.Z; c != 0.80 {
 		t.Errorf("settled bowl moved to %.3f", c)
+	}
+}
+
+// TestSettleMovedAmbiguity: an object whose root lies over an unsettled
+// box (a sheet sampled with it, its own offset unknown) votes on the
+// settled table under both, and the vote carries how far above the
+// table's top the sheet's could be: the object may rest on either.
+func TestSettleMovedAmbiguity(t *testing.T) {
+	mk := func(model int, inst string, root, size r3.Vec) sceneItem {
+		return sceneItem{obj: &SceneObject{Name: inst, Scale: [3]float64{1, 1, 1}}, instKey: inst, model: model, hasBox: true,
+			state: ObjectState{Pose: Pose{Pos: [3]float64{root.X, root.Y, root.Z}, Quat: upright}, HasPose: true},
+			box:   NewBox(root, r3.Scale(0.5, size), upright)}
+	}
+	for _, c := range []struct {
+		name     string
+		sheetHas bool
+		want     float64
+	}{
+		{"sheet unsettled", false, 0.77 - 0.75},
+		{"sheet settled", true, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			items := []sceneItem{
+				mk(0, "", r3.Vec{Z: 0.375}, r3.Vec{X: 1, Y: 1, Z: 0.75}),                 // table, settled
+				mk(1, "sheet.n.01_1", r3.Vec{Z: 0.76}, r3.Vec{X: 0.4, Y: 0.4, Z: 0.02}),  // centred on its root: top 0.77
+				mk(2, "dough.n.01_1", r3.Vec{Z: 0.771}, r3.Vec{X: 0.2, Y: 0.2, Z: 0.02}), // root at its bottom
+			}
+			has := []bool{true, c.sheetHas, false}
+			placedN, amb := settleMoved(items, has, 0, true)
+			if placedN[2] != 1 {
+				t.Fatalf("dough votes %d, want 1", placedN[2])
+			}
+			if math.Abs(amb[2]-c.want) > 1e-9 {
+				t.Errorf("ambiguity %.4f, want %.4f", amb[2], c.want)
+			}
+		})
+	}
+}
+
+// TestEstimateOffsetsWorlds: objects of several scenes estimated at once
+// (Pool) vote for their models together, each on the supports and the
+// ground of its own scene: a table over another scene's floor at the same
+// place is not held by it.
+func TestEstimateOffsetsWorlds(t *testing.T) {
+	robot := func(z float64) []RobotPose {
+		return []RobotPose{{Robot: "R", Pose: Pose{Pos: [3]float64{0, 0, z}, Quat: upright}}}
+	}
+	objs := placeAll([]obj{
+		{model: 0, root: r3.Vec{Z: -0.1}, size: r3.Vec{X: 10, Y: 10, Z: 0.2}},            // world 0: floor, root at its centre
+		{model: 1, root: r3.Vec{X: 2, Z: 0.75}, size: r3.Vec{X: 1, Y: 1, Z: 0.75}},       // world 0: table, root at its top
+		{model: 1, root: r3.Vec{X: 2, Z: 1.05}, size: r3.Vec{X: 1, Y: 1, Z: 0.75}},       // world 1: the same table on a floor 0.3 up
+		{model: 2, root: r3.Vec{X: 0, Z: 0.3 - 0.1}, size: r3.Vec{X: 10, Y: 10, Z: 0.2}}, // world 1: its floor
+	})
+	objs[2].world, objs[3].world = 1, 1
+	var st voteStats
+	dz, has := estimateOffsets(objs, 3, [][]RobotPose{robot(0), robot(0.3)}, &st)
+	for m, want := range []float64{0, -0.375, 0} {
+		if !has[m] || math.Abs(dz[m]-want) > 1e-9 {
+			t.Errorf("model %d: offset %.4f (estimated %v), want %.4f", m, dz[m], has[m], want)
+		}
+	}
+	if st.n[1] != 2 {
+		t.Errorf("the table voted %d times, want once per scene", st.n[1])
+	}
+	// Without its own floor and robots, world 1's table has nothing to
+	// stand on; world 0's floor under the same place does not hold it.
+	dz, has = estimateOffsets(objs[:3], 3, [][]RobotPose{robot(0), nil}, &st)
+	if st.n[1] != 1 || math.Abs(dz[1]+0.375) > 1e-9 || !has[1] {
+		t.Errorf("the table voted %d times for %.4f, want once (world 0's) for -0.375", st.n[1], dz[1])
 	}
 }

@@ -22,6 +22,9 @@ import (
 //     height;
 //   - a size the inventory lacks (its category's median): sizeGuessFrac
 //     of each half extent more;
+//   - a model placed from one instance's state (settleMoved) whose
+//     objects could have rested on an unsettled box above the support
+//     taken: the height between the two (its ambiguity);
 //   - the horizontal error is errFloor (the root link's horizontal offset
 //     is not known; a support's footprint extended under a resting object
 //     adds the extension).
@@ -78,8 +81,8 @@ func (c *Converter) modelError(m int, has []bool, placedN map[int]int) (float64,
 }
 
 // boxErrors gives every estimated box its error, before the instance's
-// own evidence (rest).
-func (c *Converter) boxErrors(items []sceneItem, has []bool, placedN map[int]int) {
+// own evidence (rest). ambiguity is settleMoved's, per model, unscaled.
+func (c *Converter) boxErrors(items []sceneItem, has []bool, placedN map[int]int, ambiguity map[int]float64) {
 	for i := range items {
 		it := &items[i]
 		if !it.hasBox || it.exact {
@@ -94,6 +97,7 @@ func (c *Converter) boxErrors(items []sceneItem, has []bool, placedN map[int]int
 					v = singleVote
 				}
 			}
+			v += ambiguity[it.model] * it.obj.Scale[2]
 		}
 		h := errFloor
 		if it.sizeGuessed {

@@ -71,6 +71,7 @@ func Jobs(paths []string, base *kb.Base, defs Definitions) ([]*Job, error) {
 		return d, nil
 	}
 	convs := map[[3]string]*omnigibson.Converter{}
+	pool := omnigibson.NewPool() // every task's template votes on the models they share
 	var jobs []*Job
 	for _, path := range paths {
 		if eps := episodeFiles(path); len(eps) > 0 {
@@ -117,7 +118,7 @@ func Jobs(paths []string, base *kb.Base, defs Definitions) ([]*Job, error) {
 				if err != nil {
 					return nil, err
 				}
-				if conv, err = omnigibson.NewConverter(tmpl, d.problem, defPath, base, omnigibson.Options{Activity: d.name}); err != nil {
+				if conv, err = omnigibson.NewConverter(tmpl, d.problem, defPath, base, omnigibson.Options{Activity: d.name, Pool: pool}); err != nil {
 					return nil, err
 				}
 				convs[key] = conv

@@ -1,0 +1,520 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/openbddl/bddl/episode"
+)
+
+// group.step: one request steps many sessions, as a vectorised
+// environment does every tick. Each member's step is applied exactly as
+// session.step applies it (the same line to the same episode reader);
+// a member that fails is reported in its place and the others go on.
+// The results come back as columns (success, goal, score, ... one value
+// per member), which a client reads into arrays without building one
+// object per member; the records themselves on request.
+
+func init() {
+	// The reader runs group.step itself (dispatchGroup), so that the
+	// members' steps keep their order with the sessions' other requests;
+	// the entry here names the method in the handshake.
+	serveMethods["group.step"] = func(*server, json.RawMessage) (any, *serveError) {
+		return nil, errorf(codeInternal, "group.step is run by the reader (dispatchGroup)")
+	}
+}
+
+// maxGroupSessions bounds the members of one group.step.
+const maxGroupSessions = 1 << 14
+
+// groupParallelMin is the number of idle members from which a group's
+// steps are spread over the processors: below it a helper's start costs
+// more than it saves. (A variable: the benchmark compares both ways.)
+var groupParallelMin = 8
+
+type groupStepParams struct {
+	Sessions []string `json:"sessions"`
+	// Steps are the members' step lines, one object each (or null/{}
+	// for a member whose step is made of the arrays alone).
+	Steps json.RawMessage `json:"steps"`
+	// StepsMarshal is Steps as Python's marshal.dumps(steps, 4) writes
+	// them, in base64, as session.run's steps_marshal: what openbddl
+	// sends (a tenth of json.dumps's time).
+	StepsMarshal *string `json:"steps_marshal"`
+	// Numbers are the members' step numbers, written into each line as
+	// "step" (a step object then must not have its own).
+	Numbers []int64 `json:"numbers"`
+	// Names, with Pos, Quat and AABB (arrays [member][object][3|4|6]),
+	// give the objects' poses: member i's line gets "objects":
+	// {names[k]: {"pos": pos[i][k], ...}}.
+	Names []string        `json:"names"`
+	Pos   json.RawMessage `json:"pos"`
+	Quat  json.RawMessage `json:"quat"`
+	AABB  json.RawMessage `json:"aabb"`
+	// Explain as session.step's (with records: the literal lists).
+	Explain bool `json:"explain"`
+	// Records adds each member's result record (null for a member that
+	// failed).
+	Records bool `json:"records"`
+}
+
+// groupMember is one member's outcome.
+type groupMember struct {
+	out    episode.Outcome
+	done   bool // out holds the member's outcome
+	record json.RawMessage
+	err    *serveError
+}
+
+// dispatchGroup runs a group.step request on the reader: it reports
+// whether the line was one. A line written as openbddl writes it,
+// {"id":ID,"method":"group.step","params":{...}}, is not decoded whole
+// before its params (a decoding of the envelope cost as much as the
+// params'); any other line naming the method is; lines that do not name
+// it go on to the generic path.
+func (s *server) dispatchGroup(line []byte) bool {
+	if _, ok := s.methods["group.step"]; !ok || !bytes.Contains(line, []byte(`"group.step"`)) {
+		return false
+	}
+	if id := idPrefix(line); id != nil {
+		rest := line[len(`{"id":`):]
+		if r, ok := bytes.CutPrefix(rest, id); ok && bytes.HasPrefix(line, []byte(`{"id":`)) {
+			if params, ok := bytes.CutPrefix(r, []byte(`,"method":"group.step","params":`)); ok {
+				if params, ok = bytes.CutSuffix(params, []byte("}")); ok {
+					s.groupStep(id, params)
+					return true
+				}
+			}
+		}
+	}
+	var req serveRequest
+	if json.Unmarshal(line, &req) != nil || req.Method != "group.step" || !validID(req.ID) {
+		return false // the generic path reports it
+	}
+	s.groupStep(req.ID, req.Params)
+	return true
+}
+
+// groupStep applies a group's steps and answers when every member is
+// done. Members whose session has nothing queued are applied here, on
+// the reader, spread over the processors when there are many (no later
+// request can reach those sessions meanwhile: only the reader dispatches);
+// the others are queued behind their session's requests, and the last
+// member to finish answers.
+func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
+	var p groupStepParams
+	if e := decodeWhole(raw, &p); e != nil {
+		s.respond(id, nil, e)
+		return
+	}
+	lines, e := groupLines(&p, s.unmarshalSteps)
+	if e != nil {
+		s.respond(id, nil, e)
+		return
+	}
+	n := len(p.Sessions)
+	g := &groupRun{s: s, id: append(json.RawMessage(nil), id...), p: &p, members: make([]groupMember, n)}
+	g.left.Store(int64(n))
+	s.running.Add(1)
+	var idle []int
+	for i, sid := range p.Sessions {
+		i := i
+		busy, e := s.state.claim(sid, func() { g.apply(i, lines[i]) })
+		switch {
+		case e != nil:
+			g.members[i].err = e
+			g.done()
+		case !busy:
+			idle = append(idle, i)
+		}
+		// busy: queued, its session's worker applies it in turn
+	}
+	g.runIdle(idle, lines)
+}
+
+// groupLines builds each member's step line from the params, or reports
+// why the request is malformed (nothing is applied then).
+func groupLines(p *groupStepParams, unmarshal func([]byte) ([]byte, func(), *serveError)) ([][]byte, *serveError) {
+	n := len(p.Sessions)
+	if n == 0 {
+		return nil, errorf(codeInvalidParams, "params: sessions: at least one session")
+	}
+	if n > maxGroupSessions {
+		return nil, errorf(codeInvalidParams, "params: sessions: %d, at most %d in one group.step", n, maxGroupSessions)
+	}
+	seen := make(map[string]bool, n)
+	for _, sid := range p.Sessions {
+		if seen[sid] {
+			return nil, errorf(codeInvalidParams, "params: sessions: %q given twice (one step per session per request)", sid)
+		}
+		seen[sid] = true
+	}
+	var steps [][]byte
+	raw := bytes.TrimSpace(p.Steps)
+	if p.StepsMarshal != nil {
+		if len(raw) > 0 {
+			return nil, errorf(codeInvalidParams, "params: steps and steps_marshal: give one")
+		}
+		m, err := base64.StdEncoding.DecodeString(*p.StepsMarshal)
+		if err != nil {
+			return nil, errorf(codeInvalidParams, "params: steps_marshal: not base64 (%v)", err)
+		}
+		var serr *serveError
+		var release func()
+		raw, release, serr = unmarshal(m)
+		// The lines built below copy what they take: the decoded JSON is
+		// held against --max-queued only while they are built.
+		defer release()
+		if serr != nil {
+			return nil, serr
+		}
+	}
+	if len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
+		var ok bool
+		if steps, ok = splitArray(raw); !ok {
+			return nil, errorf(codeInvalidParams, "params: steps: an array of step objects")
+		}
+		if len(steps) != n {
+			return nil, errorf(codeInvalidParams, "params: steps: %d, one per session (%d)", len(steps), n)
+		}
+	}
+	if p.Numbers != nil && len(p.Numbers) != n {
+		return nil, errorf(codeInvalidParams, "params: numbers: %d, one per session (%d)", len(p.Numbers), n)
+	}
+	poses := []struct {
+		field string
+		raw   json.RawMessage
+		vals  [][]json.RawMessage
+	}{{field: "pos", raw: p.Pos}, {field: "quat", raw: p.Quat}, {field: "aabb", raw: p.AABB}}
+	anyPose := false
+	for k := range poses {
+		t := bytes.TrimSpace(poses[k].raw)
+		if len(t) == 0 || bytes.Equal(t, []byte("null")) {
+			continue
+		}
+		if len(p.Names) == 0 {
+			return nil, errorf(codeInvalidParams, "params: %s needs names (the objects of its rows)", poses[k].field)
+		}
+		if err := json.Unmarshal(t, &poses[k].vals); err != nil {
+			return nil, errorf(codeInvalidParams, "params: %s: an array [session][object][value]: %v", poses[k].field, err)
+		}
+		if len(poses[k].vals) != n {
+			return nil, errorf(codeInvalidParams, "params: %s: %d rows, one per session (%d)", poses[k].field, len(poses[k].vals), n)
+		}
+		for i, row := range poses[k].vals {
+			if len(row) != len(p.Names) {
+				return nil, errorf(codeInvalidParams, "params: %s[%d]: %d values, one per name (%d)", poses[k].field, i, len(row), len(p.Names))
+			}
+		}
+		anyPose = true
+	}
+	if len(p.Names) > 0 && !anyPose {
+		return nil, errorf(codeInvalidParams, "params: names without pos, quat or aabb")
+	}
+	if steps == nil && p.Numbers == nil && !anyPose {
+		return nil, errorf(codeInvalidParams, "params: steps (one per session), or numbers with pos, quat or aabb")
+	}
+	names := make([][]byte, len(p.Names))
+	for k, name := range p.Names {
+		names[k], _ = json.Marshal(name)
+	}
+	lines := make([][]byte, n)
+	for i := range lines {
+		var body []byte
+		if steps != nil {
+			st := steps[i]
+			if len(st) == 0 || st[0] != '{' {
+				if !bytes.Equal(st, []byte("null")) {
+					return nil, errorf(codeInvalidParams, "params: steps[%d]: a JSON object as a line of the episode format", i)
+				}
+				st = nil
+			}
+			if len(st) > 0 {
+				body = bytes.TrimSpace(st[1 : len(st)-1])
+			}
+		}
+		b := make([]byte, 0, 64+len(body)+64*len(names))
+		b = append(b, '{')
+		sep := false
+		if p.Numbers != nil {
+			b = strconv.AppendInt(append(b, `"step":`...), p.Numbers[i], 10)
+			sep = true
+		}
+		if anyPose {
+			if sep {
+				b = append(b, ',')
+			}
+			b = append(b, `"objects":{`...)
+			for k, name := range names {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = append(append(b, name...), ":{"...)
+				first := true
+				for _, pose := range poses {
+					if pose.vals == nil {
+						continue
+					}
+					if !first {
+						b = append(b, ',')
+					}
+					first = false
+					b = append(append(append(append(b, '"'), pose.field...), `":`...), pose.vals[i][k]...)
+				}
+				b = append(b, '}')
+			}
+			b = append(b, '}')
+			sep = true
+		}
+		if len(body) > 0 {
+			if sep {
+				b = append(b, ',')
+			}
+			b = append(b, body...)
+		}
+		lines[i] = append(b, '}')
+	}
+	return lines, nil
+}
+
+// claim finds a member's session: busy when it has requests queued, in
+// which case f is queued behind them; else the caller (the reader) may
+// apply the member's step itself. Called by the reader only.
+func (st *serveState) claim(sid string, f func()) (busy bool, _ *serveError) {
+	st.mu.Lock()
+	sess := st.sessions[sid]
+	st.mu.Unlock()
+	if sess == nil {
+		return false, errorf(codeUnknownSession, "unknown session %q (never opened, or closed)", sid)
+	}
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	if sess.closed {
+		return false, errorf(codeUnknownSession, "unknown session %q (closed)", sid)
+	}
+	if !sess.working {
+		return false, nil
+	}
+	// Its worker is running the requests queued before this one: f goes
+	// behind them (serveState.enqueueID).
+	sess.queue = append(sess.queue, f)
+	return true, nil
+}
+
+// groupRun is one group.step in progress.
+type groupRun struct {
+	s       *server
+	id      json.RawMessage
+	p       *groupStepParams
+	members []groupMember
+	left    atomic.Int64 // members not yet done
+}
+
+// runIdle applies the idle members' steps: on the reader alone when they
+// are few, else spread over helpers that take members one at a time with
+// the reader (a helper slow to start costs nothing: the reader takes what
+// is left).
+func (g *groupRun) runIdle(idle []int, lines [][]byte) {
+	workers := runtime.GOMAXPROCS(0)
+	if len(idle) < groupParallelMin || workers < 2 {
+		for _, i := range idle {
+			g.apply(i, lines[i])
+		}
+		return
+	}
+	if workers > len(idle)/4 {
+		workers = len(idle) / 4
+	}
+	var next atomic.Int64
+	work := func() {
+		for {
+			k := int(next.Add(1) - 1)
+			if k >= len(idle) {
+				return
+			}
+			g.apply(idle[k], lines[idle[k]])
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+}
+
+// apply feeds member i its line and keeps its result; the last member
+// done answers.
+func (g *groupRun) apply(i int, line []byte) {
+	m := &g.members[i]
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				m.done, m.record = false, nil
+				m.err = errorf(codeInternal, "internal error (a bug, please report it): %v", p)
+			}
+		}()
+		sess, e := g.s.state.lookup(g.p.Sessions[i])
+		if e != nil {
+			m.err = e
+			return
+		}
+		if e := sess.feed(line); e != nil {
+			m.err = e
+			return
+		}
+		if !g.p.Records {
+			// The columns alone: read without building the record.
+			if m.out, m.done = sess.stepper.Outcome(); m.done {
+				return
+			}
+		}
+		r := sess.result(g.p.Explain)
+		m.out = episode.Outcome{Success: r.Success, Goal: r.GoalAtEnd, Score: r.Score, ChallengeScore: r.ChallengeScore, Step: r.EpisodeStep}
+		m.done = true
+		if g.p.Records {
+			m.record, m.err = record(r)
+		}
+	}()
+	g.done()
+}
+
+// done counts one member finished; the last one answers.
+func (g *groupRun) done() {
+	if g.left.Add(-1) != 0 {
+		return
+	}
+	defer g.s.running.Done()
+	g.s.respond(g.id, json.RawMessage(g.columns()), nil)
+}
+
+// columns writes the result: one array per field, a value per member
+// (a failed member: false, "unknown", 0, 0, -1 and its error).
+func (g *groupRun) columns() []byte {
+	w := recordWriter{b: make([]byte, 0, 64+len(g.members)*48), ok: true}
+	col := func(key string, each func(m *groupMember, i int)) {
+		w.raw(key)
+		for i := range g.members {
+			if i > 0 {
+				w.raw(",")
+			}
+			each(&g.members[i], i)
+		}
+		w.raw("]")
+	}
+	ok := func(m *groupMember) bool { return m.done && m.err == nil }
+	col(`{"success":[`, func(m *groupMember, _ int) { w.b = strconv.AppendBool(w.b, ok(m) && m.out.Success) })
+	col(`,"goal":[`, func(m *groupMember, _ int) {
+		if !ok(m) {
+			w.raw(`"unknown"`)
+		} else {
+			w.str("", m.out.Goal.String())
+		}
+	})
+	num := func(key string, f func(o *episode.Outcome) float64) {
+		col(key, func(m *groupMember, _ int) {
+			v := 0.0
+			if ok(m) {
+				v = f(&m.out)
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) { // not JSON; scores never are
+				v = 0
+			}
+			w.float("", v)
+		})
+	}
+	num(`,"score":[`, func(o *episode.Outcome) float64 { return o.Score })
+	num(`,"challenge_score":[`, func(o *episode.Outcome) float64 { return o.ChallengeScore })
+	col(`,"step":[`, func(m *groupMember, _ int) {
+		if !ok(m) {
+			w.raw("-1")
+		} else {
+			w.b = strconv.AppendInt(w.b, m.out.Step, 10)
+		}
+	})
+	col(`,"errors":[`, func(m *groupMember, _ int) {
+		if m.err == nil {
+			w.raw("null")
+			return
+		}
+		b, err := json.Marshal(m.err)
+		if err != nil {
+			b = []byte(fmt.Sprintf(`{"code":%q,"message":"unprintable error"}`, codeInternal))
+		}
+		w.b = append(w.b, b...)
+	})
+	if g.p.Records {
+		col(`,"records":[`, func(m *groupMember, _ int) {
+			if m.err != nil || m.record == nil {
+				w.raw("null")
+			} else {
+				w.b = append(w.b, m.record...)
+			}
+		})
+	}
+	w.raw("}")
+	return w.b
+}
+
+// decodeWhole is decodeParams that also refuses anything after the
+// params object (the reader took the object out of the request line).
+func decodeWhole(raw json.RawMessage, v any) *serveError {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errorf(codeInvalidParams, "params: %v", err)
+	}
+	if len(bytes.TrimSpace(raw[dec.InputOffset():])) > 0 {
+		return errorf(codeInvalidParams, "params: more after the params object")
+	}
+	return nil
+}
+
+// splitArray returns the elements of a JSON array already validated (by
+// the params' decoding), each trimmed, without decoding them; ok is false
+// when b is not an array.
+func splitArray(b []byte) (elems [][]byte, ok bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) < 2 || b[0] != '[' {
+		return nil, false
+	}
+	depth, start := 0, 1
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if e := bytes.TrimSpace(b[start:i]); len(e) > 0 || len(elems) > 0 {
+				elems = append(elems, e)
+			}
+			return elems, b[i] == ']' && i == len(b)-1
+		case ',':
+			if depth == 0 {
+				elems = append(elems, bytes.TrimSpace(b[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return nil, false
+}
