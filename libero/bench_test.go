@@ -1,7 +1,9 @@
 package libero
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -98,4 +100,58 @@ func BenchmarkEvalGoal(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(goal)), "atoms/op")
 	})
+}
+
+// benchEpisode writes an episode of n copies of a sampled step of
+// testdata/in_placements.bddl, the file check reads.
+func benchEpisode(b *testing.B, n int) string {
+	b.Helper()
+	def, err := filepath.Abs(filepath.Join("testdata", "in_placements.bddl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := os.ReadFile(def)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, diags := bddl.ParseProblem(def, src)
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	step, err := Sample(Resolve(p), 7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	steps := make([]Step, n)
+	for i := range steps {
+		steps[i] = step
+		steps[i].Step = i
+	}
+	var buf bytes.Buffer
+	if err := WriteEpisode(&buf, Header{Format: EpisodeFormat, Version: 1, Definition: def}, steps); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "episode.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkCheckFile is check's cost per LIBERO episode file: open, read
+// the definition, parse it, evaluate every step (was the command's
+// checkLiberoEpisode).
+func BenchmarkCheckFile(b *testing.B) {
+	const n = 500
+	path := benchEpisode(b, n)
+	info, _ := os.Stat(path)
+	b.SetBytes(info.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := CheckFile(path, FileCheck{CheckOptions: CheckOptions{Hold: 1}})
+		if err != nil || r.Steps != n {
+			b.Fatalf("CheckFile = %d steps, %v", r.Steps, err)
+		}
+	}
+	b.ReportMetric(n, "steps/op")
 }

@@ -6,6 +6,14 @@
 // Every fact comes from LIBERO (github.com/Lifelong-Robot-Learning/LIBERO)
 // at commit 8f1084e3132a39270c3a13ebe37270a43ece2a01 (2025-03-15); each
 // entry cites its file and line.
+//
+// The jobs of bddl's commands on LIBERO files are here too, so the
+// command only reads flags: SampleDefinitions samples definitions into
+// episode files, CheckFile checks one episode file against its
+// definition, WriteText and WriteLine print a report. The package imports
+// bddl and the ground utilities (internal/fsutil) only; activities and
+// lsp import it, and a batch of episodes is run by
+// internal/jobs/liberocheck.
 package libero
 
 import (

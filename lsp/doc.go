@@ -19,4 +19,9 @@
 // their own goroutines against a snapshot of the text taken when they
 // arrived, so a slow answer never holds up typing and $/cancelRequest
 // cancels one still running.
+//
+// The server asks Options.KB for each document's knowledge base;
+// CachedKB makes one from the command line's way of resolving and
+// loading it, loading each once. The package imports activities, bddl,
+// kb, libero and predicates, never cmd or internal/jobs.
 package lsp

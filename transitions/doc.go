@@ -72,5 +72,11 @@
 // what a recipe consumed, true (and filled when the inputs filled it) for
 // what it made. Every change is also listed in the Outcome (in the Outcome
 // of the step it lands on), so a recording can be rewritten with the rule
-// outcomes as ordinary recorded fields.
+// outcomes as ordinary recorded fields. Applier.WriteFile writes that
+// rewritten recording over a file atomically (episode apply-rules), and
+// WriteSampleFiles a rule's sample beside its definition (transition
+// sample -o).
+//
+// The package imports bddl, kb, predicates, episode and the ground
+// utilities (internal/fsutil); sampler and the commands import it.
 package transitions

@@ -3,10 +3,13 @@ package transitions
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -107,6 +110,53 @@ func TestSampleEpisodeChecks(t *testing.T) {
 	}
 	if got := check(applied.Bytes(), nil); !got.Success {
 		t.Errorf("with the rules' outcomes added: %s", got.Reason)
+	}
+
+	// WriteFile: the same bytes, replacing a file and keeping its mode.
+	bound, _ = episode.NewReader(bytes.NewReader(off), "sample.jsonl")
+	again, _ = episode.NewReader(bytes.NewReader(off), "sample.jsonl")
+	if ap, err = NewApplier(eng, res.Program, "sample.jsonl", bound, again); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "applied.jsonl")
+	if err := os.WriteFile(out, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := fsutil.CreateTempBeside(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n2, err := ap.WriteFile(tmp, out, func(episode.RuleFiring) {}); err != nil || n2 != n {
+		t.Fatalf("WriteFile: %d firings, %v; want %d", n2, err, n)
+	}
+	if b, err := os.ReadFile(out); err != nil || !bytes.Equal(b, applied.Bytes()) {
+		t.Errorf("WriteFile wrote %d bytes (%v), WriteTo %d", len(b), err, applied.Len())
+	}
+	if info, err := os.Stat(out); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("WriteFile: mode %v, %v; want 0600 kept", info.Mode().Perm(), err)
+	}
+	if _, err := os.Stat(tmp.Name()); !os.IsNotExist(err) {
+		t.Errorf("WriteFile left %s", tmp.Name())
+	}
+}
+
+func TestWriteSampleFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	def, ep, err := WriteSampleFiles(dir, "(define)", []byte("{}\n"))
+	if err != nil || def != filepath.Join(dir, "problem0.bddl") || ep != filepath.Join(dir, "sample.jsonl") {
+		t.Fatalf("WriteSampleFiles = %s, %s, %v", def, ep, err)
+	}
+	if err := os.Chmod(ep, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := WriteSampleFiles(dir, "(define 2)", []byte("{}\n{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(def)
+	info, _ := os.Stat(ep)
+	if string(b) != "(define 2)" || info.Mode().Perm() != 0o600 {
+		t.Errorf("replaced: %q, mode %v; want the new text and 0600 kept", b, info.Mode().Perm())
 	}
 }
 

@@ -4,18 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/episode/dora"
 	"github.com/openbddl/bddl/episode/oopsie"
 	"github.com/openbddl/bddl/episode/recording"
-	"github.com/openbddl/bddl/episode/robolab"
-	"github.com/openbddl/bddl/predicates"
+	"github.com/openbddl/bddl/episode/recordings"
 )
 
 func init() {
@@ -93,7 +89,7 @@ func runAnnotate(ctx context.Context, opts *annotateOptions, paths []string) err
 	if err := oopsie.ValidAnnotator(opts.annotator); err != nil {
 		return misuse("--annotator: %v", err)
 	}
-	eps, err := findRecordings(paths)
+	eps, err := recordings.Find(paths)
 	if err != nil {
 		return misuse("%v", err)
 	}
@@ -107,71 +103,19 @@ func runAnnotate(ctx context.Context, opts *annotateOptions, paths []string) err
 	ropts := opts.recordingFlags.options(ref, prog, m)
 	failed := 0
 	for _, ep := range eps {
-		res := checkRecording(ctx, prog, ep, ropts, episode.CheckOptions{Hold: opts.hold})
+		res := recordings.Check(ctx, prog, ep, ropts, episode.CheckOptions{Hold: opts.hold})
 		a := recording.Verdict(res, opts.annotator, opts.now())
-		where, err := writeAnnotation(ep, &a, opts.force)
+		where, err := recordings.Annotate(ep, &a, opts.force)
 		if err != nil {
 			failed++
 			fmt.Fprintf(opts.err, "bddl: %v\n", err)
 		}
-		printAnnotation(opts.streams.out, opts.format, ep, &a, where, err)
+		recordings.WriteAnnotated(opts.streams.out, opts.format == "json", ep, &a, where, err)
 	}
 	if failed > 0 {
 		return findings()
 	}
 	return nil
-}
-
-// checkRecording checks one recording; an error is a result that is
-// not a success, saying why.
-func checkRecording(ctx context.Context, prog *predicates.Program, ep recEpisode, o recording.Options, copts episode.CheckOptions) *episode.Result {
-	fail := func(err error) *episode.Result {
-		return &episode.Result{Activity: o.Activity, Episode: ep.path, Error: err.Error(), Reason: err.Error(), Hold: max(copts.Hold, 1)}
-	}
-	j, err := ep.open(o)
-	if err != nil {
-		return fail(err)
-	}
-	defer j.close()
-	r, err := episode.NewReader(j, ep.path)
-	if err != nil {
-		return fail(err)
-	}
-	res := episode.Check(ctx, prog, r, copts)
-	if err := j.Err(); err != nil {
-		robolab.Spoil(res, err)
-	}
-	return res
-}
-
-func writeAnnotation(ep recEpisode, a *recording.Annotation, force bool) (string, error) {
-	if ep.layout == "dora" {
-		return dora.AnnotationPath(ep.path, a.Annotator), dora.Annotate(ep.path, a, force)
-	}
-	return ep.path + "#" + oopsie.AnnotationsGroup + "/" + a.Annotator, oopsie.Annotate(ep.path, a, force)
-}
-
-func printAnnotation(w io.Writer, format string, ep recEpisode, a *recording.Annotation, where string, err error) {
-	tax := recording.ParseTaxonomy(a.Taxonomy)
-	if format == "json" {
-		rec := map[string]any{"episode": ep.path, "layout": ep.layoutName(), "annotator": a.Annotator, "success": a.Success,
-			"failure_description": a.FailureDescription, "taxonomy": tax, "timestamp": a.Timestamp, "written": where}
-		if err != nil {
-			rec["error"] = err.Error()
-			delete(rec, "written")
-		}
-		line, _ := json.Marshal(rec)
-		fmt.Fprintf(w, "%s\n", line)
-		return
-	}
-	if err != nil {
-		return
-	}
-	verdict := "success"
-	if !a.Succeeded() {
-		verdict = "failure (" + tax.FailureCategory + "): " + a.FailureDescription
-	}
-	fmt.Fprintf(w, "%s: %s; wrote %s\n", ep.path, verdict, where)
 }
 
 func newAnnotationsCmd(g *globalOptions) *cobra.Command {
@@ -220,38 +164,15 @@ annotations by both annotators of any pair, 2 on misuse.`,
 	return cmd
 }
 
-// readAnnotations reads the annotations of every recording.
-func readAnnotations(eps []recEpisode) ([]recording.Annotated, error) {
-	out := make([]recording.Annotated, 0, len(eps))
-	for _, ep := range eps {
-		var as []*recording.Annotation
-		if ep.layout == "dora" {
-			var err error
-			if as, err = dora.Annotations(ep.path); err != nil {
-				return nil, err
-			}
-		} else {
-			e, err := oopsie.Open(ep.path)
-			if err != nil {
-				return nil, err
-			}
-			as = e.Annotations
-			e.Close()
-		}
-		out = append(out, recording.Annotated{Episode: ep.path, Annotations: as})
-	}
-	return out, nil
-}
-
 func runAnnotationsCompare(opts *compareOptions, paths []string) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	eps, err := findRecordings(paths)
+	eps, err := recordings.Find(paths)
 	if err != nil {
 		return misuse("%v", err)
 	}
-	ann, err := readAnnotations(eps)
+	ann, err := recordings.ReadAnnotations(eps)
 	if err != nil {
 		fmt.Fprintf(opts.err, "bddl: %v\n", err)
 		return findings()
@@ -269,7 +190,7 @@ func runAnnotationsCompare(opts *compareOptions, paths []string) error {
 			fmt.Fprintf(opts.streams.out, "%s\n", line)
 			continue
 		}
-		writeAgreement(opts.streams.out, g)
+		recordings.WriteAgreement(opts.streams.out, g)
 	}
 	if compared == 0 {
 		against := "another annotator"
@@ -280,39 +201,4 @@ func runAnnotationsCompare(opts *compareOptions, paths []string) error {
 		return findings()
 	}
 	return nil
-}
-
-func writeAgreement(w io.Writer, g *recording.Agreement) {
-	fmt.Fprintf(w, "%s vs %s: %d %s\n", g.A, g.B, g.Episodes, plural(g.Episodes, "episode", "episodes"))
-	pad := strings.Repeat(" ", len(g.A))
-	fmt.Fprintf(w, "  %s           %s\n", pad, g.B)
-	fmt.Fprintf(w, "  %s           success  failure\n", pad)
-	fmt.Fprintf(w, "  %s  success  %7d  %7d\n", g.A, g.Matrix[0][0], g.Matrix[0][1])
-	fmt.Fprintf(w, "  %s  failure  %7d  %7d\n", pad, g.Matrix[1][0], g.Matrix[1][1])
-	kappa := "undefined (a single verdict throughout)"
-	if k := g.Kappa; k == k {
-		kappa = fmt.Sprintf("%.3f", k)
-	}
-	fmt.Fprintf(w, "  raw agreement %.3f, Cohen's kappa %s\n", g.Raw, kappa)
-	if len(g.Disagreements) == 0 {
-		fmt.Fprintln(w, "  no disagreement")
-	}
-	for _, d := range g.Disagreements {
-		fmt.Fprintf(w, "  %s: %s %s%s; %s %s%s\n", d.Episode, g.A, verdictWord(d.ASuccess), quoted(d.ADesc), g.B, verdictWord(d.BSuccess), quoted(d.BDesc))
-	}
-	fmt.Fprintln(w)
-}
-
-func verdictWord(ok bool) string {
-	if ok {
-		return "success"
-	}
-	return "failure"
-}
-
-func quoted(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (%q)", s)
 }

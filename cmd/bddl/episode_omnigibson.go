@@ -2,25 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/omnigibson"
 	"github.com/openbddl/bddl/internal/b1klayout"
 	"github.com/openbddl/bddl/internal/jobs/batch"
-	"github.com/openbddl/bddl/internal/fsutil"
-	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/internal/jobs/ogconvert"
 )
-
-// maxDefinitionBytes bounds a definition file read (the largest
-// BEHAVIOR-1K definitions are tens of kilobytes).
-const maxDefinitionBytes = 16 << 20
 
 type fromOGOptions struct {
 	*globalOptions
@@ -93,12 +85,6 @@ docs/omnigibson.md.`,
 	return cmd
 }
 
-type ogResult struct {
-	job *omnigibson.Job
-	rep *omnigibson.Report
-	err error
-}
-
 func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	if o.out == "" {
 		return misuse("-o is required: a file for one state, a directory for several")
@@ -117,7 +103,7 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	if err != nil {
 		return misuse("%v", err)
 	}
-	if !hasModelSizes(base) && o.dataset == "" {
+	if base.NumModels() == 0 && o.dataset == "" {
 		fmt.Fprintf(o.err, "bddl: warning: knowledge base %s has no object model sizes: objects get no boxes and geometric atoms stay undetermined (pass the BEHAVIOR-1K knowledge_base with --kb, or --og-dataset)\n", o.kbSource())
 	}
 	var ds *omnigibson.Dataset
@@ -126,11 +112,17 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 			return misuse("--og-dataset: %v", err)
 		}
 	}
-	jobs, defs, err := o.ogJobs(paths, base, mode, ds)
-	if err != nil {
-		return err
-	}
-	if len(jobs) == 0 {
+	plan := o.plan()
+	plan.Robot, plan.Template, plan.Base, plan.Offsets, plan.Dataset = o.robot, o.template, base, mode, ds
+	jobs, defs, err := ogconvert.Plan(paths, plan)
+	var usage *ogconvert.UsageError
+	switch {
+	case errors.As(err, &usage):
+		return misuse("%v", usage.Err)
+	case err != nil:
+		fmt.Fprintln(o.err, "bddl:", err)
+		return findings()
+	case len(jobs) == 0:
 		return misuse("nothing to convert")
 	}
 	if err := omnigibson.AssignOutputs(jobs, o.out); err != nil {
@@ -138,44 +130,13 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	}
 	ctx, stop := batch.WithSignals(context.Background(), o.err)
 	defer stop()
-	var results []ogResult
-	failed := 0
-	pool := batch.Pool{Jobs: o.jobs}
-	if !o.noProgress {
-		pool.Progress = batch.NewProgress(o.err, int64(len(jobs)), 2, "converting")
-	}
-	err = batch.Run(ctx, pool, jobs, func(ctx context.Context, j *omnigibson.Job) (ogResult, bool) {
-		if ctx.Err() != nil {
-			return ogResult{}, false
-		}
-		rep, err := j.Run()
-		return ogResult{job: j, rep: rep, err: err}, true
-	}, batch.Handlers[ogResult]{Ordered: func(i int, r ogResult) error {
-		results = append(results, r)
-		if r.err != nil {
-			failed++
-			fmt.Fprintln(o.err, "bddl:", r.err)
-			return nil
-		}
-		if o.format == "json" {
-			b, err := convertedRecord(r.job.Out, r.rep.Instance, defs[i].name, r.rep)
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintln(o.streams.out, string(b))
-			return err
-		}
-		return nil
-	}})
+	results, failed, err := ogconvert.Run(ctx, jobs, defs, ogconvert.RunOptions{Jobs: o.jobs, Progress: !o.noProgress,
+		JSON: o.format == "json", Out: o.streams.out, Err: o.err})
 	if err != nil {
 		return err
 	}
-	if err := writeOGDefinitions(jobs, defs, results); err != nil {
-		fmt.Fprintln(o.err, "bddl:", err)
-		failed++
-	}
 	if o.format == "text" {
-		o.textSummary(results, failed, len(jobs))
+		ogconvert.WriteSummary(o.streams.out, results, failed, len(jobs), o.out)
 	}
 	if ctx.Err() != nil {
 		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: %d of %d states converted", len(results)-failed, len(jobs))}
@@ -186,169 +147,39 @@ func runFromOmniGibson(o *fromOGOptions, paths []string) error {
 	return nil
 }
 
-// ogDefinition is a job's definition: its canonical name and text.
-type ogDefinition struct {
-	name string
-	src  []byte
+// plan is how definitions are found and read: --activity, --activities,
+// the knowledge base's package.
+func (o *fromOGOptions) plan() ogconvert.Options {
+	p := ogconvert.Options{Activity: o.activity, Library: o.library, Diagnostics: o.err, DefinitionCopy: definitionCopy}
+	if k := o.resolveKB(); k.value != "" {
+		p.KBActivities = b1klayout.Recognise(k.value).Activities
+	}
+	return p
 }
 
-// writeOGDefinitions writes a copy of each converted episode's definition
-// beside it, <dir>/<name>.bddl, once per directory and name, so that
-// 'bddl check --episode DIR' finds it (batch.Resolver).
-func writeOGDefinitions(jobs []*omnigibson.Job, defs []ogDefinition, results []ogResult) error {
-	ok := map[*omnigibson.Job]bool{}
-	for _, r := range results {
-		if r.err == nil {
-			ok[r.job] = true
-		}
-	}
-	done := map[string]bool{}
-	for i, j := range jobs {
-		if !ok[j] || j.Out == "-" {
-			continue
-		}
-		path := filepath.Join(filepath.Dir(j.Out), batch.DefinitionFile(defs[i].name))
-		if done[path] {
-			continue
-		}
-		done[path] = true
-		if err := fsutil.WriteFileAtomic(path, defs[i].src); err != nil {
-			return fmt.Errorf("writing the definition beside the episodes: %w", err)
-		}
+// definitionPath and readDefinition are check --init's way to the
+// definitions, as from-omnigibson finds and reads them.
+func (o *fromOGOptions) definitionPath(task *omnigibson.Task) (string, error) {
+	p := o.plan()
+	path, err := p.DefinitionPath(task)
+	return path, ogMisuse(err)
+}
+
+func (o *fromOGOptions) readDefinition(path string) (*bddl.Problem, []byte, error) {
+	p := o.plan()
+	problem, src, err := p.ReadDefinition(path)
+	return problem, src, ogMisuse(err)
+}
+
+func ogMisuse(err error) error {
+	if err != nil {
+		return misuse("%v", err)
 	}
 	return nil
 }
 
-func hasModelSizes(b *kb.Base) bool { return b.NumModels() > 0 }
+// maxDefinitionBytes bounds a definition file read (the largest
+// BEHAVIOR-1K definitions are tens of kilobytes).
+const maxDefinitionBytes = 16 << 20
 
-// ogJobs resolves the paths into conversion jobs: one Converter per
-// template and definition, however many paths name its instances, and
-// each definition read (and its warnings printed) once. defs[i] is the
-// definition of jobs[i], copied beside its episode.
-func (o *fromOGOptions) ogJobs(paths []string, base *kb.Base, mode omnigibson.OffsetMode, ds *omnigibson.Dataset) ([]*omnigibson.Job, []ogDefinition, error) {
-	var tasks []*omnigibson.Task
-	for _, p := range paths {
-		ts, err := omnigibson.FindTasks(p, o.template)
-		if err != nil {
-			return nil, nil, misuse("%v", err)
-		}
-		tasks = append(tasks, ts...)
-	}
-	type readDef struct {
-		problem *bddl.Problem
-		def     ogDefinition
-	}
-	read := map[string]readDef{}
-	convs := map[[3]string]*omnigibson.Converter{}
-	pool := omnigibson.NewPool() // as check --init: the tasks' templates fill each other's gaps
-	var jobs []*omnigibson.Job
-	var defs []ogDefinition
-	for _, task := range tasks {
-		defPath, err := o.definitionPath(task)
-		if err != nil {
-			return nil, nil, err
-		}
-		rd, ok := read[defPath]
-		if !ok {
-			problem, src, err := o.readDefinition(defPath)
-			if err != nil {
-				return nil, nil, err
-			}
-			rd = readDef{problem, ogDefinition{activities.CanonicalName(defPath, problem), src}}
-			read[defPath] = rd
-		}
-		key := [3]string{task.Template, task.Partial, defPath}
-		conv := convs[key]
-		if conv == nil {
-			tmpl, err := omnigibson.ReadTask(task)
-			if err != nil {
-				fmt.Fprintln(o.err, "bddl:", err)
-				return nil, nil, findings()
-			}
-			if o.robot != "" && len(tmpl.Robots) > 0 && !tmpl.HasRobot(o.robot) {
-				return nil, nil, misuse("--robot %s: %s has start poses for %s", o.robot, task.Template, tmpl.RobotNames())
-			}
-			conv, err = omnigibson.NewConverter(tmpl, rd.problem, defPath, base, omnigibson.Options{
-				Robot: o.robot, Offsets: mode, Dataset: ds, Activity: rd.def.name, Pool: pool})
-			if err != nil {
-				fmt.Fprintln(o.err, "bddl:", err)
-				return nil, nil, findings()
-			}
-			convs[key] = conv
-		}
-		if len(task.Instances) == 0 {
-			jobs = append(jobs, &omnigibson.Job{Conv: conv, Template: task.Template})
-			defs = append(defs, rd.def)
-		}
-		for _, in := range task.Instances {
-			jobs = append(jobs, &omnigibson.Job{Conv: conv, Instance: in, Template: task.Template})
-			defs = append(defs, rd.def)
-		}
-	}
-	return jobs, defs, nil
-}
-
-// definitionPath resolves the definition a task is checked against:
-// --activity, else the task's own (beside its template; in --activities;
-// in the BEHAVIOR-1K tree around the task folder; in the package of the
-// knowledge base in use), by the task's name.
-func (o *fromOGOptions) definitionPath(task *omnigibson.Task) (string, error) {
-	switch {
-	case o.activity != "" && (strings.HasSuffix(o.activity, ".bddl") || fileExists(o.activity)):
-		return o.activity, nil
-	case o.activity != "":
-		if o.library == "" {
-			return "", misuse("--activity %s: give a problem file, or --activities DIR to find the name in", o.activity)
-		}
-		return filepath.Join(o.library, o.activity, "problem0.bddl"), nil
-	}
-	var more []string
-	if k := o.resolveKB(); k.value != "" {
-		more = append(more, b1klayout.Recognise(k.value).Activities)
-	}
-	path, tried := task.FindDefinition(o.library, more...)
-	if path == "" {
-		return "", misuse("%s: no definition of task %s (problem%d.bddl) found in %s: name it with --activity FILE, or the activity_definitions folder holding it with --activities",
-			filepath.Dir(task.Template), task.Name, task.DefIndex, strings.Join(tried, ", "))
-	}
-	return path, nil
-}
-
-// readDefinition parses a definition as the reference reads it, printing
-// its warnings (once: callers read each definition once), and returns it
-// with the copy written beside its episodes.
-func (o *fromOGOptions) readDefinition(path string) (*bddl.Problem, []byte, error) {
-	src, err := fsutil.ReadFile(path, maxDefinitionBytes)
-	if err != nil {
-		return nil, nil, misuse("definition: %v", err)
-	}
-	p, diags := bddl.Options{Mode: bddl.Reference}.ParseProblem(path, src)
-	if diags.HasErrors() {
-		for _, d := range diags {
-			fmt.Fprintln(o.err, d)
-		}
-		return nil, nil, misuse("definition %s has errors", path)
-	}
-	diags.WriteText(o.err)
-	return p, definitionCopy(path, src), nil
-}
-
-func fileExists(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && info.Mode().IsRegular()
-}
-
-// textSummary sums up the converted states for people.
-func (o *fromOGOptions) textSummary(results []ogResult, failed, total int) {
-	var sum omnigibson.Summary
-	for _, r := range results {
-		if r.err == nil {
-			sum.Add(r.rep)
-		}
-	}
-	where := o.out
-	if total == 1 && sum.States == 1 {
-		where = results[0].job.Out
-	}
-	sum.WriteText(o.streams.out, total, failed, where)
-}
+func fileExists(p string) bool { return ogconvert.IsFile(p) }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -73,32 +72,20 @@ func runLSP(opts *lspOptions) error {
 // lspKB resolves each document's knowledge base as the other commands
 // resolve a run's, with the document as the input, and loads each once.
 func (g *globalOptions) lspKB() func(path string) (*kb.Base, error) {
-	var mu sync.Mutex
-	type loaded struct {
-		base *kb.Base
-		err  error
-	}
-	cache := map[string]loaded{}
-	return func(path string) (*kb.Base, error) {
+	forPath := func(path string) *globalOptions {
 		gg := *g
 		gg.hints = nil
 		if path != "" {
 			gg.hints = []string{path}
 		}
-		key := gg.resolveKB().value
-		if key == "" {
+		if gg.resolveKB().value == "" {
 			// No tree around the document: the embedded default, which
 			// the server itself warns about per document (the guard of
 			// the other commands reads files on disk and refuses a run).
 			gg.hints = nil
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if l, ok := cache[key]; ok {
-			return l.base, l.err
-		}
-		b, err := gg.loadKB()
-		cache[key] = loaded{b, err}
-		return b, err
+		return &gg
 	}
+	return lsp.CachedKB(func(path string) string { return forPath(path).resolveKB().value },
+		func(path string) (*kb.Base, error) { return forPath(path).loadKB() })
 }

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,11 +11,10 @@ import (
 
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/episode/dora"
-	"github.com/openbddl/bddl/episode/oopsie"
 	"github.com/openbddl/bddl/episode/recording"
-	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/episode/recordings"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -64,118 +60,7 @@ func (f *recordingFlags) loadMap() (*recording.Map, error) {
 
 // options are the reader options for the activity compiled.
 func (f *recordingFlags) options(activity string, prog *predicates.Program, m *recording.Map) recording.Options {
-	o := recording.Options{Activity: activity, Map: m, Track: f.objects, Rate: f.rate, MaxGap: f.maxGap}
-	if prog != nil {
-		o.Instances = make([]string, prog.NumObjects())
-		for i := range o.Instances {
-			o.Instances[i] = prog.Name(predicates.ObjectID(i))
-		}
-	}
-	return o
-}
-
-// recEpisode is one recording: an Oopsie file or a Dora episode folder.
-type recEpisode struct {
-	layout string // "oopsie" or "dora"
-	path   string
-}
-
-// findRecordings lists the recordings of the paths: Oopsie files (and
-// trees of them), Dora episode folders and sessions. A directory is
-// walked for both.
-func findRecordings(paths []string, layouts ...string) ([]recEpisode, error) {
-	want := func(l string) bool {
-		return len(layouts) == 0 || strings.Contains(strings.Join(layouts, ","), l)
-	}
-	var out []recEpisode
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		n := len(out)
-		if want("dora") && (info.IsDir() || filepath.Base(p) == dora.MetadataFile) {
-			if eps, err := dora.Find([]string{p}); err == nil {
-				for _, e := range eps {
-					out = append(out, recEpisode{"dora", e})
-				}
-			}
-		}
-		if want("oopsie") && (info.IsDir() && !dora.IsEpisodeDir(p) || !info.IsDir() && oopsie.IsEpisodeFile(p)) {
-			if eps, err := oopsie.Find([]string{p}); err == nil {
-				for _, e := range eps {
-					out = append(out, recEpisode{"oopsie", e})
-				}
-			}
-		}
-		if len(out) == n {
-			return nil, fmt.Errorf("%s: no %s recording found", p, strings.Join(layoutNames(layouts), " or "))
-		}
-	}
-	return out, nil
-}
-
-func layoutNames(layouts []string) []string {
-	if len(layouts) == 0 {
-		return []string{"Oopsie", "Dora-record"}
-	}
-	var out []string
-	for _, l := range layouts {
-		out = append(out, map[string]string{"oopsie": "Oopsie", "dora": "Dora-record"}[l])
-	}
-	return out
-}
-
-// joined is an open recording as an episode stream.
-type joined struct {
-	*recording.Stream
-	oopsie *oopsie.Episode // nil for Dora
-	close  func()
-}
-
-// open joins a recording with its track.
-func (r recEpisode) open(o recording.Options) (*joined, error) {
-	if r.layout == "dora" {
-		e, err := dora.OpenEpisode(r.path)
-		if err != nil {
-			return nil, err
-		}
-		s, err := e.Join(o)
-		if err != nil {
-			return nil, err
-		}
-		return &joined{Stream: s, close: s.Close}, nil
-	}
-	e, err := oopsie.Open(r.path)
-	if err != nil {
-		return nil, err
-	}
-	s, err := e.Join(o)
-	if err != nil {
-		e.Close()
-		return nil, err
-	}
-	return &joined{Stream: s, oopsie: e, close: func() { s.Close(); e.Close() }}, nil
-}
-
-// convertedName is the episode file a recording is written to:
-// X.jsonl for X.h5; <session>_<episode>.jsonl for a Dora folder.
-// layoutName is the layout as JSON records name it ("oopsie",
-// "dora-record"), the same in check, annotate and the converters.
-func (r recEpisode) layoutName() string {
-	if r.layout == "dora" {
-		return "dora-record"
-	}
-	return r.layout
-}
-
-func (r recEpisode) convertedName() string {
-	if r.layout == "dora" {
-		abs, _ := filepath.Abs(r.path)
-		return filepath.Base(filepath.Dir(abs)) + "_" + filepath.Base(abs) + ".jsonl"
-	}
-	b := filepath.Base(r.path)
-	return strings.TrimSuffix(b, filepath.Ext(b)) + ".jsonl"
+	return recording.Options{Activity: activity, Map: m, Track: f.objects, Rate: f.rate, MaxGap: f.maxGap, Instances: recordings.Instances(prog)}
 }
 
 type fromRecordingOptions struct {
@@ -279,7 +164,7 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 	if opts.out == "" {
 		return misuse("no output: give -o DIR (or -o FILE.jsonl for a single episode)")
 	}
-	eps, err := findRecordings(paths, opts.layout)
+	eps, err := recordings.Find(paths, opts.layout)
 	if err != nil {
 		return misuse("%v", err)
 	}
@@ -303,40 +188,8 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 	}
 	ropts := opts.recordingFlags.options(ref, prog, m)
 	ropts.DeclareSteps = true
-	failed := 0
-	for _, ep := range eps {
-		dst := opts.out
-		if !toFile {
-			name := ep.convertedName()
-			if opts.gzip {
-				name += ".gz"
-			}
-			dst = filepath.Join(opts.out, name)
-		}
-		steps, err := convertRecording(ep, ropts, dst)
-		if opts.format == "json" {
-			// episode convert's record (bddl schema converted).
-			rec := map[string]any{"record": "converted", "episode": ep.path, "activity": ref, "layout": ep.layoutName(), "file": dst, "steps": steps}
-			if err != nil {
-				rec["error"] = err.Error()
-				delete(rec, "file")
-			}
-			line, _ := json.Marshal(rec)
-			fmt.Fprintf(opts.streams.out, "%s\n", line)
-		} else if err == nil {
-			fmt.Fprintf(opts.streams.out, "%s: wrote %s (%d steps)\n", ep.path, dst, steps)
-		}
-		if err != nil {
-			failed++
-			// A stream's error (a gap, a timestamp) names the stream
-			// and sample, not the recording it is in.
-			msg := err.Error()
-			if !strings.Contains(msg, ep.path) {
-				msg = ep.path + ": " + msg
-			}
-			fmt.Fprintf(opts.err, "bddl: %s\n", msg)
-		}
-	}
+	failed := recordings.ConvertEach(eps, ropts, ref, recordings.ConvertAll{Out: opts.out, File: toFile, Gzip: opts.gzip,
+		JSON: opts.format == "json", W: opts.streams.out, Err: opts.err})
 	// The definition beside the episodes, as from-omnigibson and
 	// RoboLab's convert write it, so that 'bddl check --episode OUT'
 	// finds it with no --activity (batch.Resolver).
@@ -351,49 +204,4 @@ func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 		return findings()
 	}
 	return nil
-}
-
-// convertRecording writes one recording's episode to dst atomically.
-func convertRecording(ep recEpisode, o recording.Options, dst string) (int, error) {
-	j, err := ep.open(o)
-	if err != nil {
-		return 0, err
-	}
-	defer j.close()
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".*.tmp")
-	if err != nil {
-		return 0, err
-	}
-	defer os.Remove(tmp.Name())
-	var w io.Writer = tmp
-	var zw *gzip.Writer
-	if strings.HasSuffix(dst, ".gz") {
-		zw = gzip.NewWriter(tmp)
-		w = zw
-	}
-	_, err = io.Copy(w, j)
-	if err == nil {
-		err = j.Err()
-	}
-	if err == nil && zw != nil {
-		err = zw.Close()
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return 0, err
-	}
-	if info, serr := os.Stat(dst); serr == nil {
-		if !info.Mode().IsRegular() {
-			return 0, fsutil.NotRegular(dst, info.Mode())
-		}
-		_ = os.Chmod(tmp.Name(), info.Mode().Perm())
-	} else {
-		_ = os.Chmod(tmp.Name(), 0o644)
-	}
-	return j.Steps(), os.Rename(tmp.Name(), dst)
 }

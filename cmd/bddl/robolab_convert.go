@@ -9,9 +9,10 @@ import (
 
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/episode/robolab"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 )
 
 type episodeConvertOptions struct {
@@ -101,7 +102,7 @@ func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
 			if err != nil {
 				rec["error"] = err.Error()
 			}
-			line, _ := convertedRecord(path, name, ref, rec)
+			line, _ := episode.ConvertedRecord(path, name, ref, rec)
 			fmt.Fprintf(w, "%s\n", line)
 		} else if err == nil {
 			fmt.Fprintf(w, "%s: wrote %s (%d steps)\n", name, path, steps)

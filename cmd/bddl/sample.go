@@ -2,17 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/activities"
-	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/jobs/batch"
-	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/jobs/samplerun"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/sampler"
 )
@@ -20,10 +15,7 @@ import (
 func init() { subcommands = append(subcommands, newSampleCmd) }
 
 // Bounds on one run, so a mistyped -n cannot exhaust memory.
-const (
-	maxSampleCount = 1_000_000
-	maxSampleTasks = 10_000_000
-)
+const maxSampleCount = 1_000_000
 
 type sampleOptions struct {
 	*globalOptions
@@ -136,12 +128,6 @@ misuse.`,
 
 // sampleJob is one activity to sample and its shard key: its path
 // relative to its argument, an example's name or the rule.
-type sampleJob struct {
-	sampler.Job
-	key    string
-	source []byte // the definition's text, copied beside its episodes
-}
-
 func runSample(opts *sampleOptions, args []string) error {
 	switch {
 	case len(args) == 0 && opts.after == "":
@@ -199,98 +185,33 @@ func runSample(opts *sampleOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	var jobs []sampleJob
+	var jobs []samplerun.Job
 	if opts.after != "" {
 		job, err := afterJob(opts, base, opts.after)
 		if err != nil {
 			return err
 		}
-		jobs = []sampleJob{{Job: job, key: opts.after}}
+		jobs = []samplerun.Job{{Job: job, Key: opts.after}}
 	} else if jobs, err = sampleJobs(opts, args, parse); err != nil {
 		return err
 	}
 	// The unit of a shard is the definition, so that its -n configurations
 	// are sampled on one machine and no file is written twice.
-	if jobs = batch.Select(opts.shard, jobs, func(j sampleJob) string { return j.key }); len(jobs) == 0 {
+	if jobs = batch.Select(opts.shard, jobs, func(j samplerun.Job) string { return j.Key }); len(jobs) == 0 {
 		fmt.Fprintf(opts.err, "bddl: shard %s holds none of the activity definitions: nothing to sample\n", opts.shard)
 		return nil
 	}
-	for i := range jobs {
-		j := &jobs[i]
-		if j.Failure != nil {
-			continue
-		}
-		if opts.scene != "" {
-			j.Scenes = []string{opts.scene}
-			continue
-		}
-		if len(fileScenes) > 0 {
-			j.Scenes = fileScenes
-			continue
-		}
-		rep := activities.Analyze(j.Problem, base, activities.OnlyRules("no-scene"))
-		if f := rep.Scenes; f != nil && len(f.Needs) > 0 {
-			for _, s := range f.Compatible() {
-				j.Scenes = append(j.Scenes, s.Scene)
-			}
-			if len(j.Scenes) == 0 {
-				j.Failure = &sampler.Failure{Kind: sampler.NoScene, Message: fmt.Sprintf("no scene of the knowledge base has the in-room objects (%d scenes)", len(f.Scenes))}
-			}
-		} else {
-			j.Scenes = smp.SceneNames()
-		}
-		sampler.ShuffleScenes(j.Scenes, opts.seed, j.Name)
+	samplerun.AssignScenes(jobs, smp, base, opts.scene, fileScenes, opts.seed)
+	if len(jobs)*opts.count > samplerun.MaxTasks {
+		return misuse("%d activities × -n %d configurations is more than %d in one run: split it", len(jobs), opts.count, samplerun.MaxTasks)
 	}
-	if len(jobs)*opts.count > maxSampleTasks {
-		return misuse("%d activities × -n %d configurations is more than %d in one run: split it", len(jobs), opts.count, maxSampleTasks)
-	}
-	type task struct{ job, k int }
-	var tasks []task
-	for j := range jobs {
-		for k := 0; k < opts.count; k++ {
-			tasks = append(tasks, task{j, k})
-		}
-	}
-	wrote := make([]bool, len(jobs)) // jobs with a configuration written
-	wo := sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg, NoShrink: opts.noShrink}
-	failed, done := 0, 0
-	enc := json.NewEncoder(opts.globalOptions.out)
 	ctx, stop := batch.WithSignals(context.Background(), opts.err)
 	defer stop()
-	pool := opts.pool(opts.progress(opts.err, len(tasks), 20, "sampling"))
-	err = batch.Run(ctx, pool, tasks, func(_ context.Context, t task) (sampler.Record, bool) {
-		return smp.SampleAndWrite(&jobs[t.job].Job, t.k, wo), true
-	}, batch.Handlers[sampler.Record]{Ordered: func(i int, r sampler.Record) error {
-		done++
-		if r.Status != "ok" {
-			failed++
-		} else {
-			wrote[tasks[i].job] = true
-		}
-		if opts.format == "json" {
-			return enc.Encode(r)
-		}
-		var err error
-		if r.Status == "ok" {
-			_, err = fmt.Fprintf(opts.globalOptions.out, "ok    %s  %s  %.1f ms\n", r.Activity, r.File, r.MS)
-			if len(r.Shrunk) > 0 && err == nil {
-				parts := make([]string, len(r.Shrunk))
-				for i, s := range r.Shrunk {
-					parts[i] = fmt.Sprintf("%s ×%.2g", s.Object, s.Factor)
-				}
-				_, err = fmt.Fprintf(opts.globalOptions.out, "      shrunk to fit: %s\n", strings.Join(parts, ", "))
-			}
-		} else {
-			_, err = fmt.Fprintf(opts.globalOptions.out, "FAIL  %s  #%d  %v\n", r.Activity, r.Index, r.Reason)
-		}
-		return err
-	}})
+	done, failed, err := samplerun.Run(ctx, smp, jobs, samplerun.Options{Count: opts.count, JSON: opts.format == "json",
+		Write: sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg, NoShrink: opts.noShrink},
+		Out:   opts.globalOptions.out, Err: opts.err, Pool: opts.pool(opts.progress(opts.err, len(jobs)*opts.count, 20, "sampling"))})
 	if err != nil {
 		return err
-	}
-	if err := writeDefinitionCopies(opts.out, jobs, wrote); err != nil {
-		fmt.Fprintf(opts.err, "bddl: %v\n", err)
-		failed++
 	}
 	if ctx.Err() != nil {
 		return &exitError{code: exitInterrupted, err: ctx.Err()}
@@ -300,79 +221,6 @@ func runSample(opts *sampleOptions, args []string) error {
 	}
 	if failed > 0 {
 		return findings()
-	}
-	return nil
-}
-
-// sampleJobs resolves the arguments: files, directories and globs of
-// definitions, else names of embedded examples.
-func sampleJobs(opts *sampleOptions, args []string, parse bddl.Options) ([]sampleJob, error) {
-	var jobs []sampleJob
-	var paths []string
-	for _, a := range args {
-		if !isPathLike(a) {
-			n, err := resolveName(a, opts.library)
-			if err != nil {
-				return nil, misuse("%v", err)
-			}
-			if n.path != "" {
-				paths = append(paths, n.path)
-				continue
-			}
-			act := n.example
-			jobs = append(jobs, sampleJob{Job: sampler.Job{Name: act.Name, Problem: act.Problem}, key: act.Name, source: act.Source})
-			continue
-		}
-		paths = append(paths, a)
-	}
-	if len(paths) > 0 {
-		ins, err := opts.expandDefinitions(paths)
-		if err != nil {
-			return nil, err
-		}
-		for i, p := range parseInputsWith(ins, opts.in, parse) {
-			if p.err != nil {
-				return nil, misuse("%v", p.err)
-			}
-			if !p.diags.HasErrors() {
-				p.diags.WriteText(opts.err) // what the reference passes over
-			}
-			if p.file == nil || p.file.Problem == nil {
-				continue // domain files
-			}
-			// The canonical name; a second instance of an activity keeps
-			// its number so that its files do not overwrite the first's.
-			name := activities.CanonicalName(p.path, p.file.Problem)
-			if act, n, ok := activities.ActivityPath(p.path); ok && n > 0 {
-				name = fmt.Sprintf("%s-%d", act, n)
-			}
-			job := sampleJob{Job: sampler.Job{Name: name, Problem: p.file.Problem}, key: ins[i].Rel,
-				source: definitionCopy(p.path, bddl.Format(p.file))}
-			if p.diags.HasErrors() {
-				job.Failure = &sampler.Failure{Kind: sampler.Unsupported, Message: p.path + " does not parse: " + firstDiag(p.diags)}
-			}
-			jobs = append(jobs, job)
-		}
-	}
-	if len(jobs) == 0 {
-		return nil, misuse("no activity definition found in %v", args)
-	}
-	return jobs, nil
-}
-
-// writeDefinitionCopies writes, beside the episodes of each job that
-// wrote any, a copy of its definition, OUT/<name>/<name>.bddl, so that
-// 'bddl check --episode OUT/' finds it without --activity or
-// --activities (batch.Resolver looks there for the name a header gives).
-func writeDefinitionCopies(out string, jobs []sampleJob, wrote []bool) error {
-	for i, j := range jobs {
-		if !wrote[i] || len(j.source) == 0 || j.After != nil {
-			continue
-		}
-		path := filepath.Join(out, j.Name, batch.DefinitionFile(j.Name))
-		if err := fsutil.WriteFileAtomic(path, j.source); err != nil {
-			return fmt.Errorf("writing the definition beside the episodes: %w", err)
-		}
 	}
 	return nil
 }

@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/transitions"
 )
@@ -160,25 +159,12 @@ func runApplyRules(opts *applyRulesOptions, path string) error {
 	if err != nil {
 		return misuse("-o: %v", err)
 	}
-	defer os.Remove(tmp.Name())
-	fired, err := ap.WriteTo(tmp, strings.HasSuffix(opts.out, ".gz"), func(r episode.RuleFiring) {
+	fired, err := ap.WriteFile(tmp, opts.out, func(r episode.RuleFiring) {
 		fmt.Fprintf(opts.err, "step %d: %s %s in %s: %s → %s\n", r.Step, r.Family, r.Rule, r.Container,
 			strings.Join(r.Consumed, ", "), strings.Join(r.Produced, ", "))
 	})
 	if err != nil {
-		tmp.Close()
 		return bad(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if info, err := os.Stat(opts.out); err == nil {
-		_ = os.Chmod(tmp.Name(), info.Mode().Perm())
-	} else {
-		_ = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err := os.Rename(tmp.Name(), opts.out); err != nil {
-		return err
 	}
 	if fired == 0 {
 		fmt.Fprintf(opts.err, "bddl: no transition rule fired in %s; wrote it unchanged to %s\n", path, opts.out)

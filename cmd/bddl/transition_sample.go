@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/transitions"
 )
 
@@ -101,27 +99,13 @@ func runTransitionSample(opts *transitionOptions, name string) error {
 	if err := os.MkdirAll(opts.outDir, 0o755); err != nil {
 		return misuse("-o %s: %v", opts.outDir, err)
 	}
-	def, ep := filepath.Join(opts.outDir, "problem0.bddl"), filepath.Join(opts.outDir, "sample.jsonl")
-	for _, f := range []struct {
-		path string
-		data []byte
-	}{{def, []byte(res.Definition)}, {ep, buf.Bytes()}} {
-		if err := writeOrReplace(f.path, f.data); err != nil {
-			return err
-		}
+	def, ep, err := transitions.WriteSampleFiles(opts.outDir, res.Definition, buf.Bytes())
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(opts.err, "wrote %s and %s\n", def, ep)
 	if shadowed {
 		return findings()
 	}
 	return nil
-}
-
-// writeOrReplace creates a file, or replaces an existing one atomically
-// keeping its mode and owner.
-func writeOrReplace(path string, data []byte) error {
-	if _, err := os.Lstat(path); err == nil {
-		return fsutil.WriteFileAtomic(path, data)
-	}
-	return os.WriteFile(path, data, 0o644)
 }

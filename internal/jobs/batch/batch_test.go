@@ -372,7 +372,7 @@ func TestSecondSignalExits(t *testing.T) {
 // TestEvaluateHook: a Checker's Evaluate hook sees each task and can
 // change the state before the goal is evaluated (as --transitions will).
 func TestEvaluateHook(t *testing.T) {
-	ep := filepath.Join("..", "..", "activities", "examples", "tidying_the_living_room", "episodes", "poses.jsonl")
+	ep := filepath.Join("..", "..", "..", "activities", "examples", "tidying_the_living_room", "episodes", "poses.jsonl")
 	ins, err := Expand([]string{ep}, episodeOpts)
 	if err != nil {
 		t.Fatal(err)
@@ -416,7 +416,7 @@ func TestKeyInMatchesPathKey(t *testing.T) {
 // several episodes yields one Episode per name, named path#name, sharded
 // and resumed by that name, with the format's extra result fields.
 func TestFormatWithSeveralEpisodes(t *testing.T) {
-	src := filepath.Join("..", "..", "activities", "examples", "tidying_the_living_room", "episodes", "poses.jsonl")
+	src := filepath.Join("..", "..", "..", "activities", "examples", "tidying_the_living_room", "episodes", "poses.jsonl")
 	data, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)

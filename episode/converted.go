@@ -1,17 +1,17 @@
-package main
+package episode
 
 import (
 	"bytes"
 	"encoding/json"
 )
 
-// convertedRecord is the JSON line of one episode a converter wrote
-// (episode convert, episode from-omnigibson; schema "converted"): the
-// same names for the same things, "file" the episode written, "episode"
-// what it was converted from, "activity" the canonical name, then the
-// converter's own fields of details (a struct or a map), whose
-// "instance" and "output" are not repeated.
-func convertedRecord(file, source, activity string, details any) ([]byte, error) {
+// ConvertedRecord is the JSON line (without its newline) of one episode
+// a converter wrote (episode convert, from-omnigibson, from-oopsie;
+// schema "converted"): the same names for the same things, "file" the
+// episode written, "episode" what it was converted from, "activity" the
+// canonical name, then the converter's own fields of details (a struct
+// or a map), whose "instance" and "output" are not repeated.
+func ConvertedRecord(file, source, activity string, details any) ([]byte, error) {
 	rec := map[string]any{}
 	if details != nil {
 		b, err := json.Marshal(details)

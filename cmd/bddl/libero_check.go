@@ -1,0 +1,138 @@
+package main
+
+// check on LIBERO episodes: the flags it refuses, then the batch run
+// (internal/jobs/liberocheck) or check --init's records.
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/internal/jobs/liberocheck"
+	"github.com/openbddl/bddl/libero"
+)
+
+func init() {
+	checkExtensions = append(checkExtensions, func(cmd *cobra.Command, o *checkOptions) {
+		// --init: engineer 19 adds it for BEHAVIOR-1K instances too; add
+		// it here only when check does not define it yet.
+		if cmd.Flags().Lookup("init") == nil {
+			cmd.Flags().Bool("init", false, "check only whether :init holds at the first step")
+		}
+	})
+}
+
+// checkLibero checks LIBERO episodes when every episode argument is one;
+// it reports whether it handled the command.
+func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
+	if len(opts.episodes) == 0 {
+		return false, nil
+	}
+	// Directories and globs expand as check expands them; stdin ("-")
+	// stays with the BEHAVIOR-1K path.
+	ins, err := batch.Expand(opts.episodes, batch.ExpandOptions{What: "episodes", Match: batch.IsEpisodeFile,
+		Describe: batch.EpisodeSuffixes()})
+	if err != nil || len(ins) == 0 {
+		return false, nil
+	}
+	var paths []string
+	other := ""
+	for _, in := range ins {
+		if !libero.IsEpisodeFile(in.Path) {
+			other = in.Path
+			continue
+		}
+		paths = append(paths, in.Path)
+	}
+	switch {
+	case len(paths) == 0:
+		return false, nil
+	case other != "":
+		// The BEHAVIOR-1K path would stop at the LIBERO header with
+		// "not a bddl episode header".
+		return true, misuse("LIBERO episodes (%s) and BEHAVIOR-1K ones (%s) cannot be checked in one run: check them separately", paths[0], other)
+	}
+	if err := checkFormat(opts.format); err != nil {
+		return true, err
+	}
+	initOnly, _ := cmd.Flags().GetBool("init")
+	if initOnly {
+		// check --init's records, table, -o and --shard, as for
+		// BEHAVIOR-1K states.
+		for _, name := range initIgnores {
+			if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+				return true, misuse("--%s does not apply to --init, which evaluates :init on the first step only", name)
+			}
+		}
+		var jobs []*initJob
+		for _, in := range ins {
+			path := in.Path
+			jobs = append(jobs, &initJob{path: path, rel: in.Rel, own: func() initResult { return liberoInitResult(opts, path) }})
+		}
+		return true, runInitJobs(opts, jobs)
+	}
+	switch {
+	case opts.hold < 1:
+		return true, misuse("--hold must be at least 1, not %d", opts.hold)
+	case opts.perStep, opts.plot != "", opts.lenient:
+		// As typed: -o/--output and --shard are supported.
+		for _, name := range []string{"per-step", "plot", "lenient"} {
+			if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+				return true, misuse("--%s is not supported for LIBERO episodes", name)
+			}
+		}
+		return true, misuse("--per-step, --plot and --lenient are not supported for LIBERO episodes")
+	}
+	shard, err := batch.ParseShard(opts.shardSpec)
+	if err != nil {
+		return true, misuse("%v", err)
+	}
+	// -o: a results file, resumed as check resumes one.
+	var results *batch.ResultsFile
+	if opts.out != "" {
+		results, err = batch.OpenResults(opts.out, noter(opts.err))
+		if err != nil {
+			return true, misuse("-o %v", err)
+		}
+		defer results.Close()
+	}
+	failed, err := liberocheck.Run(ins, liberocheck.Options{File: liberoFileCheck(opts), Shard: shard, Results: results, ResultsName: opts.out,
+		JSON: opts.format == "json", Details: opts.details, Out: opts.globalOptions.out, Err: opts.err, Encode: jsonLines(opts.globalOptions.out).Encode})
+	if err != nil {
+		return true, err
+	}
+	if failed {
+		return true, findings()
+	}
+	return true, nil
+}
+
+// liberoFileCheck is how check reads a LIBERO episode: against
+// --activity, else the definition its header names.
+func liberoFileCheck(opts *checkOptions) libero.FileCheck {
+	return libero.FileCheck{Definition: opts.activity, Stdin: opts.in, Diagnostics: opts.err,
+		CheckOptions: libero.CheckOptions{Hold: opts.hold, AtEnd: opts.atEnd}}
+}
+
+// shardName is a results file's name of a shard: "0/1" unsharded.
+func shardName(s batch.Shard) string { return liberocheck.ShardName(s) }
+
+// liberoInitResult is check --init's record of a LIBERO episode.
+func liberoInitResult(opts *checkOptions, path string) initResult {
+	res := initResult{Record: "init", Episode: path}
+	r, err := libero.CheckFile(path, liberoFileCheck(opts))
+	if err != nil {
+		res.Init, res.Error = "unknown", err.Error()
+		return res
+	}
+	res.Activity, res.Init, res.Literals = r.Activity, r.Init.String(), r.InitLiterals
+	for _, l := range r.InitFailures {
+		res.Failing = append(res.Failing, initFailure{Literal: l.Literal, Value: l.Value.String(), Detail: l.Detail})
+		if l.Value == libero.False {
+			res.False++
+		} else {
+			res.Unknown++
+		}
+	}
+	res.NotTrue = len(res.Failing)
+	return res
+}

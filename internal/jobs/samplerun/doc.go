@@ -1,0 +1,12 @@
+// Package samplerun is the job of 'bddl sample' on BEHAVIOR-1K
+// definitions: the scenes each activity may be sampled in (the one
+// named, the scene files given, else the knowledge base's scenes that
+// have its in-room objects, shuffled by seed), its configurations run on
+// a pool of workers with progress and cancellation and reported in order,
+// and a copy of each definition written beside its episodes. Sampling one
+// configuration is package sampler's; cmd/bddl keeps the flags, resolving
+// the arguments into jobs, and the exit codes.
+//
+// It is orchestration (the jobs level): it may import every package but
+// cmd.
+package samplerun
