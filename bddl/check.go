@@ -2,6 +2,8 @@ package bddl
 
 import (
 	"sort"
+
+	"github.com/openbddl/bddl/internal/suggest"
 )
 
 // Schema is what the checker needs to know about the world. The knowledge
@@ -213,34 +215,4 @@ func closest(name string, candidates []string, n int) []string {
 
 // EditDistance is the Levenshtein distance of a and b, or limit+1 when it
 // exceeds limit; did-you-mean suggestions here and in package kb use it.
-func EditDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	var buf [2][64]int
-	prev, cur := buf[0][:0], buf[1][:0]
-	if len(b)+1 > 64 {
-		prev, cur = make([]int, 0, len(b)+1), make([]int, 0, len(b)+1)
-	}
-	for j := 0; j <= len(b); j++ {
-		prev = append(prev, j)
-	}
-	cur = cur[:len(b)+1]
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev[:len(b)+1]
-	}
-	return prev[len(b)]
-}
+func EditDistance(a, b string, limit int) int { return suggest.Distance(a, b, limit) }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/kb"
 )
 
 // checkerCodes are the codes of the parser, the language checker and the
@@ -79,4 +81,42 @@ func codeMatchesAny(pattern string, codes []string) bool {
 		}
 	}
 	return false
+}
+
+// codeMatches reports whether code is one of the patterns.
+func codeMatches(code string, patterns []string) bool {
+	for _, p := range patterns {
+		p = strings.TrimSpace(p)
+		if prefix, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(code, prefix) || p == code {
+			return true
+		}
+	}
+	return false
+}
+
+// reported reports whether a finding of code and severity passes the
+// filters.
+func (o *validateOptions) reported(code string, sev bddl.Severity) bool {
+	return sev <= o.minimum && (len(o.selectC) == 0 || codeMatches(code, o.selectC)) && !codeMatches(code, o.ignoreC)
+}
+
+func (o *validateOptions) keep(fs []activities.Finding) []activities.Finding {
+	out := fs[:0]
+	for _, f := range fs {
+		if o.reported(f.Code, f.Severity) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (o *validateOptions) keepKB(fs []kb.Finding) []kb.Finding {
+	out := fs[:0]
+	for _, f := range fs {
+		// kb's severities count from 1, bddl's from 0.
+		if o.reported(f.Code, bddl.Severity(f.Severity-1)) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/internal/config"
 	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/kb"
 )
@@ -26,12 +27,12 @@ func completeActivities(g *globalOptions, library *string) cobra.CompletionFunc 
 			// activities, the tree of the knowledge base chosen): the
 			// command's hooks, which find it, do not run for completion.
 			if g.project == nil {
-				if p, err := findProject(g.dir); err == nil {
+				if p, err := config.Find(g.dir); err == nil {
 					g.project = p
 				}
 			}
-			if g.project != nil && g.project.activities != "" {
-				dir = g.project.activities
+			if g.project != nil && g.project.Activities != "" {
+				dir = g.project.Activities
 			} else {
 				dir = g.resolveActivities("").value
 			}

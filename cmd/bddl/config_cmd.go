@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/internal/b1klayout"
+	"github.com/openbddl/bddl/internal/config"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -78,7 +79,7 @@ func runConfig(opts *configOptions, root *cobra.Command) error {
 		recs = append(recs, configRecord{Record: "setting", Type: "setting", Setting: name, Value: s.value, Source: s.source})
 	}
 	if opts.project != nil {
-		add("project", setting{opts.project.path, "found from " + workDir(opts.dir)})
+		add("project", setting{opts.project.Path, "found from " + workDir(opts.dir)})
 	} else {
 		add("project", setting{"", "none: no " + projectFileName + " here or in a parent"})
 	}
@@ -96,20 +97,20 @@ func runConfig(opts *configOptions, root *cobra.Command) error {
 	add("kb", k)
 	add("activities", opts.resolveActivities(opts.activities))
 	if opts.project != nil {
-		tables := make([]string, 0, len(opts.project.tables))
-		for t := range opts.project.tables {
+		tables := make([]string, 0, len(opts.project.Tables))
+		for t := range opts.project.Tables {
 			tables = append(tables, t)
 		}
 		sort.Strings(tables)
 		for _, t := range tables {
-			keys := make([]string, 0, len(opts.project.tables[t]))
-			for key := range opts.project.tables[t] {
+			keys := make([]string, 0, len(opts.project.Tables[t]))
+			for key := range opts.project.Tables[t] {
 				keys = append(keys, key)
 			}
 			sort.Strings(keys)
 			for _, key := range keys {
 				if bad[t+"\x00"+key] == "" {
-					add(tableName(t)+"."+key, setting{fmt.Sprint(opts.project.tables[t][key]), opts.project.path})
+					add(config.TableName(t)+"."+key, setting{fmt.Sprint(opts.project.Tables[t][key]), opts.project.Path})
 				}
 			}
 		}
@@ -179,7 +180,7 @@ func (g *globalOptions) projectProblems(root *cobra.Command) map[string]string {
 		}
 	}
 	walk(root)
-	for table, keys := range p.tables {
+	for table, keys := range p.Tables {
 		var cmds []*cobra.Command
 		if table == "" {
 			cmds = all
@@ -187,7 +188,7 @@ func (g *globalOptions) projectProblems(root *cobra.Command) map[string]string {
 			c, rest, err := root.Find(strings.Fields(table))
 			if err != nil || len(rest) > 0 || c == root || strings.TrimPrefix(c.CommandPath(), root.Name()+" ") != table {
 				for k := range keys {
-					bad[table+"\x00"+k] = fmt.Sprintf("%s: [%s]: there is no command bddl %s%s", p.path, tableName(table), table,
+					bad[table+"\x00"+k] = fmt.Sprintf("%s: [%s]: there is no command bddl %s%s", p.Path, config.TableName(table), table,
 						didYouMean(table, commandPaths(all, root)))
 				}
 				continue
@@ -205,7 +206,7 @@ func (g *globalOptions) projectProblems(root *cobra.Command) map[string]string {
 				// The flags of this process's other commands are never
 				// used: setting one is a dry run of the value.
 				if err := setFlagValue(f, v); err != nil {
-					bad[table+"\x00"+k] = fmt.Sprintf("%s: [%s] %s: %v", p.path, tableName(table), k, err)
+					bad[table+"\x00"+k] = fmt.Sprintf("%s: [%s] %s: %v", p.Path, config.TableName(table), k, err)
 				}
 				break
 			}
@@ -215,9 +216,9 @@ func (g *globalOptions) projectProblems(root *cobra.Command) map[string]string {
 					for _, c := range cmds {
 						names = append(names, flagNames(c)...)
 					}
-					bad[table+"\x00"+k] = fmt.Sprintf("%s: [defaults] %s: no command has a flag --%s%s", p.path, k, k, didYouMean(k, names))
+					bad[table+"\x00"+k] = fmt.Sprintf("%s: [defaults] %s: no command has a flag --%s%s", p.Path, k, k, didYouMean(k, names))
 				} else {
-					bad[table+"\x00"+k] = fmt.Sprintf("%s: [%s] %s: bddl %s has no flag --%s%s", p.path, tableName(table), k, table, k,
+					bad[table+"\x00"+k] = fmt.Sprintf("%s: [%s] %s: bddl %s has no flag --%s%s", p.Path, config.TableName(table), k, table, k,
 						didYouMean(k, flagNames(cmds[0])))
 				}
 			}

@@ -184,21 +184,3 @@ func TestKBFromTree(t *testing.T) {
 		t.Errorf("validated against the embedded knowledge base:\n%s", r.stderr)
 	}
 }
-
-// FuzzReadProject: any bddl.toml is read or refused with an error, never
-// a panic.
-func FuzzReadProject(f *testing.F) {
-	for _, seed := range []string{
-		"kb = \"kb\"\nactivities = \"defs\"\n[defaults]\njobs = 2\n[defaults.check]\nhold = 3\n",
-		"[defaults.episode.convert]\nformat = \"json\"\n",
-		"kb = 3\n", "kbb = \"x\"\n", "[defaults]\nx = [1, 2]\n", "= =\n",
-	} {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		proj, err := parseProject(projectFileName, data)
-		if err == nil && proj == nil {
-			t.Fatal("no project and no error")
-		}
-	})
-}

@@ -20,7 +20,7 @@ func (g *globalOptions) noteProjectWrites(command string) {
 	for _, name := range projectWriteFlags {
 		if slices.Contains(g.fromProject, name) {
 			fmt.Fprintf(g.err, "bddl: note: %s --%s is set by %s: this run writes to files (give --%s on the command line to override, or BDDL_CONFIG=none to ignore the file)\n",
-				command, name, g.project.path, name)
+				command, name, g.project.Path, name)
 		}
 	}
 }

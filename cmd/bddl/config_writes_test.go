@@ -34,7 +34,11 @@ func TestProjectWritesSaid(t *testing.T) {
 	if strings.Contains(r.stderr, "--write is set by") {
 		t.Errorf("the command line's --write=false, yet:\n%s", r.stderr)
 	}
-	if err := os.WriteFile(filepath.Join(dir, projectFileName), []byte("[defaults.check]\noutput = \"results.jsonl\"\n"), 0o644); err != nil {
+	// An absolute path: a relative one is taken from the working
+	// directory, the package's, where it would append to a file of the
+	// source tree on every run.
+	results := filepath.Join(dir, "results.jsonl")
+	if err := os.WriteFile(filepath.Join(dir, projectFileName), []byte("[defaults.check]\noutput = '"+results+"'\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ep, _ := filepath.Abs("../../activities/examples/cleaning_shoes/episodes/success.jsonl")
@@ -42,5 +46,8 @@ func TestProjectWritesSaid(t *testing.T) {
 	r = runBDDLIn(t, sub, "check", "--activity", act, "--episode", ep)
 	if !strings.Contains(r.stderr, "bddl: note: check --output is set by") {
 		t.Errorf("check -o from a parent's bddl.toml, not said:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(results); err != nil {
+		t.Errorf("check -o from bddl.toml wrote no %s: %v", results, err)
 	}
 }

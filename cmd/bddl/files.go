@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 )
 
 func isDefinitionFile(name string) bool { return strings.HasSuffix(name, ".bddl") }

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/activities/report"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -201,7 +201,7 @@ func runKBCheck(opts *kbCheckOptions) error {
 	summary := opts.out
 	if opts.format == "json" {
 		for _, f := range shown {
-			if err := kbWriteJSON(opts.out, kbRecordOf(f)); err != nil {
+			if err := kbWriteJSON(opts.out, report.KBRecordOf(f)); err != nil {
 				return err
 			}
 		}
@@ -226,18 +226,4 @@ func runKBCheck(opts *kbCheckOptions) error {
 // output.
 func kbWriteJSON(w io.Writer, v any) error {
 	return jsonLines(w).Encode(v)
-}
-
-// kbRecordOf is the flat JSON record of a knowledge-base finding.
-func kbRecordOf(f kb.Finding) kbRecord {
-	return kbRecord{Record: "finding", File: f.Location.File, Line: f.Location.Line, Key: f.Location.Key, Severity: f.Severity,
-		Code: f.Code, Rule: "kb", Message: f.Message}
-}
-
-// kbJoin joins names for text output.
-func kbJoin(names []string) string {
-	if len(names) == 0 {
-		return "(none)"
-	}
-	return strings.Join(names, ", ")
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )

@@ -77,7 +77,7 @@ func (g *globalOptions) noteKB(s setting) {
 // kbExplicit reports whether the user chose the knowledge base: on the
 // command line, in the environment or in the project file.
 func kbExplicit(g *globalOptions, s setting) bool {
-	return s.source == "--kb" || s.source == "$"+kb.EnvVar || (g.project != nil && s.source == g.project.path)
+	return s.source == "--kb" || s.source == "$"+kb.EnvVar || (g.project != nil && s.source == g.project.Path)
 }
 
 // kbSource names the knowledge base in use, for messages.

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"sort"
-
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/kb/show"
 )
 
 // ---------------------------------------------------------------------
@@ -39,20 +36,6 @@ per synset (name, type, leaf, parent, depth) in the same order.`,
 	return cmd
 }
 
-// kbTreeNode is a node of kb tree; its JSON form is one flat record per
-// line, in the order of the text output, with its parent and depth.
-type kbTreeNode struct {
-	Name     string        `json:"name"`
-	Type     string        `json:"type,omitempty"`
-	Leaf     bool          `json:"leaf"`
-	Parent   string        `json:"parent,omitempty"`
-	Depth    int           `json:"depth"`
-	Children []*kbTreeNode `json:"-"`
-}
-
-// kbMaxTreeDepth bounds the tree even for data with a cycle.
-const kbMaxTreeDepth = 64
-
 func runKBTree(opts *kbTreeOptions, name string) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
@@ -68,49 +51,5 @@ func runKBTree(opts *kbTreeOptions, name string) error {
 	if unknown {
 		return findings()
 	}
-	limit := opts.depth
-	if limit == 0 || limit > kbMaxTreeDepth {
-		limit = kbMaxTreeDepth
-	}
-	var build func(id kb.SynsetID, level int) *kbTreeNode
-	build = func(id kb.SynsetID, level int) *kbTreeNode {
-		n := &kbTreeNode{Name: b.Name(id), Type: b.ObjectType(id), Leaf: b.IsLeaf(id), Depth: level}
-		if level < limit {
-			kids := append([]kb.SynsetID(nil), b.Children(id)...)
-			sort.Slice(kids, func(i, j int) bool { return b.Name(kids[i]) < b.Name(kids[j]) })
-			for _, c := range kids {
-				child := build(c, level+1)
-				child.Parent = n.Name
-				n.Children = append(n.Children, child)
-			}
-		}
-		return n
-	}
-	root := build(ids[0], 0)
-	err = nil
-	var write func(n *kbTreeNode, indent string)
-	write = func(n *kbTreeNode, indent string) {
-		if opts.format == "json" {
-			if e := kbWriteJSON(opts.out, n); e != nil && err == nil {
-				err = e
-			}
-		} else {
-			line := indent + n.Name
-			if n.Type != "" {
-				line += "  " + n.Type
-			}
-			switch {
-			case n.Leaf:
-				line += "  (leaf)"
-			case len(n.Children) == 0:
-				line += "  ..." // below --depth
-			}
-			fmt.Fprintln(opts.out, line)
-		}
-		for _, c := range n.Children {
-			write(c, indent+"  ")
-		}
-	}
-	write(root, "")
-	return err
+	return show.WriteTree(opts.out, show.Tree(b, ids[0], opts.depth), opts.format)
 }

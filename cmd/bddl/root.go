@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/openbddl/bddl/internal/config"
 	"github.com/openbddl/bddl/internal/termsafe"
 )
 
@@ -56,12 +57,12 @@ type globalOptions struct {
 	kbPath  string // --kb, else $BDDL_KB, bddl.toml, the inputs' BEHAVIOR-1K tree, the embedded default
 	dialect string // --dialect: auto, behavior1k or libero
 
-	project     *project // bddl.toml, when one is found
-	fromProject []string // the flags bddl.toml set
-	hints       []string // input paths the knowledge base may be inferred from
-	started     bool     // the command's hooks ran: notes may be printed
-	kbNoted     bool     // the knowledge-base note was printed
-	inferred    setting  // the activity library inferred from the inputs
+	project     *config.Project // bddl.toml, when one is found
+	fromProject []string        // the flags bddl.toml set
+	hints       []string        // input paths the knowledge base may be inferred from
+	started     bool            // the command's hooks ran: notes may be printed
+	kbNoted     bool            // the knowledge-base note was printed
+	inferred    setting         // the activity library inferred from the inputs
 }
 
 func newRootCmd(s streams) *cobra.Command {
@@ -100,7 +101,7 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	cobra.EnableTraverseRunHooks = true
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		deprecationNotes(cmd, s.err)
-		p, err := findProject(s.dir)
+		p, err := config.Find(s.dir)
 		if err != nil {
 			return misuse("%v", err)
 		}

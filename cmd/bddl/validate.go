@@ -1,16 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/activities"
+	"github.com/openbddl/bddl/activities/report"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/kb"
@@ -93,14 +91,6 @@ status is 1 when any error is reported.`,
 	return cmd
 }
 
-// validated is the outcome for one input file.
-type validated struct {
-	path    string
-	problem bool // the file holds a problem (not a domain)
-	report  activities.Report
-	err     error // reading the file failed
-}
-
 // validateMemoryLimit is the soft heap limit of a validate run (unless
 // GOMEMLIMIT is set): main's GOGC=400 lets the heap grow to five times
 // what is live while a thousand definitions are parsed; near this limit
@@ -115,7 +105,7 @@ func runValidate(opts *validateOptions) (retErr error) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(validateMemoryLimit))
 	}
-	var results []validated
+	var results []report.File
 	var named activities.Library // embedded examples given by name
 	paths := opts.paths[:0:0]
 	for _, p := range opts.paths {
@@ -201,7 +191,7 @@ func runValidate(opts *validateOptions) (retErr error) {
 		}
 	}
 	for i := range results {
-		results[i].report.Findings = opts.keep(results[i].report.Findings)
+		results[i].Report.Findings = opts.keep(results[i].Report.Findings)
 	}
 	var kbFindings []kb.Finding
 	if opts.kbRules {
@@ -213,9 +203,11 @@ func runValidate(opts *validateOptions) (retErr error) {
 	var failed bool
 	var err error
 	if opts.format == "json" {
-		failed, err = writeValidateJSON(opts, results, kbFindings)
+		failed, err = report.WriteJSON(opts.out, results, kbFindings, opts.scenes)
 	} else {
-		failed, err = writeValidateText(opts, results, kbFindings)
+		pal := paletteFor(opts.out)
+		failed, err = report.WriteText(opts.out, opts.err, results, kbFindings, report.Options{Scenes: opts.scenes, Quiet: opts.quiet,
+			Colours: report.Colours{Error: pal.red, Warning: pal.yellow}})
 	}
 	if err != nil {
 		return err
@@ -246,96 +238,4 @@ func (o *validateOptions) validateFlags() error {
 		}
 	}
 	return nil
-}
-
-// codeMatches reports whether code is one of the patterns.
-func codeMatches(code string, patterns []string) bool {
-	for _, p := range patterns {
-		p = strings.TrimSpace(p)
-		if prefix, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(code, prefix) || p == code {
-			return true
-		}
-	}
-	return false
-}
-
-// reported reports whether a finding of code and severity passes the
-// filters.
-func (o *validateOptions) reported(code string, sev bddl.Severity) bool {
-	return sev <= o.minimum && (len(o.selectC) == 0 || codeMatches(code, o.selectC)) && !codeMatches(code, o.ignoreC)
-}
-
-func (o *validateOptions) keep(fs []activities.Finding) []activities.Finding {
-	out := fs[:0]
-	for _, f := range fs {
-		if o.reported(f.Code, f.Severity) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-func (o *validateOptions) keepKB(fs []kb.Finding) []kb.Finding {
-	out := fs[:0]
-	for _, f := range fs {
-		// kb's severities count from 1, bddl's from 0.
-		if o.reported(f.Code, bddl.Severity(f.Severity-1)) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// validateFiles reads and validates files on a pool of workers, with a
-// progress bar on a terminal; results are in the order of the inputs.
-func validateFiles(opts *validateOptions, ins []batch.Input, base *kb.Base) []validated {
-	out := make([]validated, len(ins))
-	opts.each(len(ins), func(i int) {
-		src, err := readDefinition(ins[i], opts.in)
-		if err != nil {
-			out[i] = validated{path: ins[i].Path, err: err}
-			return
-		}
-		p, rep := activities.ValidateSource(ins[i].Path, src, base, opts.rules...)
-		out[i] = validated{path: ins[i].Path, problem: p != nil, report: rep}
-	})
-	return out
-}
-
-func validateLibrary(opts *validateOptions, lib *activities.Library, base *kb.Base) []validated {
-	out := make([]validated, len(lib.Activities))
-	opts.each(len(out), func(i int) {
-		a := lib.Activities[i]
-		out[i] = validated{path: a.Path, problem: a.Problem != nil, report: a.Validate(base, opts.rules...)}
-	})
-	return out
-}
-
-// each runs fn(0..n-1) on the worker pool, with a progress bar on a
-// terminal for long runs.
-func (o *validateOptions) each(n int, fn func(i int)) {
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	p := o.progress(o.err, n, 50, "validating")
-	_ = batch.Run(context.Background(), o.pool(p), idx, func(_ context.Context, i int) (struct{}, bool) {
-		fn(i)
-		return struct{}{}, true
-	}, batch.Handlers[struct{}]{})
-}
-
-// loadDomain reads a domain file for --domain; a file that does not parse
-// as a domain is a usage error, reported with its diagnostics.
-func loadDomain(path string, stdin io.Reader, errw io.Writer) (*bddl.Domain, error) {
-	src, err := readDefinition(batch.Input{Path: path, Arg: path}, stdin)
-	if err != nil {
-		return nil, misuse("--domain: %v", err)
-	}
-	d, diags := bddl.ParseDomain(path, src)
-	if diags.HasErrors() || d == nil {
-		diags.WriteText(errw)
-		return nil, misuse("--domain %s is not a valid domain file", path)
-	}
-	return d, nil
 }

@@ -27,6 +27,7 @@ var levels = []struct {
 	{"internal/", 0},
 	{"bddl", 1},
 	{"kb", 2},
+	{"kb/", 2}, // kb/show: kb's records for people, beside it
 	{"predicates", 3},
 	{"episode", 4},
 	{"episode/", 5},
@@ -34,6 +35,7 @@ var levels = []struct {
 	{"sampler", 6},
 	{"libero", 6},
 	{"activities", 7},
+	{"activities/", 7}, // activities/report: validate's report, beside the rules
 	{"lsp", 8},
 	{"serve", 8},
 	{"view", 8},

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"regexp"
@@ -19,8 +19,8 @@ func TestSummaryAlignedWhenColoured(t *testing.T) {
 	}
 	strip := regexp.MustCompile("\x1b\\[[0-9;]*m")
 	var plain, coloured strings.Builder
-	writeSummary(&plain, mk(), palette{})
-	writeSummary(&coloured, mk(), palette{on: true})
+	writeSummary(&plain, mk(), Colours{})
+	writeSummary(&coloured, mk(), Colours{Error: red, Warning: yellow})
 	if !strings.Contains(coloured.String(), "\x1b[") {
 		t.Fatal("no colour in the coloured summary")
 	}
@@ -28,3 +28,6 @@ func TestSummaryAlignedWhenColoured(t *testing.T) {
 		t.Errorf("coloured summary, escapes removed:\n%s\nplain:\n%s", got, plain.String())
 	}
 }
+
+func red(s string) string    { return "\x1b[31m" + s + "\x1b[0m" }
+func yellow(s string) string { return "\x1b[33m" + s + "\x1b[0m" }
