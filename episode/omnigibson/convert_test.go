@@ -18,7 +18,8 @@ import (
 
 const tinyDir = "testdata/tiny"
 
-func tinyConverter(t *testing.T, opts Options) (*Converter, *Task) {
+// tinyTemplate reads the tiny task's template.
+func tinyTemplate(t *testing.T) (*Template, *Task) {
 	t.Helper()
 	task, err := FindTask(tinyDir)
 	if err != nil {
@@ -28,6 +29,12 @@ func tinyConverter(t *testing.T, opts Options) (*Converter, *Task) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tmpl, task
+}
+
+func tinyConverter(t *testing.T, opts Options) (*Converter, *Task) {
+	t.Helper()
+	tmpl, task := tinyTemplate(t)
 	c, err := NewConverter(tmpl, readProblem(t, task.Definition), task.Definition, nil, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -142,13 +149,10 @@ func TestTinyWithoutDataset(t *testing.T) {
 	}
 }
 
-// TestSupportEstimate checks the support estimate on the fixture: with
-// the dataset's sizes but not its offsets, the table's offset is found
-// from its resting on the floor.
-func TestSupportEstimate(t *testing.T) {
-	ds := fixtureDataset(t)
-	c, task := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport})
-	// Forget the offsets the dataset gives so that the estimate decides.
+// forgetOffsets drops the offsets the fixture's dataset gives, so that
+// the estimate decides.
+func forgetOffsets(t *testing.T, ds *Dataset) {
+	t.Helper()
 	for _, key := range []string{"coffee_table/tbl001", "apple/apl001", "floors/flr001", "bottom_cabinet/cab001", "sponge/spg001", "bow/bow001"} {
 		cat, model, _ := strings.Cut(key, "/")
 		m, err := ds.Model(cat, model)
@@ -157,6 +161,15 @@ func TestSupportEstimate(t *testing.T) {
 		}
 		m.HasOffset = false
 	}
+}
+
+// TestSupportEstimate checks the support estimate on the fixture: with
+// the dataset's sizes but not its offsets, the table's offset is found
+// from its resting on the floor.
+func TestSupportEstimate(t *testing.T) {
+	ds := fixtureDataset(t)
+	c, task := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport})
+	forgetOffsets(t, ds)
 	h, rep, err := c.ConvertTemplate()
 	if err != nil {
 		t.Fatal(err)
@@ -376,14 +389,7 @@ func TestBoxErrors(t *testing.T) {
 		}
 	}
 	ds = fixtureDataset(t)
-	for _, key := range []string{"coffee_table/tbl001", "apple/apl001", "floors/flr001", "bottom_cabinet/cab001", "sponge/spg001", "bow/bow001"} {
-		cat, model, _ := strings.Cut(key, "/")
-		m, err := ds.Model(cat, model)
-		if err != nil || m == nil {
-			t.Fatalf("%s: %v", key, err)
-		}
-		m.HasOffset = false
-	}
+	forgetOffsets(t, ds)
 	c, _ = tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport})
 	h, _, err = c.ConvertTemplate()
 	if err != nil {
@@ -451,14 +457,7 @@ func TestRestEvidence(t *testing.T) {
 // object and the literal, not a false literal; a declared object only
 // in the goal or under future stays unbound quietly.
 func TestUnboundInitObject(t *testing.T) {
-	task, err := FindTask(tinyDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl, err := ReadTemplate(task.Template)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tmpl, task := tinyTemplate(t)
 	src, err := os.ReadFile(task.Definition)
 	if err != nil {
 		t.Fatal(err)
@@ -503,14 +502,7 @@ func TestUnboundInitObject(t *testing.T) {
 // floor), and one added after the pool's estimate ran gets its own.
 func TestPoolKeepsOwnVotes(t *testing.T) {
 	ds := fixtureDataset(t)
-	for _, key := range []string{"coffee_table/tbl001", "apple/apl001", "floors/flr001", "bottom_cabinet/cab001", "sponge/spg001", "bow/bow001"} {
-		cat, model, _ := strings.Cut(key, "/")
-		m, err := ds.Model(cat, model)
-		if err != nil || m == nil {
-			t.Fatalf("%s: %v", key, err)
-		}
-		m.HasOffset = false
-	}
+	forgetOffsets(t, ds)
 	solo, _ := tinyConverter(t, Options{Dataset: ds, Offsets: OffsetsSupport})
 	want, _, err := solo.ConvertTemplate()
 	if err != nil {
