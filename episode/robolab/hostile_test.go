@@ -113,7 +113,14 @@ func TestBitFlipsBounded(t *testing.T) {
 func FuzzRunFile(f *testing.F) {
 	// Small seeds (a fuzz run is 300000 executions): a whole run file, and
 	// the declared-size and compression-bomb inputs of items 1 and 2.
-	for _, name := range []string{hostile("tiny.hdf5"), hostile("tiny_declared.hdf5"), hostile("tiny_bomb.hdf5")} {
+	// The other file layouts h5py writes (testdata/make_layouts.py): version 2
+	// object headers and an extensible array chunk index, a userblock,
+	// creation order tracked, dense links and attributes.
+	seeds := []string{hostile("tiny.hdf5"), hostile("tiny_declared.hdf5"), hostile("tiny_bomb.hdf5")}
+	for _, l := range []string{"latest", "userblock", "track_order", "dense"} {
+		seeds = append(seeds, "testdata/layouts/tiny_"+l+".hdf5")
+	}
+	for _, name := range seeds {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
 		}

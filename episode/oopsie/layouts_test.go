@@ -1,0 +1,82 @@
+package oopsie
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/openbddl/bddl/episode/recording"
+)
+
+// layouts are ep_single.h5 written again by h5py in other file layouts
+// (testdata/make_layouts.py): superblock 3 and version 2 object headers,
+// a userblock, creation order tracked, dense link storage.
+var layouts = []string{"latest.h5", "userblock.h5", "userblock_latest.h5", "track_order.h5", "latest_many.h5"}
+
+// TestLayouts: each layout reads as the default layout's file does: the
+// same root attributes, streams and annotations, and the same episode
+// joined with the track (testdata/golden/ep_single.jsonl).
+func TestLayouts(t *testing.T) {
+	m, err := recording.LoadMap("testdata/robot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/golden/ep_single.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := open(t, "ep_single.h5")
+	track, err := os.ReadFile(filepath.Join(session, "ep_single.objects.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range layouts {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			data, err := os.ReadFile(filepath.Join("testdata/layouts", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, "ep_single.h5")
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "ep_single.objects.jsonl"), track, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			e, err := Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			if e.EpisodeID != ref.EpisodeID || e.LanguageInstruction != ref.LanguageInstruction || e.Timestamp != ref.Timestamp ||
+				e.ControlFrequency != ref.ControlFrequency || e.OperatorName != ref.OperatorName {
+				t.Errorf("root attributes differ: %+v", e)
+			}
+			if name == "latest_many.h5" {
+				if len(e.Annotations) != 12 || e.Annotations[11].Annotator != "annotator11" || e.Annotations[11].Success != 1 {
+					t.Errorf("%d annotations, want annotator00 … annotator11", len(e.Annotations))
+				}
+			} else if d := cmp.Diff(ref.Annotations, e.Annotations); d != "" {
+				t.Errorf("annotations differ (-default +%s):\n%s", name, d)
+			}
+			s, err := e.Join(recording.Options{Activity: "putting_the_apple_on_the_table-0", Map: m, DeclareSteps: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(s)
+			if err != nil || s.Err() != nil {
+				t.Fatal(err, s.Err())
+			}
+			// the track's path is the only difference expected
+			got = bytes.ReplaceAll(got, []byte(dir), []byte(session))
+			if d := cmp.Diff(string(want), string(got)); d != "" {
+				t.Errorf("the episode differs from the default layout's (-default +%s):\n%s", name, d)
+			}
+		})
+	}
+}

@@ -1,0 +1,144 @@
+package robolab
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/h5util"
+	"github.com/scigolib/hdf5"
+)
+
+// layouts are one run written by h5py in other file layouts
+// (testdata/make_layouts.py): superblock 3 and version 2 object headers,
+// dense links and attributes, a userblock, creation order tracked.
+var layouts = []string{"latest.hdf5", "chunked_latest.hdf5", "dense.hdf5", "userblock.hdf5", "userblock_latest.hdf5", "track_order.hdf5"}
+
+// checkLayout checks the demos of testdata/layouts/name, copied into a
+// folder of its own as run_0.hdf5, as JSON lines naming the file RUN.
+func checkLayout(t *testing.T, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join("testdata/layouts", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "run_0.hdf5")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	for _, r := range checkFile(t, p, episode.CheckOptions{}) {
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write(bytes.ReplaceAll(line, []byte(p), []byte("RUN")))
+		out.WriteByte('\n')
+	}
+	return out.String()
+}
+
+// TestLayouts: each layout gives the demos and verdicts of the default
+// layout's file.
+func TestLayouts(t *testing.T) {
+	want := checkLayout(t, "default.hdf5")
+	if c := bytes.Count([]byte(want), []byte(`"success":true`)); c != 1 || bytes.Count([]byte(want), []byte("\n")) != 2 {
+		t.Fatalf("default layout: want demo_0 a success and demo_1 a failure, got\n%s", want)
+	}
+	for _, name := range layouts {
+		t.Run(name, func(t *testing.T) {
+			if d := cmp.Diff(want, checkLayout(t, name)); d != "" {
+				t.Errorf("results differ from the default layout's (-default +%s):\n%s", name, d)
+			}
+		})
+	}
+}
+
+// TestChunkIndexes reads a dataset of each chunk index of the version 4
+// layout (testdata/layouts/chunk_indexes.hdf5): whole and by slices, as
+// h5py wrote them (0, 1, 2, …; earray_sparse: 7 at 50–54, else 0).
+func TestChunkIndexes(t *testing.T) {
+	f, err := hdf5.Open("testdata/layouts/chunk_indexes.hdf5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := func(name string, i int) float64 {
+		switch name {
+		case "earray_sparse":
+			if i >= 50 && i < 55 {
+				return 7
+			}
+			return 0
+		case "farray_paged":
+			return float64(i % 256)
+		}
+		return float64(i)
+	}
+	for _, tc := range []struct {
+		name string
+		n    int
+	}{
+		{"earray", 300}, {"earray_gzip", 300}, {"farray", 40}, {"farray_gzip", 40}, {"farray_paged", 1100},
+		{"single", 40}, {"single_gzip", 40}, {"earray_2d", 60}, {"earray_sparse", 100}, {"implicit", 40},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds, ok := h5util.Child(f.Root(), tc.name).(*hdf5.Dataset)
+			if !ok {
+				t.Fatal("not found")
+			}
+			got, err := ds.Read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != tc.n {
+				t.Fatalf("%d values, want %d", len(got), tc.n)
+			}
+			for i, v := range got {
+				if v != want(tc.name, i) {
+					t.Fatalf("value %d is %v, want %v", i, v, want(tc.name, i))
+				}
+			}
+			if tc.name == "earray_2d" {
+				s, err := ds.ReadSlice([]uint64{7, 1}, []uint64{5, 2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v := s.([]float64); len(v) != 10 || v[0] != 22 || v[9] != 35 {
+					t.Errorf("rows 7–11, columns 1–2: %v", v)
+				}
+				return
+			}
+			s, err := ds.ReadSlice([]uint64{uint64(tc.n) - 13}, []uint64{11})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := s.([]float64); len(v) != 11 || v[0] != want(tc.name, tc.n-13) || v[10] != want(tc.name, tc.n-3) {
+				t.Errorf("slice: %v", v)
+			}
+		})
+	}
+	// Two unlimited dimensions: a version 2 B-tree index, not read here.
+	ds := h5util.Child(f.Root(), "btree2").(*hdf5.Dataset)
+	if _, err := ds.Read(); err == nil || !strings.Contains(err.Error(), "version 2 B-tree") {
+		t.Errorf("btree2: %v, want an error naming the index", err)
+	}
+}
+
+// TestTinyLayouts: FuzzRunFile's seeds of each layout read: one demo of
+// two steps.
+func TestTinyLayouts(t *testing.T) {
+	for _, l := range []string{"latest", "userblock", "track_order", "dense"} {
+		rs := checkFile(t, "testdata/layouts/tiny_"+l+".hdf5", episode.CheckOptions{})
+		if len(rs) != 1 || rs[0].Steps != 2 || rs[0].Error != "" {
+			t.Errorf("tiny_%s: %d results, first %+v", l, len(rs), rs[0].Result)
+		}
+	}
+}
