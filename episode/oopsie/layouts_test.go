@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -76,6 +77,44 @@ func TestLayouts(t *testing.T) {
 			got = bytes.ReplaceAll(got, []byte(dir), []byte(session))
 			if d := cmp.Diff(string(want), string(got)); d != "" {
 				t.Errorf("the episode differs from the default layout's (-default +%s):\n%s", name, d)
+			}
+		})
+	}
+}
+
+// TestAnnotateLayoutRefused: annotating a file of another layout is
+// refused with the reason and what to do, the file unchanged and no copy
+// left beside it (the library writes only into symbol-table groups of a
+// file without a userblock).
+func TestAnnotateLayoutRefused(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"latest.h5", `the root group stores its links as link messages (h5py's libver="latest" or track_order=True)`},
+		{"latest_many.h5", `the root group stores its links as link messages`},
+		{"track_order.h5", `the root group stores its links as link messages`},
+		{"userblock.h5", `the file has a 512-byte userblock`},
+		{"userblock_latest.h5", `the file has a 512-byte userblock`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata/layouts", tc.name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			p := filepath.Join(dir, tc.name)
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			a := verdict
+			err = Annotate(p, &a, false)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "cannot annotate it: annotate it with h5py") {
+				t.Fatalf("error %v, want %q and what to do", err, tc.want)
+			}
+			after, err := os.ReadFile(p)
+			if err != nil || !bytes.Equal(after, data) {
+				t.Errorf("the file changed (%v)", err)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+				t.Errorf("%d entries in the folder, want the file alone", len(ents))
 			}
 		})
 	}

@@ -179,7 +179,14 @@ type Group struct {
 	children    []Object
 	symbolTable *structures.SymbolTable
 	localHeap   *structures.LocalHeap
+	linkStorage bool // bddl patch: links as link messages or dense, not a symbol table
 }
+
+// LinkStorage reports whether the group keeps its links as link messages
+// (compact, or dense in a fractal heap) rather than in a symbol table
+// (bddl patch): libver="latest" or track_order groups do. The writer adds
+// to symbol-table groups only.
+func (g *Group) LinkStorage() bool { return g.linkStorage }
 
 // Name returns the group's name.
 func (g *Group) Name() string {
@@ -334,6 +341,11 @@ func loadModernGroup(file *File, address uint64) (*Group, error) {
 				}
 				hasLinkMessages = true
 				break
+			}
+		}
+		for _, msg := range header.Messages {
+			if msg.Type == core.MsgLinkMessage || msg.Type == core.MsgLinkInfo {
+				group.linkStorage = true // even with no link yet
 			}
 		}
 
