@@ -14,12 +14,18 @@ layout's; TestLayouts):
                     under episode_annotations)
     userblock_latest.h5  both
 
+And variants/ep_200_groups.h5: session/ep_single.h5 to which h5py added 198
+annotator groups (200 in all), as an annotation tool would: the group's
+B-tree has internal nodes and its name heap's data segment moved away from
+its header (TestAnnotate200Groups).
+
 Not run in CI: the files it writes are committed. Run it again (Debian's
 python3-h5py) after changing it:
 
     cd episode/oopsie/testdata && /usr/bin/python3 make_layouts.py
 """
 
+import json
 import os
 import shutil
 
@@ -45,6 +51,17 @@ def main():
         h5py.get_config().track_order = False
     many = [(f"annotator{k:02d}", float(k % 2), "" if k % 2 else "dropped") for k in range(12)]
     episode("layouts/latest_many.h5", N, libver="latest", annotations=many, episode_id="ep_single")
+    many_groups("variants/ep_200_groups.h5")
+
+
+def many_groups(path, n=198):
+    shutil.copyfile("session/ep_single.h5", path)
+    with h5py.File(path, "a") as f:
+        for k in range(n):
+            g = f.create_group(f"episode_annotations/tool_{k:03d}")
+            g.attrs["source"] = "human"
+            g.attrs["success"] = float(k % 2)
+            g.attrs["taxonomy"] = json.dumps({"failure_category": "none"})
 
 
 if __name__ == "__main__":
