@@ -3,6 +3,7 @@ package robolab
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,7 +168,7 @@ def visit(name, obj):
 h5py.File(sys.argv[1], "r").visititems(visit)
 print(json.dumps(out))
 `
-	for _, name := range []string{"chunk_indexes.hdf5", "chunked_latest.hdf5", "tiny_latest.hdf5", "userblock_latest.hdf5"} {
+	for _, name := range []string{"chunk_indexes.hdf5", "chunked_latest.hdf5", "tiny_latest.hdf5", "userblock_latest.hdf5", "dense_many.hdf5"} {
 		p := filepath.Join("testdata/layouts", name)
 		b, err := exec.Command(py, "-c", script, p).Output()
 		if err != nil {
@@ -201,5 +202,50 @@ print(json.dumps(out))
 		if n != len(want) {
 			t.Errorf("%s: %d datasets read, h5py lists %d", name, n, len(want))
 		}
+	}
+}
+
+// TestDenseMany: 301 links in data/ and 202 attributes on demo_0, dense
+// (testdata/layouts/dense_many.hdf5): name indexes with internal nodes,
+// heaps whose root is an indirect block. The fork's dense reader took
+// only a leaf and a direct block (about 20 entries): data/ failed to load
+// and was dropped, "missing group".
+func TestDenseMany(t *testing.T) {
+	const p = "testdata/layouts/dense_many.hdf5"
+	f, err := hdf5.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	data, ok := h5util.Child(f.Root(), "data").(*hdf5.Group)
+	if !ok {
+		t.Fatal("data/ not read")
+	}
+	names := map[string]bool{}
+	for _, c := range data.Children() {
+		names[c.Name()] = true
+	}
+	if len(names) != 301 || !names["demo_0"] || !names["extra_0"] || !names["extra_299"] {
+		t.Errorf("%d children of data/, want demo_0 and extra_0 … extra_299", len(names))
+	}
+	demo := h5util.Child(data, "demo_0").(*hdf5.Group)
+	attrs, err := demo.Attributes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := map[string]any{}
+	for _, a := range attrs {
+		v, err := a.ReadValue()
+		if err != nil && a.Name != "success" { // an enum (numpy bool): not converted
+			t.Fatalf("%s: %v", a.Name, err)
+		}
+		vals[a.Name] = v
+	}
+	if len(vals) != 202 || fmt.Sprint(vals["note_199"]) != "199" || fmt.Sprint(vals["num_samples"]) != "2" {
+		t.Errorf("%d attributes (note_199 %v, num_samples %v), want 202", len(vals), vals["note_199"], vals["num_samples"])
+	}
+	rs := checkFile(t, p, episode.CheckOptions{})
+	if len(rs) != 1 || rs[0].Steps != 2 || rs[0].Error != "" {
+		t.Errorf("%d results, first %+v", len(rs), rs[0].Result)
 	}
 }

@@ -24,6 +24,10 @@ default.hdf5, written the same way in h5py's default layout):
                          filtered or not, a single chunk, implicit, and a
                          version 2 B-tree (two unlimited dimensions, not
                          read: its error is tested)
+    dense_many.hdf5      libver="latest", the tiny demo below among 300 empty
+                         groups of data/, with 200 attributes more: name
+                         indexes with internal nodes, fractal heaps whose
+                         root is an indirect block (TestDenseMany)
     tiny_<layout>.hdf5   FuzzRunFile's seeds, a few KiB each: one demo of
                          two steps (the apple only, chunked and resizable)
                          in the layouts latest, userblock, track_order and
@@ -99,14 +103,16 @@ def chunk_indexes(path):
         f.create_dataset("btree2", data=np.arange(16, dtype=np.int32).reshape(4, 4), chunks=(2, 2), maxshape=(None, None))
 
 
-def tiny(path, dense=False, **file_kw):
+def tiny(path, dense=False, many=0, **file_kw):
     with h5py.File(path, "w", **file_kw) as f:
         data = f.create_group("data")
         data.attrs["env_args"] = json.dumps({"env_name": "AppleInBowlTask", "type": 2})
         if dense:
-            for k in range(8):
+            for k in range(max(8, many)):
                 data.create_group(f"extra_{k}")
         g = dense_group(data, "demo_0") if dense else data.create_group("demo_0")
+        for k in range(many * 2 // 3):
+            g.attrs[f"note_{k:03d}"] = k
         steps = make_fixtures.trajectory("success", 2)
         half, yaw = make_fixtures.BODIES["apple"]
         g.create_dataset("states/rigid_object/apple/root_pose", data=np.array([make_fixtures.pose(s["apple"], yaw) for s in steps]),
@@ -135,6 +141,7 @@ def main():
     tiny("layouts/tiny_latest.hdf5", libver="latest")
     tiny("layouts/tiny_userblock.hdf5", userblock_size=512)
     tiny("layouts/tiny_dense.hdf5", dense=True, libver="latest")
+    tiny("layouts/dense_many.hdf5", dense=True, many=300, libver="latest")
     h5py.get_config().track_order = True
     try:
         run("layouts/track_order.hdf5", track_order=True)
