@@ -137,7 +137,7 @@ func TestChunkIndexes(t *testing.T) {
 // TestTinyLayouts: FuzzRunFile's seeds of each layout read: one demo of
 // two steps.
 func TestTinyLayouts(t *testing.T) {
-	for _, l := range []string{"latest", "userblock", "track_order", "dense"} {
+	for _, l := range []string{"latest", "userblock", "track_order", "dense", "dense_many"} {
 		rs := checkFile(t, "testdata/layouts/tiny_"+l+".hdf5", episode.CheckOptions{})
 		if len(rs) != 1 || rs[0].Steps != 2 || rs[0].Error != "" {
 			t.Errorf("tiny_%s: %d results, first %+v", l, len(rs), rs[0].Result)

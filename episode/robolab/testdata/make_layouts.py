@@ -31,7 +31,8 @@ default.hdf5, written the same way in h5py's default layout):
     tiny_<layout>.hdf5   FuzzRunFile's seeds, a few KiB each: one demo of
                          two steps (the apple only, chunked and resizable)
                          in the layouts latest, userblock, track_order and
-                         dense
+                         dense, and dense_many (60 links and 42 attributes:
+                         index internal nodes, an indirect heap root)
 
 Two short demos, every dataset contiguous, to keep the files small.
 Not run in CI: the files it writes are committed. Run it again (Debian's
@@ -142,6 +143,7 @@ def main():
     tiny("layouts/tiny_userblock.hdf5", userblock_size=512)
     tiny("layouts/tiny_dense.hdf5", dense=True, libver="latest")
     tiny("layouts/dense_many.hdf5", dense=True, many=300, libver="latest")
+    tiny("layouts/tiny_dense_many.hdf5", dense=True, many=60, libver="latest")
     h5py.get_config().track_order = True
     try:
         run("layouts/track_order.hdf5", track_order=True)
