@@ -249,3 +249,27 @@ func TestDenseMany(t *testing.T) {
 		t.Errorf("%d results, first %+v", len(rs), rs[0].Result)
 	}
 }
+
+// TestBrokenChildIsAnError: a child of a link-message group whose header
+// cannot be read makes the file an error naming it; the fork left such a
+// child out silently (which hid its misreading of version 2 header gaps
+// as a missing demo_1).
+func TestBrokenChildIsAnError(t *testing.T) {
+	data, err := os.ReadFile("testdata/layouts/latest.hdf5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const demo1 = 34993 // data/demo_1's object header (h5py.h5o.get_info(...).addr)
+	if string(data[demo1:demo1+4]) != "OHDR" {
+		t.Fatalf("no object header at %d: was the fixture written again?", demo1)
+	}
+	data[demo1+3] = 'X'
+	_, err = hdf5.OpenReaderAt(bytes.NewReader(data), int64(len(data)))
+	if err == nil || !strings.Contains(err.Error(), "child demo_1 load failed") {
+		t.Fatalf("error %v, want one naming demo_1", err)
+	}
+	_, err = openFrom("run_0.hdf5", bytes.NewReader(data), int64(len(data)))
+	if err == nil || !strings.Contains(err.Error(), "cannot read it as HDF5") {
+		t.Errorf("robolab: %v", err)
+	}
+}

@@ -277,9 +277,10 @@ func loadModernGroup(file *File, address uint64) (*Group, error) {
 					// Load the object that this link points to.
 					child, err := loadObject(file, linkMsg.ObjectAddress, linkMsg.Name)
 					if err != nil {
-						// Log warning but continue with other links.
-						// Some links might point to objects we don't support yet.
-						continue
+						// bddl patch: an error, as in a symbol-table group
+						// (was: the child silently left out, which hid a
+						// parser defect as a missing group)
+						return nil, utils.WrapError("child "+linkMsg.Name+" load failed", err)
 					}
 					group.children = append(group.children, child)
 				} else if linkMsg.IsSoftLink() {
@@ -321,10 +322,9 @@ func loadModernGroup(file *File, address uint64) (*Group, error) {
 				for _, raw := range heapObjects {
 					linkMsg, err := structures.ParseLinkMessage(raw, sb)
 					if err != nil {
-						// Skip individual malformed records rather than
-						// failing the whole group — matches the compact-
-						// link branch's tolerance below.
-						continue
+						// bddl patch: an error, as for a compact link
+						// message (was: skipped)
+						return nil, utils.WrapError("dense link message parse failed", err)
 					}
 					if linkMsg.IsSoftLink() {
 						// Soft links deferred — see compact-link branch.
@@ -335,7 +335,8 @@ func loadModernGroup(file *File, address uint64) (*Group, error) {
 					}
 					child, err := loadObject(file, linkMsg.ObjectAddress, linkMsg.Name)
 					if err != nil {
-						continue
+						// bddl patch: an error (was: left out)
+						return nil, utils.WrapError("child "+linkMsg.Name+" load failed", err)
 					}
 					group.children = append(group.children, child)
 				}
