@@ -20,7 +20,7 @@ import (
 // layouts are one run written by h5py in other file layouts
 // (testdata/make_layouts.py): superblock 3 and version 2 object headers,
 // dense links and attributes, a userblock, creation order tracked.
-var layouts = []string{"latest.hdf5", "chunked_latest.hdf5", "dense.hdf5", "userblock.hdf5", "userblock_latest.hdf5", "track_order.hdf5"}
+var layouts = []string{"latest_demos.hdf5", "chunked_latest.hdf5", "dense.hdf5", "userblock.hdf5", "userblock_latest.hdf5", "track_order.hdf5"}
 
 // checkLayout checks the demos of testdata/layouts/name, copied into a
 // folder of its own as run_0.hdf5, as JSON lines naming the file RUN.
@@ -255,7 +255,7 @@ func TestDenseMany(t *testing.T) {
 // child out silently (which hid its misreading of version 2 header gaps
 // as a missing demo_1).
 func TestBrokenChildIsAnError(t *testing.T) {
-	data, err := os.ReadFile("testdata/layouts/latest.hdf5")
+	data, err := os.ReadFile("testdata/layouts/latest_demos.hdf5")
 	if err != nil {
 		t.Fatal(err)
 	}

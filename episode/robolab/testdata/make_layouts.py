@@ -4,7 +4,7 @@ layouts/ (TestLayouts: each reads with the same demos and verdicts as
 default.hdf5, written the same way in h5py's default layout):
 
     default.hdf5         h5py's defaults (superblock 0, symbol tables)
-    latest.hdf5          libver="latest": superblock 3, version 2 object
+    latest_demos.hdf5    libver="latest": superblock 3, version 2 object
                          headers, groups of link messages
     dense.hdf5           libver="latest", data/ holding 9 links (the demos
                          and 7 empty groups), so stored densely, and each
@@ -129,7 +129,7 @@ def main():
     shutil.rmtree("layouts", ignore_errors=True)
     os.makedirs("layouts")
     run("layouts/default.hdf5")
-    run("layouts/latest.hdf5", libver="latest")
+    run("layouts/latest_demos.hdf5", libver="latest")
     run("layouts/dense.hdf5", dense=True, libver="latest")
     run("layouts/userblock.hdf5", userblock_size=512)
     run("layouts/userblock_latest.hdf5", userblock_size=512, libver="latest")
