@@ -21,9 +21,9 @@ default.hdf5, written the same way in h5py's default layout):
     chunk_indexes.hdf5   one dataset per chunk index of the version 4
                          layout (TestChunkIndexes): extensible arrays
                          reaching super blocks, fixed arrays (one paged),
-                         filtered or not, a single chunk, implicit, and a
-                         version 2 B-tree (two unlimited dimensions, not
-                         read: its error is tested)
+                         filtered or not, a single chunk, implicit, and
+                         version 2 B-trees (two unlimited dimensions), one
+                         with internal nodes
     dense_many.hdf5      libver="latest", the tiny demo below among 300 empty
                          groups of data/, with 200 attributes more: name
                          indexes with internal nodes, fractal heaps whose
@@ -101,7 +101,10 @@ def chunk_indexes(path):
         sid = h5py.h5s.create_simple((40,))
         h5py.h5d.create(f.id, b"implicit", h5py.h5t.STD_I32LE, sid, dcpl=dcpl)
         f["implicit"][:] = np.arange(40, dtype=np.int32)
+        # two unlimited dimensions: a version 2 B-tree index
         f.create_dataset("btree2", data=np.arange(16, dtype=np.int32).reshape(4, 4), chunks=(2, 2), maxshape=(None, None))
+        f.create_dataset("btree2_gzip", data=np.arange(400, dtype=np.int32).reshape(20, 20), chunks=(2, 3),
+                         maxshape=(None, None), compression="gzip")
 
 
 def tiny(path, dense=False, many=0, **file_kw):

@@ -145,8 +145,59 @@ func CollectChunks(r io.ReaderAt, layout *DataLayoutMessage, dims, maxDims []uin
 		return c.fixedArray(layout.DataAddress)
 	case ChunkIndexExtArray:
 		return c.extArray(layout.DataAddress, layout.IndexParams)
+	case ChunkIndexBTreeV2:
+		return c.btree2(layout.DataAddress, len(dims))
 	}
-	return nil, fmt.Errorf("chunk index type %d (version 2 B-tree, a dataset with more than one unlimited dimension) is not supported", layout.ChunkIndex)
+	return nil, fmt.Errorf("chunk index type %d is not supported", layout.ChunkIndex)
+}
+
+// btree2 reads a version 2 B-tree chunk index (two or more unlimited
+// dimensions): records of type 10 (address, scaled offsets) or 11
+// (address, stored size, filter mask, scaled offsets).
+func (c *chunkReader) btree2(addr uint64, ndims int) ([]ChunkEntry, error) {
+	o := uint64(c.sb.OffsetSize)
+	var filtered bool
+	recs, err := readBTreeV2Records(c.r, addr, c.sb, func(typ uint8, recSize uint64) (uint64, uint64, error) {
+		want := o + uint64(ndims)*8
+		switch {
+		case typ == 10 && recSize == want:
+		case typ == 11 && recSize > want+4 && recSize <= want+4+8:
+			filtered = true
+		default:
+			return 0, 0, fmt.Errorf("chunk index record type %d of %d bytes for %d dimensions", typ, recSize, ndims)
+		}
+		return 0, recSize, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("chunk index (version 2 B-tree): %w", err)
+	}
+	for _, rec := range recs {
+		a := c.addr(rec)
+		n := c.full
+		p := o
+		if filtered {
+			w := uint64(len(rec)) - o - 4 - uint64(ndims)*8
+			n = readUint64(rec[o:], int(w), binary.LittleEndian)
+			p += w + 4
+		}
+		// the scaled offsets are the chunk's coordinates
+		xy := make([]uint64, ndims+1)
+		inside := true
+		for d := range ndims {
+			xy[d] = binary.LittleEndian.Uint64(rec[p+uint64(d)*8:])
+			if xy[d] >= c.grid.cur[d] {
+				inside = false
+			}
+		}
+		if !inside || a == undefAddr || a == 0 {
+			continue
+		}
+		if len(c.out) >= maxChunks || n > 1<<32-1 {
+			return nil, fmt.Errorf("chunk index: more than %d chunks, or a chunk of %d bytes", maxChunks, n)
+		}
+		c.out = append(c.out, ChunkEntry{Key: ChunkKey{Scaled: xy, Nbytes: uint32(n)}, Address: a})
+	}
+	return c.out, nil
 }
 
 // chunkGrid maps an index's linear chunk number to chunk coordinates: row

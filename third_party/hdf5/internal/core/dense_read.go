@@ -67,6 +67,22 @@ type btree2 struct {
 func encSize(n uint64) uint64 { return uint64(bits.Len64(n)-1)/8 + 1 }
 
 func readBTreeV2HeapIDs(r io.ReaderAt, addr uint64, sb *Superblock) ([][]byte, error) {
+	return readBTreeV2Records(r, addr, sb, func(typ uint8, recSize uint64) (from, to uint64, err error) {
+		switch typ {
+		case 5: // link name: hash (4), heap ID
+			return 4, recSize, nil
+		case 6: // link creation order: order (8), heap ID
+			return 8, recSize, nil
+		case 8, 9: // attribute name / creation order: heap ID (8), flags, order[, hash]
+			return 0, 8, nil
+		}
+		return 0, 0, fmt.Errorf("record type %d is not a link or attribute index", typ)
+	})
+}
+
+// readBTreeV2Records lists the records of the version 2 B-tree at addr
+// in order, each cut to [from, to) as part says for the tree's type.
+func readBTreeV2Records(r io.ReaderAt, addr uint64, sb *Superblock, part func(typ uint8, recSize uint64) (from, to uint64, err error)) ([][]byte, error) {
 	o := uint64(sb.OffsetSize)
 	n := 4 + 1 + 1 + 4 + 2 + 2 + 1 + 1 + o + 2 + uint64(sb.LengthSize) + 4
 	if err := utils.CheckStored(r, addr, n, "btree v2 header"); err != nil {
@@ -87,15 +103,9 @@ func readBTreeV2HeapIDs(r io.ReaderAt, addr uint64, sb *Superblock) ([][]byte, e
 	root := readUint64(b[16:], int(o), binary.LittleEndian)
 	rootNrec := uint64(binary.LittleEndian.Uint16(b[16+o:]))
 	total := readUint64(b[18+o:], int(sb.LengthSize), binary.LittleEndian)
-	switch t.typ {
-	case 5: // link name: hash (4), heap ID
-		t.idFrom, t.to = 4, t.recSize
-	case 6: // link creation order: order (8), heap ID
-		t.idFrom, t.to = 8, t.recSize
-	case 8, 9: // attribute name / creation order: heap ID (8), flags, order[, hash]
-		t.idFrom, t.to = 0, 8
-	default:
-		return nil, fmt.Errorf("record type %d is not a link or attribute index", t.typ)
+	var err error
+	if t.idFrom, t.to, err = part(t.typ, t.recSize); err != nil {
+		return nil, err
 	}
 	if t.nodeSize < 16 || t.nodeSize > 1<<20 || t.recSize == 0 || t.recSize < t.to || t.to <= t.idFrom || depth > 32 {
 		return nil, fmt.Errorf("header: node size %d, record size %d, depth %d", t.nodeSize, t.recSize, depth)
