@@ -493,6 +493,10 @@ func (c *chunkReader) extArray(addr uint64, params []byte) ([]ChunkEntry, error)
 		var addrs []byte
 		var bitmaps []byte
 		if u < iblkSblks {
+			if paged {
+				// the page bitmaps live in super blocks
+				return nil, errors.New("extensible array: a paged data block in the index block")
+			}
 			addrs = dblkAddrs[startDblk*o : (startDblk+ndblks)*o]
 		} else {
 			sa := c.addr(sblkAddrs[uint64(u-iblkSblks)*o:])
