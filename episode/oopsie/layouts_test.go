@@ -119,3 +119,22 @@ func TestAnnotateLayoutRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestLayoutsTruncation: the superblock's end of file is found after a
+// userblock too (an absolute address): whole files are not truncated,
+// files cut by 100 bytes are.
+func TestLayoutsTruncation(t *testing.T) {
+	for _, n := range layouts {
+		p := filepath.Join("testdata/layouts", n)
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := truncated(p, st.Size()); m != "" {
+			t.Errorf("%s: %s", n, m)
+		}
+		if m := truncated(p, st.Size()-100); m == "" {
+			t.Errorf("%s: a cut of 100 bytes not seen", n)
+		}
+	}
+}
