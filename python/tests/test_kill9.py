@@ -16,9 +16,10 @@ from .helpers import ACTIVITY
 
 # A steps_marshal expansion bomb: one list of 100 steps, then references to
 # it. 300,000 references are 1.5 MB of marshal (2 MB as base64) whose JSON
-# would be 9.6 GB; the server decodes it off its reader under a budget of
-# 64 x its bytes (docs/limits.md) and refuses it after about 2 s of work
-# here (measured: 669 KB took 2.05 s), time in which the test runs.
+# would be about 960 MB; the server decodes it off its reader under a
+# budget of 64 x its bytes (docs/limits.md) and refuses it after about
+# 5.7 s of work on a 2-core machine, time in which the test runs (about
+# 0.5 s) and kills it.
 BOMB_REFS = 300_000
 
 # Each other session's answer while the bomb runs: the held-out audit's
