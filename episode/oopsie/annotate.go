@@ -78,6 +78,10 @@ func annotate(path string, a *recording.Annotation, force bool) error {
 	var rebuildErr error
 	hasGroup, hasMine := false, false
 	if f, err := hdf5.Open(path); err == nil {
+		if msg := unwritable(f); msg != "" {
+			f.Close()
+			return &Error{File: path, Path: group, Row: -1, Msg: msg}
+		}
 		if g, ok := h5util.Lookup(f.Root(), AnnotationsGroup).(*hdf5.Group); ok {
 			hasGroup = true
 			for _, c := range g.Children() {
@@ -143,6 +147,31 @@ func annotate(path string, a *recording.Annotation, force bool) error {
 		return &Error{File: path, Path: group, Row: -1, Msg: "the rewritten file did not read back as expected (the file is unchanged): " + err.Error()}
 	}
 	return os.Rename(tmp, path)
+}
+
+// unwritable says why the HDF5 library cannot write the annotation into
+// f, "" when it can: it reads every layout h5py writes, but adds groups
+// only to groups of symbol tables, at the addresses of a file without a
+// userblock (third_party/hdf5/PATCHES.md).
+func unwritable(f *hdf5.File) string {
+	const how = "; bddl reads such a file but cannot annotate it: annotate it with h5py, or rewrite it in h5py's default layout (h5py.File(..., \"w\") with no libver, track_order or userblock_size) and annotate the copy"
+	if n := f.UserblockSize(); n > 0 {
+		return fmt.Sprintf("the file has a %d-byte userblock (h5py's userblock_size)", n) + how
+	}
+	for _, p := range []string{"", AnnotationsGroup} {
+		g, ok := f.Root(), true
+		if p != "" {
+			g, ok = h5util.Lookup(f.Root(), p).(*hdf5.Group)
+		}
+		if ok && g.LinkStorage() {
+			name := "the root group"
+			if p != "" {
+				name = p
+			}
+			return name + " stores its links as link messages (h5py's libver=\"latest\" or track_order=True)" + how
+		}
+	}
+	return ""
 }
 
 // inPlace is writeAnnotation; tests replace it to take the other way.

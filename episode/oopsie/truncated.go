@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+
+	"github.com/scigolib/hdf5"
 )
 
 // truncated compares the file's size with the end-of-file address its
@@ -16,8 +18,13 @@ func truncated(path string, size int64) string {
 		return ""
 	}
 	defer f.Close()
+	// after a userblock, the superblock is at 512, 1024, …
+	at, ok := hdf5.FindSuperblock(f, size)
+	if !ok {
+		return ""
+	}
 	var b [96]byte
-	n, _ := f.ReadAt(b[:], 0)
+	n, _ := f.ReadAt(b[:], at)
 	if n < 48 || string(b[:8]) != "\x89HDF\r\n\x1a\n" {
 		return ""
 	}
@@ -43,8 +50,9 @@ func truncated(path string, size int64) string {
 		}
 		return binary.LittleEndian.Uint64(p)
 	}
-	// base address, then (v0/1) free-space or (v2/3) extension, then EOF
-	if eof := read(0) + read(2); eof > uint64(size) {
+	// base address, then (v0/1) free-space or (v2/3) extension, then the
+	// end of file: an absolute address (libhdf5 counts a userblock in it)
+	if eof := read(2); eof > uint64(size) {
 		return fmt.Sprintf("truncated: the file has %d bytes, its superblock declares %d", size, eof)
 	}
 	return ""

@@ -70,18 +70,32 @@ func TestCompressionBombRefused(t *testing.T) {
 // Item 3: flipped bits in a valid chunked run file end in an error or a
 // result, never a crash, a hang or a huge allocation.
 func TestBitFlipsBounded(t *testing.T) {
-	src, err := os.ReadFile(cmp.Or(os.Getenv("FLIPFILE"), "testdata/direct.hdf5"))
+	bitFlips(t, cmp.Or(os.Getenv("FLIPFILE"), "testdata/direct.hdf5"), 150)
+}
+
+// TestLayoutBitFlipsBounded: the same for the structures of the other
+// layouts h5py writes (issue 37): version 2 headers and chunk indexes,
+// dense links and attributes with internal nodes and indirect heap
+// blocks. By hand, 1,500 flips of each layout file ran under ulimit -v
+// 4000000 with no fatal error.
+func TestLayoutBitFlipsBounded(t *testing.T) {
+	for _, name := range []string{"chunked_latest.hdf5", "tiny_dense_many.hdf5", "userblock_latest.hdf5"} {
+		t.Run(name, func(t *testing.T) { bitFlips(t, "testdata/layouts/"+name, 40) })
+	}
+}
+
+func bitFlips(t *testing.T, file string, tries int) {
+	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// FLIPFILE, FLIPTRIES and FLIPSEED explore further by hand, under
 	// ulimit -v 4000000.
-	tries := 150
 	if n, err := strconv.Atoi(os.Getenv("FLIPTRIES")); err == nil {
 		tries = n
 	}
 	if testing.Short() {
-		tries = 40
+		tries = min(tries, 40)
 	}
 	rng := rand.New(rand.NewPCG(25, uint64(len(os.Getenv("FLIPSEED")))))
 	dir := t.TempDir()
@@ -113,7 +127,14 @@ func TestBitFlipsBounded(t *testing.T) {
 func FuzzRunFile(f *testing.F) {
 	// Small seeds (a fuzz run is 300000 executions): a whole run file, and
 	// the declared-size and compression-bomb inputs of items 1 and 2.
-	for _, name := range []string{hostile("tiny.hdf5"), hostile("tiny_declared.hdf5"), hostile("tiny_bomb.hdf5")} {
+	// The other file layouts h5py writes (testdata/make_layouts.py): version 2
+	// object headers and an extensible array chunk index, a userblock,
+	// creation order tracked, dense links and attributes.
+	seeds := []string{hostile("tiny.hdf5"), hostile("tiny_declared.hdf5"), hostile("tiny_bomb.hdf5")}
+	for _, l := range []string{"latest", "userblock", "track_order", "dense", "dense_many"} {
+		seeds = append(seeds, "testdata/layouts/tiny_"+l+".hdf5")
+	}
+	for _, name := range seeds {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
 		}

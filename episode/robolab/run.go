@@ -139,11 +139,9 @@ func openFrom(path string, src io.ReaderAt, size int64) (run *Run, err error) {
 	}
 	if len(r.demos) == 0 {
 		f.Close()
-		msg := "no demo_<k> groups: nothing to check"
-		if len(data.Children()) == 0 && f.SuperblockVersion() >= 2 {
-			msg += " (a file written with h5py's libver=\"latest\" is not readable here: write it with the default libver, as RoboLab does)"
-		}
-		return nil, r.fail("data", msg)
+		// Every layout h5py writes is read (libver="latest", a userblock,
+		// track_order: testdata/layouts): no demo is no demo.
+		return nil, r.fail("data", "no demo_<k> groups: nothing to check")
 	}
 	slices.SortFunc(r.demos, func(a, b Demo) int { return a.EnvID - b.EnvID })
 	r.readMeta(data)

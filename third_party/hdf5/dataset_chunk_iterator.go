@@ -131,19 +131,8 @@ func (d *Dataset) ChunkIteratorWithContext(ctx context.Context) (*ChunkIterator,
 
 // collectChunkCoordinates retrieves all chunk coordinates from the B-tree.
 func (d *Dataset) collectChunkCoordinates(layout *core.DataLayoutMessage, dataspace *core.DataspaceMessage) ([][]uint64, error) {
-	// Parse B-tree to get all chunks.
-	btreeNode, err := core.ParseBTreeV1Node(
-		d.file.osFile,
-		layout.DataAddress,
-		d.file.sb.OffsetSize,
-		len(layout.ChunkSize),
-		layout.ChunkSize,
-	)
-	if err != nil {
-		return nil, fmt.Errorf("failed to parse chunk B-tree: %w", err)
-	}
-
-	allChunks, err := btreeNode.CollectAllChunks(d.file.osFile, d.file.sb.OffsetSize, layout.ChunkSize)
+	// bddl patch: whatever the chunk index (version 4 layouts have five)
+	allChunks, err := core.CollectChunks(d.file.osFile, layout, dataspace.Dimensions, dataspace.MaxDims, d.file.sb)
 	if err != nil {
 		return nil, fmt.Errorf("failed to collect chunks: %w", err)
 	}

@@ -681,21 +681,10 @@ func (d *Dataset) readHyperslabChunked(
 		return []float64{}, nil
 	}
 
-	// Parse B-tree to get chunk addresses
-	btreeNode, err := core.ParseBTreeV1Node(
-		d.file.osFile,
-		layout.DataAddress,
-		d.file.sb.OffsetSize,
-		len(chunkDims),
-		chunkDims,
-	)
-	if err != nil {
-		return nil, fmt.Errorf("failed to parse chunk B-tree: %w", err)
-	}
-
 	// Build chunk index (scaled coordinates -> file address)
 	chunkIndex := make(map[string]chunkIndexEntry)
-	allChunks, err := btreeNode.CollectAllChunks(d.file.osFile, d.file.sb.OffsetSize, chunkDims)
+	// bddl patch: whatever the chunk index (version 4 layouts have five)
+	allChunks, err := core.CollectChunks(d.file.osFile, layout, dims, dataspace.MaxDims, d.file.sb)
 	if err != nil {
 		return nil, fmt.Errorf("failed to get chunk index: %w", err)
 	}

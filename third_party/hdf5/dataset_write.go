@@ -2199,6 +2199,12 @@ func OpenForWrite(filename string, mode OpenMode, opts ...WriteOption) (*FileWri
 	if err != nil {
 		return nil, fmt.Errorf("failed to open file: %w", err)
 	}
+	// bddl patch: the writer uses absolute addresses; after a userblock
+	// every write would land 512+ bytes early.
+	if n := f.UserblockSize(); n > 0 {
+		_ = f.Close()
+		return nil, fmt.Errorf("a file with a userblock (%d bytes before the HDF5 data) cannot be written by this library", n)
+	}
 
 	// Step 2: Create low-level writer for RMW operations
 	var writerMode writer.CreateMode

@@ -368,16 +368,24 @@ func (fw *FileWriter) freeGroupStructures(symTableData []byte, sb *core.Superblo
 	heapAddr := readAddrFromBuf(symTableData[osSize:], osSize, sb.Endianness)
 
 	// Read B-tree to check if group has children.
-	_, snodAddrs, err := fw.readGroupBTree(btreeAddr)
+	node, snodAddrs, err := fw.readGroupBTree(btreeAddr)
 	if err != nil {
 		return nil //nolint:nilerr // Intentional: unreadable B-tree treated as empty group during cascade delete
+	}
+	// bddl patch: a B-tree with internal nodes (more than ~128 links in an
+	// h5py group) lists B-tree nodes, not symbol nodes; they failed to read
+	// as symbol nodes, were skipped, and the group was taken for empty and
+	// freed. Such a group is not empty.
+	if node.NodeLevel > 0 {
+		return fmt.Errorf("cannot delete non-empty group (a B-tree of level %d); delete children first", node.NodeLevel)
 	}
 
 	// Check if any SNODs have entries (children).
 	for _, addr := range snodAddrs {
 		sn, readErr := fw.readSymbolTableNode(addr)
 		if readErr != nil {
-			continue
+			// bddl patch: unreadable is not empty (was: skipped)
+			return fmt.Errorf("cannot delete group: symbol node at 0x%x: %w", addr, readErr)
 		}
 		if len(sn.Entries) > 0 {
 			return fmt.Errorf("cannot delete non-empty group (has %d children); delete children first", len(sn.Entries))
@@ -395,7 +403,17 @@ func (fw *FileWriter) freeGroupStructures(symTableData []byte, sb *core.Superblo
 	// For MVP, we free a standard heap size. This is conservative.
 	heap, heapErr := fw.readLocalHeap(heapAddr)
 	if heapErr == nil {
-		_ = allocator.Free(heapAddr, heap.Size())
+		// bddl patch: the header and the data segment where the header
+		// says (libhdf5 moves a grown segment away); heap.Size() from the
+		// header's address covered whatever followed it.
+		if at, n, ok := heap.DataAt(); ok {
+			_ = allocator.Free(heapAddr, heap.HeaderSize)
+			if n > 0 {
+				_ = allocator.Free(at, n)
+			}
+		} else {
+			_ = allocator.Free(heapAddr, heap.Size())
+		}
 	}
 
 	// The B-tree node itself is part of the fixed layout; it will be freed

@@ -65,10 +65,18 @@ func OpenReaderAt(r io.ReaderAt, size int64) (*File, error) {
 }
 
 func openReader(f fileReader, fileSize int64) (*File, error) {
-	// Verify HDF5 signature before reading superblock.
-	if !isHDF5File(f) {
+	// Verify HDF5 signature before reading superblock (bddl patch: at 0
+	// or, after a userblock, at 512, 1024, 2048, …).
+	base, ok := FindSuperblock(f, fileSize)
+	if !ok {
 		_ = f.Close()
 		return nil, errors.New("not an HDF5 file")
+	}
+	if base > 0 {
+		// Every address is relative to the superblock (its base address):
+		// the file is read from there on.
+		f = &baseReader{f: f, base: base, size: fileSize - base}
+		fileSize -= base
 	}
 
 	sb, err := core.ReadSuperblock(f)
@@ -104,15 +112,55 @@ func openReader(f fileReader, fileSize int64) (*File, error) {
 	return file, nil
 }
 
-// isHDF5File verifies HDF5 file signature.
-func isHDF5File(r utils.ReaderAt) bool {
-	buf := utils.GetBuffer(8)
-	defer utils.ReleaseBuffer(buf)
-
-	if _, err := r.ReadAt(buf, 0); err != nil {
-		return false
+// FindSuperblock is the offset of the file's superblock (bddl patch): 0,
+// or past a userblock (h5py's userblock_size) 512, 1024, 2048, … as the
+// format specification places it; false when no signature is found in
+// the first 1 GiB.
+func FindSuperblock(r io.ReaderAt, size int64) (int64, bool) {
+	buf := make([]byte, 8)
+	for off := int64(0); off+48 <= size && off <= 1<<30; {
+		if n, _ := r.ReadAt(buf, off); n == 8 && string(buf) == core.Signature {
+			return off, true
+		}
+		if off == 0 {
+			off = 512
+		} else {
+			off *= 2
+		}
 	}
-	return string(buf) == core.Signature
+	return 0, false
+}
+
+// baseReader reads a file whose HDF5 data starts at base, after a
+// userblock (bddl patch): address 0 is the superblock.
+type baseReader struct {
+	f    fileReader
+	base int64
+	size int64
+}
+
+func (b *baseReader) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("negative offset")
+	}
+	if off > b.size {
+		return 0, io.EOF
+	}
+	return b.f.ReadAt(p, b.base+off)
+}
+
+func (b *baseReader) Close() error { return b.f.Close() }
+
+// Size lets utils.ReaderSize bound allocations by the data's size.
+func (b *baseReader) Size() int64 { return b.size }
+
+// UserblockSize is the size of the userblock before the superblock (bddl
+// patch): 0 for most files.
+func (f *File) UserblockSize() int64 {
+	if b, ok := f.osFile.(*baseReader); ok {
+		return b.base
+	}
+	return 0
 }
 
 // Close closes the HDF5 file and releases associated resources.

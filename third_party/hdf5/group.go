@@ -179,7 +179,14 @@ type Group struct {
 	children    []Object
 	symbolTable *structures.SymbolTable
 	localHeap   *structures.LocalHeap
+	linkStorage bool // bddl patch: links as link messages or dense, not a symbol table
 }
+
+// LinkStorage reports whether the group keeps its links as link messages
+// (compact, or dense in a fractal heap) rather than in a symbol table
+// (bddl patch): libver="latest" or track_order groups do. The writer adds
+// to symbol-table groups only.
+func (g *Group) LinkStorage() bool { return g.linkStorage }
 
 // Name returns the group's name.
 func (g *Group) Name() string {
@@ -270,9 +277,10 @@ func loadModernGroup(file *File, address uint64) (*Group, error) {
 					// Load the object that this link points to.
 					child, err := loadObject(file, linkMsg.ObjectAddress, linkMsg.Name)
 					if err != nil {
-						// Log warning but continue with other links.
-						// Some links might point to objects we don't support yet.
-						continue
+						// bddl patch: an error, as in a symbol-table group
+						// (was: the child silently left out, which hid a
+						// parser defect as a missing group)
+						return nil, utils.WrapError("child "+linkMsg.Name+" load failed", err)
 					}
 					group.children = append(group.children, child)
 				} else if linkMsg.IsSoftLink() {
@@ -314,10 +322,9 @@ func loadModernGroup(file *File, address uint64) (*Group, error) {
 				for _, raw := range heapObjects {
 					linkMsg, err := structures.ParseLinkMessage(raw, sb)
 					if err != nil {
-						// Skip individual malformed records rather than
-						// failing the whole group — matches the compact-
-						// link branch's tolerance below.
-						continue
+						// bddl patch: an error, as for a compact link
+						// message (was: skipped)
+						return nil, utils.WrapError("dense link message parse failed", err)
 					}
 					if linkMsg.IsSoftLink() {
 						// Soft links deferred — see compact-link branch.
@@ -328,12 +335,18 @@ func loadModernGroup(file *File, address uint64) (*Group, error) {
 					}
 					child, err := loadObject(file, linkMsg.ObjectAddress, linkMsg.Name)
 					if err != nil {
-						continue
+						// bddl patch: an error (was: left out)
+						return nil, utils.WrapError("child "+linkMsg.Name+" load failed", err)
 					}
 					group.children = append(group.children, child)
 				}
 				hasLinkMessages = true
 				break
+			}
+		}
+		for _, msg := range header.Messages {
+			if msg.Type == core.MsgLinkMessage || msg.Type == core.MsgLinkInfo {
+				group.linkStorage = true // even with no link yet
 			}
 		}
 

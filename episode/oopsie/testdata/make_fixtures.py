@@ -48,8 +48,9 @@ def profile(arms, base):
                        "joint_names": [f"joint_{i}" for i in range(7 * arms)], "camera_names": ["wrist", "ext1"]})
 
 
-def episode(path, n, arms=1, base=False, gripper=True, actions_real=True, annotations=(), episode_id="ep"):
-    with h5py.File(path, "w") as f:
+def episode(path, n, arms=1, base=False, gripper=True, actions_real=True, annotations=(), episode_id="ep", **file_kw):
+    # file_kw: h5py.File's layout options (make_layouts.py)
+    with h5py.File(path, "w", **file_kw) as f:
         f.attrs["schema"] = "oopsiedata_format_v1"
         f.attrs["language_instruction"] = "put the apple on the table"
         f.attrs["episode_id"] = episode_id

@@ -31,6 +31,7 @@ import h5py
 import numpy as np
 
 FLUSH = 16  # RoboLab flushes every 500 steps; small files flush more often
+CHUNK_STEPS = None  # steps per chunk; None: h5py's choice (make_layouts.py sets it)
 TABLE_TOP = 0.75
 
 # name -> (half extents x, y, z in metres, yaw in radians)
@@ -120,8 +121,9 @@ class Demo:
             ds.resize(old + value.shape[0], axis=0)
             ds[old:] = value
         else:
+            chunks = True if CHUNK_STEPS is None else (CHUNK_STEPS,) + value.shape[1:]
             self.datasets[key] = self.group.create_dataset(
-                key, data=value, maxshape=(None,) + value.shape[1:], chunks=True, compression="gzip", track_times=False
+                key, data=value, maxshape=(None,) + value.shape[1:], chunks=chunks, compression="gzip", track_times=False
             )
 
 

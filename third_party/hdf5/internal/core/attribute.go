@@ -508,43 +508,13 @@ func readDenseAttributes(r io.ReaderAt, attrInfo *AttributeInfoMessage, sb *Supe
 			attrInfo.FractalHeapAddr, attrInfo.BTreeNameIndexAddr)
 	}
 
-	// Step 1: Read B-tree v2 header to get root node address and record count
-	btreeHeader, err := readBTreeV2HeaderRaw(r, attrInfo.BTreeNameIndexAddr, sb)
+	// bddl patch: any depth of index, any heap (dense_read.go)
+	objects, err := readDense(r, attrInfo.BTreeNameIndexAddr, attrInfo.FractalHeapAddr, sb)
 	if err != nil {
-		return nil, fmt.Errorf("failed to read B-tree header: %w", err)
+		return nil, fmt.Errorf("dense attributes: %w", err)
 	}
-
-	// Step 2: Read B-tree leaf node to get all heap IDs
-	heapIDs, err := readBTreeV2LeafRecords(r, btreeHeader.RootNodeAddr, btreeHeader.NumRecordsRoot, sb)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read B-tree leaf: %w", err)
-	}
-
-	if len(heapIDs) == 0 {
-		return []*Attribute{}, nil
-	}
-
-	// Step 3: Read fractal heap header to find direct block
-	heapHeader, err := readFractalHeapHeaderRaw(r, attrInfo.FractalHeapAddr, sb)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read heap header: %w", err)
-	}
-
-	// Step 4: For each heap ID, read attribute from heap
-	attributes := make([]*Attribute, 0, len(heapIDs))
-	for i, heapID := range heapIDs {
-		// Parse heap ID to get offset and length
-		offset, length, err := parseHeapID(heapID, heapHeader)
-		if err != nil {
-			return nil, fmt.Errorf("failed to parse heap ID %d: %w", i, err)
-		}
-
-		// Read object from direct block
-		objectData, err := readHeapObject(r, heapHeader.RootBlockAddress, offset, length, sb, heapHeader)
-		if err != nil {
-			return nil, fmt.Errorf("failed to read heap object %d: %w", i, err)
-		}
-
+	attributes := make([]*Attribute, 0, len(objects))
+	for i, objectData := range objects {
 		// Parse as attribute message (version 3 for dense attributes)
 		attr, err := ParseAttributeMessage(objectData, sb.Endianness)
 		if err != nil {

@@ -28,6 +28,13 @@ type DataLayoutMessage struct {
 	CompactData  []byte   // Data itself (for compact layout).
 	ChunkSize    []uint64 // Chunk dimensions (for chunked layout) - uint64 for HDF5 2.0.0+ support.
 	ChunkKeySize uint8    // Size of chunk keys in bytes: 4 (uint32) or 8 (uint64).
+
+	// bddl patch: a version 4 chunked layout's chunk index (0 for the
+	// version 1 B-tree of a version 3 layout), its parameters and flags.
+	ChunkIndex       ChunkIndexType
+	ChunkFlags       uint8
+	IndexParams      []byte // fixed array: page bits; extensible array: 5 bytes; v2 B-tree: 6
+	SingleChunkBytes uint64 // single chunk, filtered: its stored size
 }
 
 // ParseDataLayoutMessage parses a data layout message from header message data.
@@ -164,9 +171,12 @@ func parseLayoutV3(data []byte, sb *Superblock, msg *DataLayoutMessage) (*DataLa
 }
 
 func parseLayoutV4(data []byte, sb *Superblock, msg *DataLayoutMessage) (*DataLayoutMessage, error) {
-	// Version 4 is similar to v3 but with some differences.
-	// For now, delegate to v3 parser (they're very similar for contiguous layout).
-	return parseLayoutV3(data, sb, msg)
+	// Compact and contiguous layouts are as in version 3; a chunked one
+	// (bddl patch) names its chunk index: libver="latest" files use them.
+	if len(data) < 2 || DataLayoutClass(data[1]) != LayoutChunked {
+		return parseLayoutV3(data, sb, msg)
+	}
+	return parseChunkedLayoutV4(data, sb, msg)
 }
 
 // Helper function to read variable-sized unsigned integers.

@@ -293,11 +293,6 @@ func readChunkedData(r io.ReaderAt, layout *DataLayoutMessage, dataspace *Datasp
 	// Parse B-tree to get chunk index.
 	// Note: chunk dimensions may include an extra dimension for datatype size.
 	// (HDF5 stores "fastest-varying dimension" as bytes, see H5Dbtree.c comments).
-	ndims := len(layout.ChunkSize)
-	btree, err := ParseBTreeV1Node(r, layout.DataAddress, sb.OffsetSize, ndims, layout.ChunkSize)
-	if err != nil {
-		return nil, fmt.Errorf("failed to parse B-tree: %w", err)
-	}
 
 	// Calculate total data size.
 	totalElements := dataspace.TotalElements()
@@ -323,7 +318,8 @@ func readChunkedData(r io.ReaderAt, layout *DataLayoutMessage, dataspace *Datasp
 	rawData := make([]byte, totalBytes)
 
 	// Collect all chunks from B-tree (handles both leaf and non-leaf nodes).
-	chunks, err := btree.CollectAllChunks(r, sb.OffsetSize, layout.ChunkSize)
+	// bddl patch: whatever the chunk index (version 4 layouts have five)
+	chunks, err := CollectChunks(r, layout, dataspace.Dimensions, dataspace.MaxDims, sb)
 	if err != nil {
 		return nil, fmt.Errorf("failed to collect chunks: %w", err)
 	}

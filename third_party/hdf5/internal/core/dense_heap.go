@@ -1,7 +1,6 @@
 package core
 
 import (
-	"fmt"
 	"io"
 )
 
@@ -23,38 +22,6 @@ import (
 //   - Only managed heap IDs (type bits 0 in heap-ID byte 0). Tiny/huge IDs
 //     aren't used for link/attribute records at the sizes we encounter.
 func ReadDenseHeapObjects(r io.ReaderAt, btreeAddr, heapAddr uint64, sb *Superblock) ([][]byte, error) {
-	btreeHeader, err := readBTreeV2HeaderRaw(r, btreeAddr, sb)
-	if err != nil {
-		return nil, fmt.Errorf("btree v2 header: %w", err)
-	}
-	if btreeHeader.Depth != 0 {
-		return nil, fmt.Errorf("btree v2 depth %d unsupported (only depth=0 leaf-root)", btreeHeader.Depth)
-	}
-
-	heapIDs, err := readBTreeV2LeafRecords(r, btreeHeader.RootNodeAddr, btreeHeader.NumRecordsRoot, sb)
-	if err != nil {
-		return nil, fmt.Errorf("btree v2 leaf: %w", err)
-	}
-	if len(heapIDs) == 0 {
-		return nil, nil
-	}
-
-	heapHeader, err := readFractalHeapHeaderRaw(r, heapAddr, sb)
-	if err != nil {
-		return nil, fmt.Errorf("fractal heap header: %w", err)
-	}
-
-	out := make([][]byte, 0, len(heapIDs))
-	for i, hid := range heapIDs {
-		off, length, err := parseHeapID(hid, heapHeader)
-		if err != nil {
-			return nil, fmt.Errorf("heap id %d: %w", i, err)
-		}
-		data, err := readHeapObject(r, heapHeader.RootBlockAddress, off, length, sb, heapHeader)
-		if err != nil {
-			return nil, fmt.Errorf("heap object %d: %w", i, err)
-		}
-		out = append(out, data)
-	}
-	return out, nil
+	// bddl patch: any depth of index, any heap (dense_read.go)
+	return readDense(r, btreeAddr, heapAddr, sb)
 }

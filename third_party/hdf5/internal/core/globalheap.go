@@ -140,6 +140,11 @@ func ReadGlobalHeapCollection(r io.ReaderAt, address uint64, offsetSize int) (*G
 			if alignedSize%8 != 0 {
 				alignedSize += 8 - (alignedSize % 8)
 			}
+			// bddl patch: a size past the collection ends it (int(size)
+			// could wrap negative and index before the buffer)
+			if alignedSize > uint64(len(collectionData)-offset) {
+				break
+			}
 			//nolint:gosec // G115: Safe conversion for HDF5 structure sizes
 			offset += int(alignedSize)
 			continue
@@ -148,7 +153,9 @@ func ReadGlobalHeapCollection(r io.ReaderAt, address uint64, offsetSize int) (*G
 		// Read object data.
 		dataStart := offset + objHeaderSize
 		//nolint:gosec // G115: Safe conversion for HDF5 object sizes
-		if dataStart+int(objSize) > len(collectionData) {
+		// bddl patch: compared as unsigned (int(objSize) wrapped negative
+		// for a flipped size and passed: makeslice panicked)
+		if objSize > uint64(len(collectionData)-dataStart) {
 			return nil, fmt.Errorf("object %d data extends beyond collection", objID)
 		}
 

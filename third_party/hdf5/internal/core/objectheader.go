@@ -266,52 +266,9 @@ func parseV2Header(r io.ReaderAt, headerAddr uint64, flags uint8, sb *Superblock
 		msgHeaderSize = 6
 	}
 
-	for current < end {
-		// Always read 6 bytes - enough for either 4-byte or 6-byte header
-		headerBuf := utils.GetBuffer(6)
-		//nolint:gosec // G115: HDF5 addresses fit in int64 for io.ReaderAt interface
-		if _, err := r.ReadAt(headerBuf, int64(current)); err != nil {
-			utils.ReleaseBuffer(headerBuf)
-			return nil, "", utils.WrapError("message header read failed", err)
-		}
-
-		// Type is 1 byte, size is 2 bytes, flags is 1 byte
-		// (optional: creation index is 2 bytes if tracked)
-		msgType := MessageType(headerBuf[0])
-		var msgSize uint16
-		if isBE {
-			msgSize = binary.BigEndian.Uint16(headerBuf[1:3])
-		} else {
-			msgSize = binary.LittleEndian.Uint16(headerBuf[1:3])
-		}
-		msgFlags := headerBuf[3]
-		_ = msgFlags // Unused for now
-		// Creation index at headerBuf[4:6] if tracked - not currently used
-		utils.ReleaseBuffer(headerBuf)
-
-		if msgSize == 0 {
-			current += msgHeaderSize
-			continue
-		}
-
-		data := utils.GetBuffer(int(msgSize))
-		//nolint:gosec // G115: HDF5 addresses fit in int64 for io.ReaderAt interface
-		if _, err := r.ReadAt(data, int64(current+msgHeaderSize)); err != nil {
-			utils.ReleaseBuffer(data)
-			return nil, "", utils.WrapError("message data read failed", err)
-		}
-
-		if msgType == MsgName && len(data) > 1 {
-			name = string(data[1:])
-		}
-
-		messages = append(messages, &HeaderMessage{
-			Type:   msgType,
-			Offset: current,
-			Data:   data,
-		})
-
-		current += msgHeaderSize + uint64(msgSize)
+	messages, name, err := parseV2Messages(r, current, end, msgHeaderSize, isBE)
+	if err != nil {
+		return nil, "", err
 	}
 
 	// Follow continuation messages (type 0x0010) to OCHK blocks.
@@ -386,52 +343,54 @@ func parseV2ContinuationBlock(r io.ReaderAt, blockAddr, blockSize uint64, flags 
 		msgHeaderSize = 6
 	}
 
+	return parseV2Messages(r, msgStart, msgEnd, msgHeaderSize, isBE)
+}
+
+// parseV2Messages parses the messages of a version 2 header chunk from
+// start to end (bddl patch). Space at the end too small for a message's
+// header is a gap (libhdf5 leaves one when a message is moved or shrunk,
+// H5O__chunk_deserialize), and a message must end inside the chunk: the
+// gap was read as a message whose size ran past the file (h5py's
+// libver="latest" files: "OCHK message data read failed: EOF").
+func parseV2Messages(r io.ReaderAt, start, end, msgHeaderSize uint64, isBE bool) ([]*HeaderMessage, string, error) {
 	var messages []*HeaderMessage
 	var name string
-	current := msgStart
-
-	for current < msgEnd {
-		headerBuf := utils.GetBuffer(6)
+	var head [6]byte
+	for current := start; end-current >= msgHeaderSize && current < end; {
 		//nolint:gosec // G115: HDF5 addresses fit in int64 for io.ReaderAt interface
-		if _, err := r.ReadAt(headerBuf, int64(current)); err != nil {
-			utils.ReleaseBuffer(headerBuf)
-			return nil, "", utils.WrapError("OCHK message header read failed", err)
+		if _, err := r.ReadAt(head[:msgHeaderSize], int64(current)); err != nil {
+			return nil, "", utils.WrapError("message header read failed", err)
 		}
-
-		msgType := MessageType(headerBuf[0])
+		// type (1), size (2), flags (1), creation index (2) if tracked
+		msgType := MessageType(head[0])
 		var msgSize uint16
 		if isBE {
-			msgSize = binary.BigEndian.Uint16(headerBuf[1:3])
+			msgSize = binary.BigEndian.Uint16(head[1:3])
 		} else {
-			msgSize = binary.LittleEndian.Uint16(headerBuf[1:3])
+			msgSize = binary.LittleEndian.Uint16(head[1:3])
 		}
-		utils.ReleaseBuffer(headerBuf)
-
+		current += msgHeaderSize
+		if uint64(msgSize) > end-current {
+			return nil, "", fmt.Errorf("message of %d bytes at 0x%x runs past its header chunk (0x%x)", msgSize, current, end)
+		}
 		if msgSize == 0 {
-			current += msgHeaderSize
 			continue
 		}
-
-		data := utils.GetBuffer(int(msgSize))
+		data := make([]byte, msgSize)
 		//nolint:gosec // G115: HDF5 addresses fit in int64 for io.ReaderAt interface
-		if _, err := r.ReadAt(data, int64(current+msgHeaderSize)); err != nil {
-			utils.ReleaseBuffer(data)
-			return nil, "", utils.WrapError("OCHK message data read failed", err)
+		if _, err := r.ReadAt(data, int64(current)); err != nil {
+			return nil, "", utils.WrapError("message data read failed", err)
 		}
-
 		if msgType == MsgName && len(data) > 1 {
 			name = string(data[1:])
 		}
-
 		messages = append(messages, &HeaderMessage{
 			Type:   msgType,
-			Offset: current,
+			Offset: current - msgHeaderSize,
 			Data:   data,
 		})
-
-		current += msgHeaderSize + uint64(msgSize)
+		current += uint64(msgSize)
 	}
-
 	return messages, name, nil
 }
 

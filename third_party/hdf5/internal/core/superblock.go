@@ -70,47 +70,12 @@ func ReadSuperblock(r io.ReaderAt) (*Superblock, error) {
 		lengthSize = buf[14]
 		endianness = binary.LittleEndian // v0 files are typically little-endian
 	} else {
-		// For v2 and v3: endianness in byte 9, packed sizes in byte 10
-		// Byte 9: flags byte - bit 0 is endianness (0=LE, 1=BE)
-		switch buf[9] & 0x01 { // Check only bit 0
-		case 0:
-			endianness = binary.LittleEndian
-		case 1:
-			endianness = binary.BigEndian
-		}
-
-		// Byte 10: Size of Offsets
-		// In v2/v3, this can be either:
-		// 1. Direct size value (1, 2, 4, or 8 bytes)
-		// 2. Packed codes (lower 4 bits=offset, upper 4 bits=length)
-		// If the value is a valid size (1/2/4/8), treat it as direct size
-		// Otherwise, treat as packed codes
-		sizesByte := buf[10]
-
-		// Check if it's a direct size value
-		validDirectSizes := map[uint8]bool{1: true, 2: true, 4: true, 8: true}
-		if validDirectSizes[sizesByte] {
-			// Direct size format: byte 10 = offset size, byte 11 = length size (implied 8)
-			offsetSize = sizesByte
-			lengthSize = 8 // HDF5 v2/v3 typically uses 8-byte lengths
-		} else {
-			// Packed format: lower 4 bits = offset code, upper 4 bits = length code
-			// Size codes: 0=1 byte, 1=2 bytes, 2=4 bytes, 3=8 bytes
-			offsetSizeCode := sizesByte & 0x0F        // Lower 4 bits
-			lengthSizeCode := (sizesByte >> 4) & 0x0F // Upper 4 bits
-
-			// Convert codes to actual sizes
-			sizeCodeMap := map[uint8]uint8{0: 1, 1: 2, 2: 4, 3: 8}
-			var ok bool
-			offsetSize, ok = sizeCodeMap[offsetSizeCode]
-			if !ok {
-				return nil, fmt.Errorf("invalid offset size code: %d", offsetSizeCode)
-			}
-			lengthSize, ok = sizeCodeMap[lengthSizeCode]
-			if !ok {
-				return nil, fmt.Errorf("invalid length size code: %d", lengthSizeCode)
-			}
-		}
+		// bddl patch: byte 9 is the size of offsets, byte 10 the size of
+		// lengths, byte 11 the consistency flags; the superblock's fields
+		// are little-endian (the library read byte 9 as a byte order and
+		// byte 10 as the offset size, right only when both are 8).
+		endianness = binary.LittleEndian
+		offsetSize, lengthSize = buf[9], buf[10]
 	}
 
 	// Handle zero sizes (in test files)

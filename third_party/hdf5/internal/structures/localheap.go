@@ -294,6 +294,12 @@ func (h *LocalHeap) WriteTo(w io.WriterAt, address uint64) error {
 
 // Size returns the total size of the local heap (header + data segment).
 // This is used for space allocation before writing.
+// DataAt is where a heap read from the file keeps its data segment, and
+// that segment's size (bddl patch: not always right after the header).
+func (h *LocalHeap) DataAt() (addr, size uint64, ok bool) {
+	return h.loadedData, uint64(len(h.Data)), h.loaded
+}
+
 func (h *LocalHeap) Size() uint64 {
 	// Header size (32 bytes) + data segment size
 	return 32 + h.DataSegmentSize

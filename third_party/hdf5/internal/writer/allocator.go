@@ -371,19 +371,26 @@ func (a *Allocator) Free(offset, size uint64) error {
 		return fmt.Errorf("cannot free zero bytes")
 	}
 
-	// Remove from allocated blocks list.
-	removed := false
+	// bddl patch: only space this allocator handed out is reused. Storage
+	// that was in the file before is left in place, unreachable: the sizes
+	// the delete path computes for it (a local heap whose data segment
+	// libhdf5 moved away from its header, a group B-tree node read as a
+	// symbol node) were wrong, and reusing them overwrote live datasets
+	// (issue 37: annotating a file of 150+ annotator groups).
+	inside := false
 	for i, b := range a.blocks {
 		if b.Offset == offset && b.Size == size {
 			a.blocks = append(a.blocks[:i], a.blocks[i+1:]...)
-			removed = true
+			inside = true
+			break
+		}
+		if offset >= b.Offset && offset+size >= offset && offset+size <= b.Offset+b.Size {
+			inside = true // a part of a block allocated here
 			break
 		}
 	}
-	if !removed {
-		// Allow freeing sub-blocks that aren't exactly tracked (e.g., chunk data
-		// within a larger allocation). Still add to free list for future reuse.
-		_ = removed
+	if !inside {
+		return nil
 	}
 
 	// EOF optimization: if freed block is at the end of file, shrink EOF
