@@ -22,9 +22,10 @@ from .helpers import ACTIVITY
 # 0.5 s) and kills it.
 BOMB_REFS = 300_000
 
-# Each other session's answer while the bomb runs: the held-out audit's
-# bound (no session held past 1 s by another).
-BOUND = 1.0
+# The other sessions must answer while the bomb is still being decoded:
+# an order of events, not a time (unit tests assert no timing; the
+# audit's bound, no session held past 1 s, is met by tens of
+# milliseconds, docs/limits.md).
 
 
 def bomb_body(sid: str) -> str:
@@ -48,11 +49,9 @@ class KillDuringBombTest(unittest.TestCase):
             # The others answer, correctly, while the bomb is decoded.
             for n in (2, 3):
                 for s in others:
-                    start = time.monotonic()
                     r = s.step({"step": n})
-                    took = time.monotonic() - start
                     self.assertEqual(r.step, n)
-                    self.assertLess(took, BOUND, "a session's step took %.2f s while another's bomb ran" % took)
+                    self.assertNotIn(rid, srv.done, "a session's step waited for another's bomb")
             self.assertTrue(eng.explain(ACTIVITY).goal)  # a stateless method too
             self.assertNotIn(rid, srv.done, "the bomb was answered before the kill: make it larger")
             # kill -9 in the middle of the bomb
