@@ -92,19 +92,19 @@ func runFmt(opts *fmtOptions) error {
 	failed := false
 	// Each file is formatted and let go of before the next: memory does
 	// not grow with the number of files (-l over 100,000 files took 1.4 GB).
-	eachParsed(ins, opts.in, bddl.Options{Dialect: dialect}, func(r parsed) {
-		if r.err != nil {
-			fmt.Fprintln(opts.err, r.err)
+	batch.EachParsed(ins, opts.in, bddl.Options{Dialect: dialect}, func(r batch.Parsed) {
+		if r.Err != nil {
+			fmt.Fprintln(opts.err, r.Err)
 			failed = true
 			return
 		}
-		if r.diags.HasErrors() {
-			r.diags.WriteText(opts.err)
+		if r.Diags.HasErrors() {
+			r.Diags.WriteText(opts.err)
 			failed = true
 			return
 		}
-		defer r.file.Release()
-		f.File(r.path, r.file.Source.Text, bddl.Format(r.file))
+		defer r.File.Release()
+		f.File(r.Path, r.File.Source.Text, bddl.Format(r.File))
 	})
 	if failed || f.Findings() {
 		return findings()

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/openbddl/bddl/internal/config"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/termsafe"
 )
 
@@ -35,6 +36,23 @@ func (e *exitError) Error() string {
 }
 
 func (e *exitError) Unwrap() error { return e.err }
+
+// exitFor maps the class of a job's error (batch.UsageError,
+// FindingsError, InterruptedError) to the exit status it asks for.
+func exitFor(err error) error {
+	var u *batch.UsageError
+	var f *batch.FindingsError
+	var i *batch.InterruptedError
+	switch {
+	case errors.As(err, &u):
+		return &exitError{code: exitMisuse, err: u.Err}
+	case errors.As(err, &f):
+		return &exitError{code: exitFindings, err: f.Err}
+	case errors.As(err, &i):
+		return &exitError{code: exitInterrupted, err: i.Err}
+	}
+	return err
+}
 
 // findings reports that the command ran and printed findings: exit 1.
 func findings() error { return &exitError{code: exitFindings} }
@@ -185,27 +203,12 @@ func runIn(dir string, args []string, in io.Reader, out, errw io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(errw, "bddl:", escapeLines(ee.err.Error()))
+			fmt.Fprintln(errw, "bddl:", termsafe.Lines(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// Errors cobra raises itself (unknown command, wrong argument count)
 	// are misuse.
-	fmt.Fprintln(errw, "bddl:", escapeLines(err.Error()))
+	fmt.Fprintln(errw, "bddl:", termsafe.Lines(err.Error()))
 	return exitMisuse
-}
-
-// escapeLines escapes each line of a message (termsafe.Text), keeping
-// the message's own line breaks and tabs (cobra indents its
-// suggestions with a tab).
-func escapeLines(msg string) string {
-	lines := strings.Split(msg, "\n")
-	for i, l := range lines {
-		cells := strings.Split(l, "\t")
-		for j, c := range cells {
-			cells[j] = termsafe.Text(c)
-		}
-		lines[i] = strings.Join(cells, "\t")
-	}
-	return strings.Join(lines, "\n")
 }

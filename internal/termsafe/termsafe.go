@@ -74,6 +74,20 @@ func Text(s string) string {
 	return b.String()
 }
 
+// Lines is Text on each line of a message, keeping the message's own
+// line breaks and tabs (cobra indents its suggestions with a tab).
+func Lines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		cells := strings.Split(l, "\t")
+		for j, c := range cells {
+			cells[j] = Text(c)
+		}
+		lines[i] = strings.Join(cells, "\t")
+	}
+	return strings.Join(lines, "\n")
+}
+
 // Writer escapes, in what is written through it, every control byte but
 // newline and tab, C1 controls and bytes that are not UTF-8, as Text
 // does. With Colors set (the stream is a terminal), the SGR sequences
