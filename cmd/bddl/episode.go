@@ -69,19 +69,7 @@ simulation: the goal is rarely reached.`,
 		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
-			var kind episode.SynthKind
-			switch opts.kind {
-			case "symbolic":
-				kind = episode.SynthSymbolic
-			case "poses":
-				kind = episode.SynthPoses
-			default:
-				return misuse("--kind %q: use symbolic or poses", opts.kind)
-			}
-			if opts.steps < 1 {
-				return misuse("--steps must be at least 1")
-			}
-			return exitFor(episodes.Synth(opts.source(), kind, opts.steps, opts.seed, opts.out, opts.streams.out, opts.err))
+			return exitFor(episodes.Synth(opts.source(), opts.kind, opts.steps, opts.seed, opts.out, opts.streams.out, opts.err))
 		},
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "-", "the file to write (.gz: compressed; -: stdout)")

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/jobs/episodes"
+	"github.com/openbddl/bddl/internal/jobs/rules"
 	"github.com/openbddl/bddl/predicates"
-	"github.com/openbddl/bddl/transitions"
 )
 
 // The commands that apply transition rules to recorded episodes:
@@ -27,22 +24,7 @@ func init() {
 		cmd.Flags().BoolVar(&on, "transitions", false,
 			"apply the knowledge base's transition rules after each recorded step, before evaluating (for recordings made with rules off)")
 		cmd.Flags().StringVar(&list, "transition-options", "", transitionOptionsHelp)
-		o.prepare = append(o.prepare, func(c *batch.Checker) error {
-			if list != "" && !on {
-				return misuse("--transition-options needs --transitions")
-			}
-			topts, err := transitions.ParseOptions(list)
-			if err != nil {
-				return misuse("--transition-options: %v", err)
-			}
-			if on {
-				ec := transitions.NewEpisodeCheckerWith(c.Resolver.Base(), topts)
-				c.Evaluate = func(ctx context.Context, t *batch.Task) *episode.Result {
-					return ec.Check(ctx, t.Program, t.Reader, t.Options)
-				}
-			}
-			return nil
-		})
+		o.prepare = append(o.prepare, func(c *batch.Checker) error { return exitFor(rules.PrepareCheck(c, on, list)) })
 	})
 }
 

@@ -72,9 +72,22 @@ func FromInit(src *Source, out string, stdout io.Writer) error {
 	return nil
 }
 
-// Synth writes a synthetic episode of steps steps to out, with a
-// progress bar by steps on stderr when it is a terminal.
-func Synth(src *Source, kind episode.SynthKind, steps int, seed uint64, out string, stdout, stderr io.Writer) error {
+// Synth writes a synthetic episode of kind (symbolic or poses) and steps
+// steps to out, with a progress bar by steps on stderr when it is a
+// terminal.
+func Synth(src *Source, kindName string, steps int, seed uint64, out string, stdout, stderr io.Writer) error {
+	var kind episode.SynthKind
+	switch kindName {
+	case "symbolic":
+		kind = episode.SynthSymbolic
+	case "poses":
+		kind = episode.SynthPoses
+	default:
+		return batch.Usage("--kind %q: use symbolic or poses", kindName)
+	}
+	if steps < 1 {
+		return batch.Usage("--steps must be at least 1")
+	}
 	prog, ref, err := src.Compile()
 	if err != nil {
 		return err
