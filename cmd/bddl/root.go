@@ -4,11 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
+	"github.com/openbddl/bddl/internal/cliflag"
 	"github.com/openbddl/bddl/internal/config"
 	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/termsafe"
@@ -118,7 +117,7 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	// which reads bddl.toml and records the inputs.
 	cobra.EnableTraverseRunHooks = true
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		deprecationNotes(cmd, s.err)
+		cliflag.DeprecationNotes(cmd, s.err)
 		p, err := config.Find(s.dir)
 		if err != nil {
 			return misuse("%v", err)
@@ -138,7 +137,7 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 		return nil
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: exitMisuse, err: flagError(c, err)}
+		return &exitError{code: exitMisuse, err: cliflag.Unknown(c, err, flagNames(c))}
 	})
 	for _, sub := range subcommands {
 		root.AddCommand(sub(opts))
@@ -155,28 +154,6 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 		}
 	}
 	return root
-}
-
-// flagError adds to pflag's "unknown flag: --formt" the closest flags
-// of the command, as cobra does for commands.
-func flagError(c *cobra.Command, err error) error {
-	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-	if !ok {
-		return err
-	}
-	var names []string
-	for _, n := range flagNames(c) {
-		names = append(names, "--"+n)
-	}
-	c.InheritedFlags().VisitAll(func(f *pflag.Flag) {
-		if !f.Hidden {
-			names = append(names, "--"+f.Name)
-		}
-	})
-	if hint := didYouMean("--"+name, names); hint != "" {
-		return fmt.Errorf("%w%s", err, hint)
-	}
-	return fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())
 }
 
 // subcommands lists the constructors of the top-level commands; each
