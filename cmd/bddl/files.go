@@ -12,7 +12,11 @@ import (
 // these are the spellings the commands use, with misuse for the
 // command line's mistakes.
 
-func isDefinitionFile(name string) bool { return batch.IsDefinitionFile(name) }
+var (
+	isDefinitionFile   = batch.IsDefinitionFile
+	readDefinition     = batch.ReadDefinition
+	readDefinitionInto = batch.ReadDefinitionInto
+)
 
 func (g *globalOptions) expandDefinitions(paths []string) ([]batch.Input, error) {
 	ins, err := batch.ExpandDefinitions(paths, noter(g.err))
@@ -27,14 +31,6 @@ func (g *globalOptions) expandDefinitionsEach(paths []string, yield func(batch.I
 		return misuse("%v", err)
 	}
 	return nil
-}
-
-func readDefinition(in batch.Input, stdin io.Reader) ([]byte, error) {
-	return batch.ReadDefinition(in, stdin)
-}
-
-func readDefinitionInto(in batch.Input, stdin io.Reader, buf *[]byte) ([]byte, error) {
-	return batch.ReadDefinitionInto(in, stdin, buf)
 }
 
 // parsed is one file's parse result (batch.Parsed).

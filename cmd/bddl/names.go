@@ -2,12 +2,11 @@ package main
 
 import "github.com/openbddl/bddl/activities"
 
-// Names and definition copies are activities' (activities/names.go);
-// these are the spellings validate, explain and check's run use.
-
-func isPathLike(arg string) bool { return activities.IsPathLike(arg) }
-
-func copySources(episodePaths []string) []string { return activities.CopySources(episodePaths) }
+// Names and definition copies are activities' (activities/names.go).
+var (
+	isPathLike  = activities.IsPathLike
+	copySources = activities.CopySources
+)
 
 // resolvedName is a definition found by name: a file of the library, or
 // an embedded example.

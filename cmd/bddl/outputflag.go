@@ -1,16 +1,9 @@
 package main
 
-import (
-	"github.com/spf13/pflag"
+import "github.com/openbddl/bddl/internal/cliflag"
 
-	"github.com/openbddl/bddl/internal/cliflag"
-)
-
-// addOutputFlag registers -o/--output and hidden older spellings
-// (cliflag.AddOutput).
-func addOutputFlag(f *pflag.FlagSet, p *string, value, usage string, deprecated ...string) {
-	cliflag.AddOutput(f, p, value, usage, deprecated...)
-}
+// addOutputFlag registers -o/--output and hidden older spellings.
+var addOutputFlag = cliflag.AddOutput
 
 // deprecatedAnnotation marks the hidden older spellings.
 const deprecatedAnnotation = cliflag.DeprecatedAnnotation

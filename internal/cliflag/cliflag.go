@@ -75,3 +75,13 @@ func Unknown(c *cobra.Command, err error, names []string) error {
 	}
 	return fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())
 }
+
+// InsertParagraph puts a paragraph of help text before the one starting
+// with at (at the end when there is none): how a command's extension
+// (check's readers of a format) documents itself in the command's help.
+func InsertParagraph(text, at, para string) string {
+	if i := strings.Index(text, "\n\n"+at); i >= 0 {
+		return text[:i+2] + para + "\n\n" + text[i+2:]
+	}
+	return text + "\n\n" + para
+}
