@@ -25,7 +25,9 @@ func serveHost(g *globalOptions) serve.Options {
 		Guard: func(base *kb.Base) func(string, *bddl.Problem) error {
 			return guardedResolver(base, predicates.Options{}).Guard
 		},
-		Read: func(goalFormulas string) (bddl.Options, error) { return (&readFlags{goalFormulas: goalFormulas}).options() },
+		Read: func(goalFormulas string) (bddl.Options, error) {
+			return (&readFlags{goalFormulas: goalFormulas}).options()
+		},
 		Check: func(s serve.CheckSettings) (serve.CheckConfig, error) {
 			o := &checkOptions{globalOptions: g, negation: s.Negation, strictPair: s.StrictPairs, hold: s.Hold,
 				atEnd: s.AtEnd, lenient: s.Lenient, perStep: s.PerStep, geometry: s.Geometry}
