@@ -12,9 +12,6 @@ import (
 
 func init() { subcommands = append(subcommands, newSampleCmd) }
 
-// Bounds on one run, so a mistyped -n cannot exhaust memory.
-const maxSampleCount = 1_000_000
-
 type sampleOptions struct {
 	*globalOptions
 	readFlags
@@ -125,25 +122,18 @@ misuse.`,
 }
 
 func runSample(opts *sampleOptions, args []string) error {
-	switch {
-	case len(args) == 0 && opts.after == "":
-		return misuse("sample needs a definition, a directory or an example name")
-	case len(args) > 0 && opts.after != "":
-		return misuse("--after RULE samples the rule's own scene: give no PATH")
-	case opts.out == "":
-		return misuse("sample needs -o OUT, the directory to write configurations to")
-	case opts.count < 1 || opts.count > maxSampleCount:
-		return misuse("-n must be between 1 and %d", maxSampleCount)
-	case opts.format != "text" && opts.format != "json":
-		return misuse("--format must be text or json")
+	r := samplerun.Request{Args: args, Library: opts.library, After: opts.after,
+		Scene: opts.scene, SceneFiles: opts.files, Lists: opts.lists, Count: opts.count, Format: opts.format,
+		Write:  sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg, NoShrink: opts.noShrink},
+		LoadKB: opts.loadKB, KBSource: opts.kbSource, Parse: opts.readFlags.options, Note: noter(opts.err),
+		Pool:  func(n int) batch.Pool { return opts.pool(opts.progress(opts.err, n, 20, "sampling")) },
+		Stdin: opts.in, Stdout: opts.globalOptions.out, Stderr: opts.err}
+	if err := r.Check(); err != nil {
+		return exitFor(err)
 	}
 	if err := opts.batchFlags.parse(); err != nil {
 		return err
 	}
-	return exitFor(samplerun.Sample(context.Background(), samplerun.Request{Args: args, Library: opts.library, After: opts.after,
-		Scene: opts.scene, SceneFiles: opts.files, Lists: opts.lists, Count: opts.count, Format: opts.format, Shard: opts.shard,
-		Write:  sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg, NoShrink: opts.noShrink},
-		LoadKB: opts.loadKB, KBSource: opts.kbSource, Parse: opts.readFlags.options, Note: noter(opts.err),
-		Pool:  func(n int) batch.Pool { return opts.pool(opts.progress(opts.err, n, 20, "sampling")) },
-		Stdin: opts.in, Stdout: opts.globalOptions.out, Stderr: opts.err}))
+	r.Shard = opts.shard
+	return exitFor(samplerun.Sample(context.Background(), r))
 }

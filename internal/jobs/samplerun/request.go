@@ -41,6 +41,27 @@ type Request struct {
 	Stderr   io.Writer
 }
 
+// MaxCount bounds -n, so a mistyped -n cannot exhaust memory.
+const MaxCount = 1_000_000
+
+// Check refuses a request that does not make sense, before anything is
+// loaded.
+func (r *Request) Check() error {
+	switch {
+	case len(r.Args) == 0 && r.After == "":
+		return batch.Usage("sample needs a definition, a directory or an example name")
+	case len(r.Args) > 0 && r.After != "":
+		return batch.Usage("--after RULE samples the rule's own scene: give no PATH")
+	case r.Write.Out == "":
+		return batch.Usage("sample needs -o OUT, the directory to write configurations to")
+	case r.Count < 1 || r.Count > MaxCount:
+		return batch.Usage("-n must be between 1 and %d", MaxCount)
+	case r.Format != "text" && r.Format != "json":
+		return batch.Usage("--format must be text or json")
+	}
+	return nil
+}
+
 // Sample resolves the request into jobs, keeps its shard and samples
 // them. Its errors are batch's classes.
 func Sample(ctx context.Context, r Request) error {

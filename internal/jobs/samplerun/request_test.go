@@ -42,3 +42,27 @@ func TestSampleMisuse(t *testing.T) {
 		}
 	}
 }
+
+func TestRequestCheck(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		edit func(*Request)
+		want string // "" for none
+	}{
+		{"ok", func(*Request) {}, ""},
+		{"nothing", func(r *Request) { r.Args = nil }, "sample needs a definition"},
+		{"after and a path", func(r *Request) { r.After = "sugar_cookies" }, "give no PATH"},
+		{"no -o", func(r *Request) { r.Write.Out = "" }, "sample needs -o OUT"},
+		{"n too large", func(r *Request) { r.Count = MaxCount + 1 }, "-n must be between 1 and 1000000"},
+		{"bad format", func(r *Request) { r.Format = "yaml" }, "--format must be text or json"},
+	} {
+		r := request(t)
+		r.Args = []string{"cleaning_shoes"}
+		tc.edit(&r)
+		err := r.Check()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: Check = %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
