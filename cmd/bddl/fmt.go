@@ -64,10 +64,6 @@ func runFmt(opts *fmtOptions) error {
 	if err != nil {
 		return err
 	}
-	dialect, err := opts.dialectOption()
-	if err != nil {
-		return err
-	}
 	f := &format.Formatter{ListToo: opts.list, Out: opts.out, Err: opts.err}
 	switch {
 	case opts.check:
@@ -79,11 +75,14 @@ func runFmt(opts *fmtOptions) error {
 	case opts.list:
 		f.Mode = format.List
 	}
-	found, err := f.Files(ins, opts.in, bddl.Options{Dialect: dialect})
-	if err != nil {
+	if err := f.CheckInputs(ins); err != nil {
 		return exitFor(err)
 	}
-	if found {
+	dialect, err := opts.dialectOption()
+	if err != nil {
+		return err
+	}
+	if f.Files(ins, opts.in, bddl.Options{Dialect: dialect}) {
 		return findings()
 	}
 	return nil

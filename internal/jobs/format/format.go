@@ -70,14 +70,7 @@ func (f *Formatter) Findings() bool {
 // read or has syntax errors is reported on Err and left alone. It
 // reports whether the run has findings: such a file, or one that would
 // change under Check and Diff.
-func (f *Formatter) Files(ins []batch.Input, stdin io.Reader, opts bddl.Options) (findings bool, err error) {
-	if f.Mode == Write {
-		for _, in := range ins {
-			if in.Path == batch.Stdin {
-				return false, batch.Usage("-w cannot rewrite standard input")
-			}
-		}
-	}
+func (f *Formatter) Files(ins []batch.Input, stdin io.Reader, opts bddl.Options) (findings bool) {
 	failed := false
 	batch.EachParsed(ins, stdin, opts, func(r batch.Parsed) {
 		if r.Err != nil {
@@ -93,5 +86,16 @@ func (f *Formatter) Files(ins []batch.Input, stdin io.Reader, opts bddl.Options)
 		defer r.File.Release()
 		f.File(r.Path, r.File.Source.Text, bddl.Format(r.File))
 	})
-	return failed || f.Findings(), nil
+	return failed || f.Findings()
+}
+
+// CheckInputs refuses inputs the mode cannot take: standard input to
+// rewrite.
+func (f *Formatter) CheckInputs(ins []batch.Input) error {
+	for _, in := range ins {
+		if f.Mode == Write && in.Path == batch.Stdin {
+			return batch.Usage("-w cannot rewrite standard input")
+		}
+	}
+	return nil
 }
