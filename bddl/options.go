@@ -1,5 +1,7 @@
 package bddl
 
+import "fmt"
+
 // Mode says how strictly a definition is read. There are two kinds of
 // command: authoring commands (parse, fmt, validate) read Strict, so every
 // defect is an error at its position; consuming commands (check, explain,
@@ -30,6 +32,22 @@ const (
 	// likely meant.
 	AllGoalFormulas
 )
+
+// ConsumerOptions is the reading policy of a command that consumes
+// definitions (check, explain, episode, ...): as the reference reads
+// them, so every official activity loads, with goal "first" (or "") or
+// "all" (the --goal-formulas flag).
+func ConsumerOptions(goal string, warningsAsErrors bool) (Options, error) {
+	opts := Options{Mode: Reference, WarningsAsErrors: warningsAsErrors}
+	switch goal {
+	case "first", "":
+	case "all":
+		opts.Goal = AllGoalFormulas
+	default:
+		return opts, fmt.Errorf("--goal-formulas %q: use first or all", goal)
+	}
+	return opts, nil
+}
 
 // Options is the one reading policy every command applies: the zero value
 // is Strict, for authoring.

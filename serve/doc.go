@@ -7,7 +7,9 @@
 // ids and many are in flight; those of one session (an episode checked
 // step by step with the machinery of bddl check) run in order on the
 // session's worker, the others in parallel. Limits bound what one
-// client can hold (Options, docs/limits.md).
+// client can hold (Options, docs/limits.md; CheckLimits checks them).
+// Detach makes the process a server of its parent: Ctrl-C ignored, exit
+// when the parent dies.
 //
 // What the server takes from the program hosting it (the bddl command)
 // comes through Options as plain values and functions: how a knowledge

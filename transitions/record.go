@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/suggest"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/predicates"
 )
@@ -102,6 +103,23 @@ func FamilyNames() string {
 
 // IsFamily reports whether name is a rule family.
 func IsFamily(name string) bool { return slices.Contains(Families, Family(name)) }
+
+// RuleHint is the did-you-mean of an unknown rule name: the rules whose
+// names are closest by edit distance, else those containing the name,
+// else where to find the list.
+func RuleHint(base *kb.Base, name string) string {
+	var names []string
+	for _, x := range Rules(base) {
+		names = append(names, x.Name, string(x.Family)+"/"+x.Name)
+	}
+	if h := suggest.DidYouMean(name, names); h != "" {
+		return h
+	}
+	if close := SimilarRules(base, name); len(close) > 0 {
+		return "; did you mean " + strings.Join(close, ", ") + "?"
+	}
+	return "; 'bddl transition list' shows them"
+}
 
 // SimilarRules lists, as FAMILY/NAME, up to five rules whose names
 // contain name or are contained in it: suggestions for a name not found.

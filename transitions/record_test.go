@@ -182,3 +182,18 @@ func TestLookupSynsetAndMentions(t *testing.T) {
 		t.Errorf("SimilarRules(sugar) = %v", sim)
 	}
 }
+
+// TestRuleHint: a mistyped rule name suggests the closest rules; one far
+// from any says where the list is.
+func TestRuleHint(t *testing.T) {
+	t.Parallel()
+	base := kb.Default()
+	for _, tc := range []struct{ name, want string }{
+		{"sugar_cookie", "; did you mean sugar_cookies?"},
+		{"qqqqqqqqqqqqqqqqqqqqqq", "; 'bddl transition list' shows them"},
+	} {
+		if got := RuleHint(base, tc.name); got != tc.want {
+			t.Errorf("RuleHint(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -2,16 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
+	"github.com/openbddl/bddl/internal/jobs/episodes"
 	"github.com/spf13/cobra"
-
-	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/episode/oopsie"
-	"github.com/openbddl/bddl/episode/recording"
-	"github.com/openbddl/bddl/episode/recordings"
 )
 
 func init() {
@@ -77,45 +71,12 @@ on misuse.`,
 }
 
 func runAnnotate(ctx context.Context, opts *annotateOptions, paths []string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	if err := opts.recordingFlags.validate(); err != nil {
-		return err
-	}
-	if err := oopsie.ValidAnnotator(opts.annotator); err != nil {
-		return misuse("--annotator: %v", err)
-	}
-	eps, err := recordings.Find(paths)
-	if err != nil {
-		return misuse("%v", err)
-	}
-	if opts.objects != "" && len(eps) != 1 {
-		return misuse("--objects names the track of a single episode; there are %d", len(eps))
-	}
-	prog, ref, m, err := opts.recordingActivity(&opts.recordingFlags)
-	if err != nil {
-		return err
-	}
-	ropts := opts.recordingFlags.options(ref, prog, m)
-	failed := 0
-	for _, ep := range eps {
-		res := recordings.Check(ctx, prog, ep, ropts, episode.CheckOptions{Hold: opts.hold})
-		a := recording.Verdict(res, opts.annotator, opts.now())
-		where, err := recordings.Annotate(ep, &a, opts.force)
-		if err != nil {
-			failed++
-			fmt.Fprintf(opts.err, "bddl: %v\n", err)
-		}
-		recordings.WriteAnnotated(opts.streams.out, opts.format == "json", ep, &a, where, err)
-	}
-	if failed > 0 {
-		return findings()
-	}
-	return nil
+	return exitFor(episodes.Annotate(ctx, opts.source(), opts.recordingFlags.settings(), paths,
+		episodes.Annotation{Annotator: opts.annotator, Force: opts.force, Hold: opts.hold, Now: opts.now},
+		episodes.Output{JSON: opts.format == "json", Stdout: opts.streams.out, Stderr: opts.err}))
 }
 
 func newAnnotationsCmd(g *globalOptions) *cobra.Command {
@@ -168,37 +129,5 @@ func runAnnotationsCompare(opts *compareOptions, paths []string) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	eps, err := recordings.Find(paths)
-	if err != nil {
-		return misuse("%v", err)
-	}
-	ann, err := recordings.ReadAnnotations(eps)
-	if err != nil {
-		fmt.Fprintf(opts.err, "bddl: %v\n", err)
-		return findings()
-	}
-	pairs := recording.Pairs(ann, opts.annotator, opts.against)
-	compared := 0
-	for _, p := range pairs {
-		g := recording.Agree(ann, p[0], p[1])
-		if g.Episodes == 0 {
-			continue // nothing both judged: no figures (kappa of nothing)
-		}
-		compared++
-		if opts.format == "json" {
-			line, _ := json.Marshal(g)
-			fmt.Fprintf(opts.streams.out, "%s\n", line)
-			continue
-		}
-		recordings.WriteAgreement(opts.streams.out, g)
-	}
-	if compared == 0 {
-		against := "another annotator"
-		if opts.against != "" {
-			against = opts.against
-		}
-		fmt.Fprintf(opts.err, "bddl: no episode among %d is annotated by both %s and %s\n", len(eps), opts.annotator, against)
-		return findings()
-	}
-	return nil
+	return exitFor(episodes.Compare(paths, opts.annotator, opts.against, episodes.Output{JSON: opts.format == "json", Stdout: opts.streams.out, Stderr: opts.err}))
 }

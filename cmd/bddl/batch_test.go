@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 )
 
 // TestMain lets a test run the command line in a child process (for

@@ -26,4 +26,3 @@ func (p palette) wrap(code, s string) string {
 func (p palette) red(s string) string    { return p.wrap("31", s) }
 func (p palette) green(s string) string  { return p.wrap("32", s) }
 func (p palette) yellow(s string) string { return p.wrap("33", s) }
-func (p palette) bold(s string) string   { return p.wrap("1", s) }

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/jobs/episodes"
 )
 
 func init() { subcommands = append(subcommands, newEpisodeCmd) }
@@ -43,7 +44,7 @@ else the embedded examples). FILE ending in .gz is gzip-compressed; without
 		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
-			return runEpisodeFromInit(opts)
+			return exitFor(episodes.FromInit(opts.source(), opts.out, opts.streams.out))
 		},
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "-", "the file to write (.gz: compressed; -: stdout)")
@@ -68,19 +69,7 @@ simulation: the goal is rarely reached.`,
 		ValidArgsFunction: completeActivities(g, &opts.library),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.activity = args[0]
-			var kind episode.SynthKind
-			switch opts.kind {
-			case "symbolic":
-				kind = episode.SynthSymbolic
-			case "poses":
-				kind = episode.SynthPoses
-			default:
-				return misuse("--kind %q: use symbolic or poses", opts.kind)
-			}
-			if opts.steps < 1 {
-				return misuse("--steps must be at least 1")
-			}
-			return runEpisodeSynth(opts, kind)
+			return exitFor(episodes.Synth(opts.source(), opts.kind, opts.steps, opts.seed, opts.out, opts.streams.out, opts.err))
 		},
 	}
 	cmd.Flags().StringVarP(&opts.out, "output", "o", "-", "the file to write (.gz: compressed; -: stdout)")

@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/omnigibson"
 	"github.com/openbddl/bddl/internal/b1klayout"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/jobs/ogconvert"
 )
 
@@ -86,71 +84,17 @@ docs/omnigibson.md.`,
 }
 
 func runFromOmniGibson(o *fromOGOptions, paths []string) error {
-	if o.out == "" {
-		return misuse("-o is required: a file for one state, a directory for several")
-	}
-	if o.format != "text" && o.format != "json" {
-		return misuse("--format %q: use text or json", o.format)
-	}
-	if o.jobs < 0 {
-		return misuse("--jobs must not be negative")
-	}
-	mode, err := omnigibson.ParseOffsetMode(o.offsets)
-	if err != nil {
-		return misuse("--offsets: %v", err)
-	}
-	base, err := o.loadKB()
-	if err != nil {
-		return misuse("%v", err)
-	}
-	if base.NumModels() == 0 && o.dataset == "" {
-		fmt.Fprintf(o.err, "bddl: warning: knowledge base %s has no object model sizes: objects get no boxes and geometric atoms stay undetermined (pass the BEHAVIOR-1K knowledge_base with --kb, or --og-dataset)\n", o.kbSource())
-	}
-	var ds *omnigibson.Dataset
-	if o.dataset != "" {
-		if ds, err = omnigibson.OpenDataset(o.dataset); err != nil {
-			return misuse("--og-dataset: %v", err)
-		}
-	}
 	plan := o.plan()
-	plan.Robot, plan.Template, plan.Base, plan.Offsets, plan.Dataset = o.robot, o.template, base, mode, ds
-	jobs, defs, err := ogconvert.Plan(paths, plan)
-	var usage *ogconvert.UsageError
-	switch {
-	case errors.As(err, &usage):
-		return misuse("%v", usage.Err)
-	case err != nil:
-		fmt.Fprintln(o.err, "bddl:", err)
-		return findings()
-	case len(jobs) == 0:
-		return misuse("nothing to convert")
-	}
-	if err := omnigibson.AssignOutputs(jobs, o.out); err != nil {
-		return misuse("%v", err)
-	}
-	ctx, stop := batch.WithSignals(context.Background(), o.err)
-	defer stop()
-	results, failed, err := ogconvert.Run(ctx, jobs, defs, ogconvert.RunOptions{Jobs: o.jobs, Progress: !o.noProgress,
-		JSON: o.format == "json", Out: o.streams.out, Err: o.err})
-	if err != nil {
-		return err
-	}
-	if o.format == "text" {
-		ogconvert.WriteSummary(o.streams.out, results, failed, len(jobs), o.out)
-	}
-	if ctx.Err() != nil {
-		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: %d of %d states converted", len(results)-failed, len(jobs))}
-	}
-	if failed > 0 {
-		return findings()
-	}
-	return nil
+	plan.Robot, plan.Template = o.robot, o.template
+	return exitFor(ogconvert.Convert(context.Background(), paths, plan, ogconvert.Request{Out: o.out, Format: o.format,
+		Jobs: o.jobs, NoProgress: o.noProgress, Offsets: o.offsets, DatasetPath: o.dataset,
+		LoadKB: o.loadKB, KBSource: o.kbSource, Stdout: o.streams.out, Stderr: o.err}))
 }
 
 // plan is how definitions are found and read: --activity, --activities,
 // the knowledge base's package.
 func (o *fromOGOptions) plan() ogconvert.Options {
-	p := ogconvert.Options{Activity: o.activity, Library: o.library, Diagnostics: o.err, DefinitionCopy: definitionCopy}
+	p := ogconvert.Options{Activity: o.activity, Library: o.library, Diagnostics: o.err, DefinitionCopy: activities.DefinitionCopy}
 	if k := o.resolveKB(); k.value != "" {
 		p.KBActivities = b1klayout.Recognise(k.value).Activities
 	}
@@ -178,8 +122,5 @@ func ogMisuse(err error) error {
 	return nil
 }
 
-// maxDefinitionBytes bounds a definition file read (the largest
-// BEHAVIOR-1K definitions are tens of kilobytes).
+// maxDefinitionBytes bounds a definition file read (kbguard.go).
 const maxDefinitionBytes = 16 << 20
-
-func fileExists(p string) bool { return ogconvert.IsFile(p) }

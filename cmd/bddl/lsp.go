@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/internal/termsafe"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/lsp"
 )
@@ -60,7 +61,7 @@ func runLSP(opts *lspOptions) error {
 	}
 	// The protocol's stream, not the escaping writer of text output: the
 	// header's CR LF are the protocol's, and JSON escapes control bytes.
-	err = lsp.Serve(context.Background(), opts.in, protocolStream(opts.out), lsp.Options{
+	err = lsp.Serve(context.Background(), opts.in, termsafe.Raw(opts.out), lsp.Options{
 		KB: opts.lspKB(), Dialect: dialect, Debounce: debounce, Log: opts.err, Version: version(),
 	})
 	if err != nil {

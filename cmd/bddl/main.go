@@ -3,10 +3,10 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"runtime/debug"
-	"runtime/pprof"
+
+	"github.com/openbddl/bddl/internal/cpuprofile"
 )
 
 func main() {
@@ -15,19 +15,8 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
-	// BDDL_CPUPROFILE names a file for a CPU profile of this run (for
-	// profiling bddl serve under a real client, where go test cannot).
-	if path := os.Getenv("BDDL_CPUPROFILE"); path != "" {
-		if f, err := os.Create(path); err != nil {
-			fmt.Fprintf(os.Stderr, "bddl: BDDL_CPUPROFILE: %v\n", err)
-		} else if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(os.Stderr, "bddl: BDDL_CPUPROFILE: %v\n", err)
-		} else {
-			code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-			pprof.StopCPUProfile()
-			f.Close()
-			os.Exit(code)
-		}
-	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	// BDDL_CPUPROFILE names a file for a CPU profile of this run.
+	os.Exit(cpuprofile.Run(os.Getenv("BDDL_CPUPROFILE"), os.Stderr, func() int {
+		return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	}))
 }

@@ -26,13 +26,9 @@ func (r *readFlags) add(f *pflag.FlagSet) {
 
 // options is the reading policy the flags ask for.
 func (r *readFlags) options() (bddl.Options, error) {
-	opts := bddl.Options{Mode: bddl.Reference, WarningsAsErrors: r.warningsAsErrors}
-	switch r.goalFormulas {
-	case "first", "":
-	case "all":
-		opts.Goal = bddl.AllGoalFormulas
-	default:
-		return opts, misuse("--goal-formulas %q: use first or all", r.goalFormulas)
+	opts, err := bddl.ConsumerOptions(r.goalFormulas, r.warningsAsErrors)
+	if err != nil {
+		return opts, misuse("%v", err)
 	}
 	return opts, nil
 }

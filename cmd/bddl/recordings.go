@@ -1,21 +1,11 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/openbddl/bddl/activities"
-	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/recording"
-	"github.com/openbddl/bddl/episode/recordings"
-	"github.com/openbddl/bddl/internal/fsutil"
-	"github.com/openbddl/bddl/internal/jobs/batch"
-	"github.com/openbddl/bddl/predicates"
+	"github.com/openbddl/bddl/internal/jobs/episodes"
 )
 
 // Real-robot recordings: Oopsie's HDF5 episodes and Dora-record's
@@ -39,28 +29,9 @@ func (f *recordingFlags) add(fs *pflag.FlagSet, withMap bool) {
 	fs.Float64Var(&f.maxGap, "max-gap", recording.DefaultMaxGap, "the longest time (s) a stream may go without a sample")
 }
 
-func (f *recordingFlags) validate() error {
-	if f.rate < 0 || f.maxGap <= 0 {
-		return misuse("--rate must be positive and --max-gap above 0")
-	}
-	return nil
-}
-
-// loadMap reads --map; nil without one.
-func (f *recordingFlags) loadMap() (*recording.Map, error) {
-	if f.mapPath == "" {
-		return nil, nil
-	}
-	m, err := recording.LoadMap(f.mapPath)
-	if err != nil {
-		return nil, misuse("--map %v", err)
-	}
-	return m, nil
-}
-
-// options are the reader options for the activity compiled.
-func (f *recordingFlags) options(activity string, prog *predicates.Program, m *recording.Map) recording.Options {
-	return recording.Options{Activity: activity, Map: m, Track: f.objects, Rate: f.rate, MaxGap: f.maxGap, Instances: recordings.Instances(prog)}
+// settings are the flags' values, for the jobs.
+func (f *recordingFlags) settings() *episodes.Recordings {
+	return &episodes.Recordings{MapPath: f.mapPath, Objects: f.objects, Rate: f.rate, MaxGap: f.maxGap}
 }
 
 type fromRecordingOptions struct {
@@ -132,76 +103,10 @@ misuse.`,
 	return cmd
 }
 
-// recordingActivity loads the map and compiles the activity: --activity,
-// else the map's.
-func (o *episodeWriteOptions) recordingActivity(rf *recordingFlags) (*predicates.Program, string, *recording.Map, error) {
-	m, err := rf.loadMap()
-	if err != nil {
-		return nil, "", nil, err
-	}
-	if o.activity == "" && m != nil {
-		o.activity = m.ActivityRef()
-	}
-	if o.activity == "" {
-		return nil, "", nil, misuse("no activity: give --activity, or activity: in the --map file")
-	}
-	prog, _, err := o.compileActivity()
-	if err != nil {
-		return nil, "", nil, err
-	}
-	// The activity's one name (as sample and convert name it): the
-	// episodes' header and the definition copy beside them, <name>.bddl.
-	return prog, activities.CanonicalName(pathOf(o.activity), prog.Problem()), m, nil
-}
-
 func runFromRecording(opts *fromRecordingOptions, paths []string) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	if err := opts.recordingFlags.validate(); err != nil {
-		return err
-	}
-	if opts.out == "" {
-		return misuse("no output: give -o DIR (or -o FILE.jsonl for a single episode)")
-	}
-	eps, err := recordings.Find(paths, opts.layout)
-	if err != nil {
-		return misuse("%v", err)
-	}
-	toFile := strings.HasSuffix(opts.out, ".jsonl") || strings.HasSuffix(opts.out, ".jsonl.gz")
-	if toFile && len(eps) != 1 {
-		return misuse("-o %s is a file, but there are %d episodes: give a directory", opts.out, len(eps))
-	}
-	if opts.objects != "" && len(eps) != 1 {
-		return misuse("--objects names the track of a single episode; there are %d (put each track beside its episode)", len(eps))
-	}
-	prog, ref, m, err := opts.recordingActivity(&opts.recordingFlags)
-	if err != nil {
-		return err
-	}
-	outDir := opts.out
-	if toFile {
-		outDir = filepath.Dir(opts.out)
-	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return misuse("-o %v", err)
-	}
-	ropts := opts.recordingFlags.options(ref, prog, m)
-	ropts.DeclareSteps = true
-	failed := recordings.ConvertEach(eps, ropts, ref, recordings.ConvertAll{Out: opts.out, File: toFile, Gzip: opts.gzip,
-		JSON: opts.format == "json", W: opts.streams.out, Err: opts.err})
-	// The definition beside the episodes, as from-omnigibson and
-	// RoboLab's convert write it, so that 'bddl check --episode OUT'
-	// finds it with no --activity (batch.Resolver).
-	if failed < len(eps) && opts.out != "-" {
-		def := filepath.Join(outDir, batch.DefinitionFile(ref))
-		if err := fsutil.WriteFileAtomic(def, definitionCopy(pathOf(opts.activity), bddl.FormatProblem(prog.Problem()))); err != nil {
-			fmt.Fprintf(opts.err, "bddl: writing the definition beside the episodes: %v\n", err)
-			failed++
-		}
-	}
-	if failed > 0 {
-		return findings()
-	}
-	return nil
+	return exitFor(episodes.FromRecordings(opts.source(), opts.recordingFlags.settings(), paths, opts.layout, episodes.Output{
+		Out: opts.out, JSON: opts.format == "json", Gzip: opts.gzip, Stdout: opts.streams.out, Stderr: opts.err}))
 }

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/internal/cliflag"
 	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/jobs/robotcheck"
 )
@@ -42,11 +41,5 @@ ours agrees, summed up after the run.`)
 	o.summaries = append(o.summaries, rl.Report)
 }
 
-// insertParagraph puts a paragraph of help text before the one starting
-// with at (at the end when there is none).
-func insertParagraph(text, at, para string) string {
-	if i := strings.Index(text, "\n\n"+at); i >= 0 {
-		return text[:i+2] + para + "\n\n" + text[i+2:]
-	}
-	return text + "\n\n" + para
-}
+// insertParagraph puts a paragraph into a command's help text.
+var insertParagraph = cliflag.InsertParagraph

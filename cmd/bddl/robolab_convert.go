@@ -1,18 +1,8 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
-
+	"github.com/openbddl/bddl/internal/jobs/episodes"
 	"github.com/spf13/cobra"
-
-	"github.com/openbddl/bddl/activities"
-	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/episode/robolab"
-	"github.com/openbddl/bddl/internal/fsutil"
-	"github.com/openbddl/bddl/internal/jobs/batch"
 )
 
 type episodeConvertOptions struct {
@@ -64,69 +54,6 @@ func runEpisodeConvert(opts *episodeConvertOptions, runs []string) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	if opts.dir == "" {
-		return misuse("no output directory: give -o DIR")
-	}
-	var m *robolab.Map
-	if opts.mapPath != "" {
-		var err error
-		if m, err = robolab.LoadMap(opts.mapPath); err != nil {
-			return misuse("--map %v", err)
-		}
-		if opts.activity == "" {
-			if opts.activity, err = m.ActivityRef(); err != nil {
-				return misuse("--map %v", err)
-			}
-		}
-	}
-	if opts.activity == "" {
-		return misuse("no activity: give --activity, or activity: in the --map file")
-	}
-	prog, _, err := opts.compileActivity()
-	if err != nil {
-		return err
-	}
-	// The header names the activity by its canonical name, not the path
-	// it was read from here; a copy of the definition beside the episodes
-	// lets 'bddl check --episode DIR' find it (batch.Resolver).
-	ref := activities.CanonicalName(pathOf(opts.activity), prog.Problem())
-	if err := os.MkdirAll(opts.dir, 0o755); err != nil {
-		return misuse("-o %v", err)
-	}
-	ropts := robolab.Options{Activity: ref, Instances: robolab.InstancesOf(prog), Map: m}
-	w := opts.streams.out
-	failed, written := 0, 0
-	report := func(name, path string, steps int, err error) {
-		if opts.format == "json" {
-			rec := map[string]any{"steps": steps}
-			if err != nil {
-				rec["error"] = err.Error()
-			}
-			line, _ := episode.ConvertedRecord(path, name, ref, rec)
-			fmt.Fprintf(w, "%s\n", line)
-		} else if err == nil {
-			fmt.Fprintf(w, "%s: wrote %s (%d steps)\n", name, path, steps)
-		}
-		if err != nil {
-			failed++
-			fmt.Fprintf(opts.err, "bddl: %v\n", err)
-		} else {
-			written++
-		}
-	}
-	robolab.ConvertRuns(runs, ropts, opts.dir, opts.gzip, report)
-	if written > 0 {
-		def := filepath.Join(opts.dir, batch.DefinitionFile(ref))
-		if err := fsutil.WriteFileAtomic(def, definitionCopy(pathOf(opts.activity), bddl.FormatProblem(prog.Problem()))); err != nil {
-			fmt.Fprintf(opts.err, "bddl: writing the definition beside the episodes: %v\n", err)
-			failed++
-		}
-	}
-	if opts.format == "text" {
-		fmt.Fprintf(opts.err, "converted %d %s, %d failed\n", written, plural(written, "demo", "demos"), failed)
-	}
-	if failed > 0 {
-		return findings()
-	}
-	return nil
+	return exitFor(episodes.ConvertRoboLab(opts.source(), opts.mapPath, runs, episodes.Output{Out: opts.dir, JSON: opts.format == "json",
+		Gzip: opts.gzip, Stdout: opts.streams.out, Stderr: opts.err}))
 }

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
+	"github.com/openbddl/bddl/internal/cliflag"
 	"github.com/openbddl/bddl/internal/config"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/termsafe"
 )
 
@@ -35,6 +35,23 @@ func (e *exitError) Error() string {
 }
 
 func (e *exitError) Unwrap() error { return e.err }
+
+// exitFor maps the class of a job's error (batch.UsageError,
+// FindingsError, InterruptedError) to the exit status it asks for.
+func exitFor(err error) error {
+	var u *batch.UsageError
+	var f *batch.FindingsError
+	var i *batch.InterruptedError
+	switch {
+	case errors.As(err, &u):
+		return &exitError{code: exitMisuse, err: u.Err}
+	case errors.As(err, &f):
+		return &exitError{code: exitFindings, err: f.Err}
+	case errors.As(err, &i):
+		return &exitError{code: exitInterrupted, err: i.Err}
+	}
+	return err
+}
 
 // findings reports that the command ran and printed findings: exit 1.
 func findings() error { return &exitError{code: exitFindings} }
@@ -100,7 +117,7 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 	// which reads bddl.toml and records the inputs.
 	cobra.EnableTraverseRunHooks = true
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		deprecationNotes(cmd, s.err)
+		cliflag.DeprecationNotes(cmd, s.err)
 		p, err := config.Find(s.dir)
 		if err != nil {
 			return misuse("%v", err)
@@ -120,7 +137,7 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 		return nil
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: exitMisuse, err: flagError(c, err)}
+		return &exitError{code: exitMisuse, err: cliflag.Unknown(c, err, flagNames(c))}
 	})
 	for _, sub := range subcommands {
 		root.AddCommand(sub(opts))
@@ -137,28 +154,6 @@ Exit codes: 0 clean, 1 findings (errors, failed checks), 2 misuse.`,
 		}
 	}
 	return root
-}
-
-// flagError adds to pflag's "unknown flag: --formt" the closest flags
-// of the command, as cobra does for commands.
-func flagError(c *cobra.Command, err error) error {
-	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-	if !ok {
-		return err
-	}
-	var names []string
-	for _, n := range flagNames(c) {
-		names = append(names, "--"+n)
-	}
-	c.InheritedFlags().VisitAll(func(f *pflag.Flag) {
-		if !f.Hidden {
-			names = append(names, "--"+f.Name)
-		}
-	})
-	if hint := didYouMean("--"+name, names); hint != "" {
-		return fmt.Errorf("%w%s", err, hint)
-	}
-	return fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())
 }
 
 // subcommands lists the constructors of the top-level commands; each
@@ -185,27 +180,12 @@ func runIn(dir string, args []string, in io.Reader, out, errw io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(errw, "bddl:", escapeLines(ee.err.Error()))
+			fmt.Fprintln(errw, "bddl:", termsafe.Lines(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// Errors cobra raises itself (unknown command, wrong argument count)
 	// are misuse.
-	fmt.Fprintln(errw, "bddl:", escapeLines(err.Error()))
+	fmt.Fprintln(errw, "bddl:", termsafe.Lines(err.Error()))
 	return exitMisuse
-}
-
-// escapeLines escapes each line of a message (termsafe.Text), keeping
-// the message's own line breaks and tabs (cobra indents its
-// suggestions with a tab).
-func escapeLines(msg string) string {
-	lines := strings.Split(msg, "\n")
-	for i, l := range lines {
-		cells := strings.Split(l, "\t")
-		for j, c := range cells {
-			cells[j] = termsafe.Text(c)
-		}
-		lines[i] = strings.Join(cells, "\t")
-	}
-	return strings.Join(lines, "\n")
 }

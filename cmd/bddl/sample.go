@@ -2,20 +2,15 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/internal/jobs/samplerun"
-	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/sampler"
 )
 
 func init() { subcommands = append(subcommands, newSampleCmd) }
-
-// Bounds on one run, so a mistyped -n cannot exhaust memory.
-const maxSampleCount = 1_000_000
 
 type sampleOptions struct {
 	*globalOptions
@@ -126,101 +121,19 @@ misuse.`,
 	return cmd
 }
 
-// sampleJob is one activity to sample and its shard key: its path
-// relative to its argument, an example's name or the rule.
 func runSample(opts *sampleOptions, args []string) error {
-	switch {
-	case len(args) == 0 && opts.after == "":
-		return misuse("sample needs a definition, a directory or an example name")
-	case len(args) > 0 && opts.after != "":
-		return misuse("--after RULE samples the rule's own scene: give no PATH")
-	case opts.out == "":
-		return misuse("sample needs -o OUT, the directory to write configurations to")
-	case opts.count < 1 || opts.count > maxSampleCount:
-		return misuse("-n must be between 1 and %d", maxSampleCount)
-	case opts.format != "text" && opts.format != "json":
-		return misuse("--format must be text or json")
+	r := samplerun.Request{Args: args, Library: opts.library, After: opts.after,
+		Scene: opts.scene, SceneFiles: opts.files, Lists: opts.lists, Count: opts.count, Format: opts.format,
+		Write:  sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg, NoShrink: opts.noShrink},
+		LoadKB: opts.loadKB, KBSource: opts.kbSource, Parse: opts.readFlags.options, Note: noter(opts.err),
+		Pool:  func(n int) batch.Pool { return opts.pool(opts.progress(opts.err, n, 20, "sampling")) },
+		Stdin: opts.in, Stdout: opts.globalOptions.out, Stderr: opts.err}
+	if err := r.Check(); err != nil {
+		return exitFor(err)
 	}
 	if err := opts.batchFlags.parse(); err != nil {
 		return err
 	}
-	if err := checkOutputDir(opts.out); err != nil {
-		return misuse("-o %v", err)
-	}
-	base, err := opts.loadKB()
-	if err != nil {
-		return misuse("%v", err)
-	}
-	smp := sampler.New(base, predicates.Options{})
-	switch opts.lists {
-	case "":
-	case "none":
-		smp.SetLists(nil)
-	default:
-		l, err := sampler.ReadLists(opts.lists)
-		if err != nil {
-			return misuse("--sampling-lists: %v", err)
-		}
-		smp.SetLists(l)
-	}
-	var fileScenes []string
-	for _, path := range opts.files {
-		sc, err := sampler.ReadTemplate(base, path)
-		if err != nil {
-			return misuse("--scene-file: %v", err)
-		}
-		smp.AddScene(sc)
-		fileScenes = append(fileScenes, sc.Name)
-	}
-	if opts.scene != "" {
-		if _, ok := smp.Scene(opts.scene); !ok {
-			hint := didYouMean(opts.scene, smp.SceneNames())
-			if len(smp.SceneNames()) == 0 {
-				hint = " (it has no scenes: give the BEHAVIOR-1K knowledge base with --kb, or --scene-file)"
-			}
-			return misuse("--scene %s: no such scene in %s%s", opts.scene, opts.kbSource(), hint)
-		}
-	}
-	parse, err := opts.readFlags.options()
-	if err != nil {
-		return err
-	}
-	var jobs []samplerun.Job
-	if opts.after != "" {
-		job, err := afterJob(opts, base, opts.after)
-		if err != nil {
-			return err
-		}
-		jobs = []samplerun.Job{{Job: job, Key: opts.after}}
-	} else if jobs, err = sampleJobs(opts, args, parse); err != nil {
-		return err
-	}
-	// The unit of a shard is the definition, so that its -n configurations
-	// are sampled on one machine and no file is written twice.
-	if jobs = batch.Select(opts.shard, jobs, func(j samplerun.Job) string { return j.Key }); len(jobs) == 0 {
-		fmt.Fprintf(opts.err, "bddl: shard %s holds none of the activity definitions: nothing to sample\n", opts.shard)
-		return nil
-	}
-	samplerun.AssignScenes(jobs, smp, base, opts.scene, fileScenes, opts.seed)
-	if len(jobs)*opts.count > samplerun.MaxTasks {
-		return misuse("%d activities × -n %d configurations is more than %d in one run: split it", len(jobs), opts.count, samplerun.MaxTasks)
-	}
-	ctx, stop := batch.WithSignals(context.Background(), opts.err)
-	defer stop()
-	done, failed, err := samplerun.Run(ctx, smp, jobs, samplerun.Options{Count: opts.count, JSON: opts.format == "json",
-		Write: sampler.WriteOptions{Seed: opts.seed, Goal: opts.goal, Out: opts.out, SVG: opts.svg, NoShrink: opts.noShrink},
-		Out:   opts.globalOptions.out, Err: opts.err, Pool: opts.pool(opts.progress(opts.err, len(jobs)*opts.count, 20, "sampling"))})
-	if err != nil {
-		return err
-	}
-	if ctx.Err() != nil {
-		return &exitError{code: exitInterrupted, err: ctx.Err()}
-	}
-	if opts.format == "text" {
-		fmt.Fprintf(opts.globalOptions.out, "%d of %d configurations sampled\n", done-failed, done)
-	}
-	if failed > 0 {
-		return findings()
-	}
-	return nil
+	r.Shard = opts.shard
+	return exitFor(samplerun.Sample(context.Background(), r))
 }

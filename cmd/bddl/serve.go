@@ -1,9 +1,6 @@
 package main
 
 import (
-	"io"
-	"os"
-	"os/signal"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -66,72 +63,16 @@ handles: end an interactive one with Ctrl-D.`,
 }
 
 func runServe(opts *serveOptions) error {
-	if opts.maxLine < 1<<10 {
-		return misuse("--max-line %d: at least 1024 bytes", opts.maxLine)
-	}
-	if opts.maxSessions < 1 {
-		return misuse("--max-sessions %d: at least 1", opts.maxSessions)
-	}
-	if opts.maxQueued < int64(opts.maxLine) {
-		return misuse("--max-queued %d: at least --max-line (%d)", opts.maxQueued, opts.maxLine)
-	}
-	if opts.maxResponse < 1<<10 {
-		return misuse("--max-response %d: at least 1024 bytes", opts.maxResponse)
-	}
-	if opts.spin < 0 || opts.spin > time.Second {
-		return misuse("--spin %v: between 0 and 1s", opts.spin)
+	o := serveHost(opts.globalOptions)
+	o.MaxLine, o.MaxSessions, o.MaxQueued, o.MaxResponse, o.Spin = opts.maxLine, opts.maxSessions, opts.maxQueued, opts.maxResponse, opts.spin
+	if err := o.CheckLimits(); err != nil {
+		return misuse("%v", err)
 	}
 	// A server is started by a client, often one per worker process
 	// (a multiprocessing.Pool): its knowledge-base note would be printed
 	// once per worker and tells the client's user nothing the client's
 	// kb= does not; the client says which it passes.
 	opts.kbNoted = true
-	// Ctrl-C in the parent's terminal reaches the server too; the parent
-	// decides when the server ends (by closing its input).
-	signal.Ignore(os.Interrupt)
-	stop := watchParent(os.Getppid(), time.Second)
-	defer stop()
-	o := serveHost(opts.globalOptions)
-	o.MaxLine, o.MaxSessions, o.MaxQueued, o.MaxResponse, o.Spin = opts.maxLine, opts.maxSessions, opts.maxQueued, opts.maxResponse, opts.spin
-	return serve.Run(opts.in, protocolStream(opts.out), o)
-}
-
-// protocolStream is the stream the responses are written to: the
-// command's output without the escaping writer every command's output
-// passes (termsafe), which is for text read on a terminal. A response is
-// JSON, whose encoder escapes control bytes itself, and the escaping
-// writer hid the pipe from the server's pollable (every response then went through
-// the writer goroutine: 13 µs more a round trip).
-func protocolStream(out io.Writer) io.Writer {
-	if w, ok := out.(*termsafe.Writer); ok {
-		return w.Unwrap()
-	}
-	return out
-}
-
-// watchParent exits the process when its parent dies (it is re-parented):
-// standard input does not end when a forked sibling still holds the
-// pipe's other end. PR_SET_PDEATHSIG is not used: it fires when the
-// parent *thread* that started the server ends, which in Python is any
-// thread that happened to start the engine.
-func watchParent(parent int, every time.Duration) (stop func()) {
-	done := make(chan struct{})
-	if parent <= 1 {
-		return func() {}
-	}
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if os.Getppid() != parent {
-					os.Exit(exitOK)
-				}
-			}
-		}
-	}()
-	return func() { close(done) }
+	defer serve.Detach()()
+	return serve.Run(opts.in, termsafe.Raw(opts.out), o)
 }

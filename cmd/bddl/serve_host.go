@@ -26,8 +26,7 @@ func serveHost(g *globalOptions) serve.Options {
 			return guardedResolver(base, predicates.Options{}).Guard
 		},
 		Read: func(goalFormulas string) (bddl.Options, error) {
-			rf := readFlags{goalFormulas: goalFormulas}
-			return rf.options()
+			return (&readFlags{goalFormulas: goalFormulas}).options()
 		},
 		Check: func(s serve.CheckSettings) (serve.CheckConfig, error) {
 			o := &checkOptions{globalOptions: g, negation: s.Negation, strictPair: s.StrictPairs, hold: s.Hold,

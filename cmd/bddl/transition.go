@@ -1,12 +1,9 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/internal/jobs/rules"
 	"github.com/openbddl/bddl/transitions"
 )
 
@@ -74,40 +71,8 @@ func runTransitionList(opts *transitionOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	if opts.family != "" && !transitions.IsFamily(opts.family) {
-		return misuse("--family %q: use one of %s", opts.family, transitions.FamilyNames())
-	}
-	base, err := opts.loadKB()
-	if err != nil {
-		return misuse("%v", err)
-	}
-	syn := kb.NoSynset
-	if opts.synset != "" {
-		id, ok := transitions.LookupSynset(base, opts.synset)
-		if !ok {
-			return misuse("--synset: %s", base.UnknownSynsetMessage(opts.synset))
-		}
-		syn = id
-	}
-	n := 0
-	enc := json.NewEncoder(opts.streams.out)
-	enc.SetEscapeHTML(false)
-	for _, r := range transitions.Rules(base) {
-		if opts.family != "" && string(r.Family) != opts.family || syn != kb.NoSynset && !r.Mentions(base, syn) {
-			continue
-		}
-		n++
-		if opts.format == "json" {
-			if err := enc.Encode(r.Record()); err != nil {
-				return err
-			}
-			continue
-		}
-		fmt.Fprintln(opts.streams.out, r.Describe())
-	}
-	if n == 0 {
-		fmt.Fprintln(opts.err, "bddl: no transition rule matches in", opts.kbSource())
-		return findings()
-	}
-	return nil
+	return exitFor(rules.List(opts.ruleKB(), opts.family, opts.synset, opts.format == "json", opts.streams.out, opts.err))
 }
+
+// rules is the knowledge base the rules are read from.
+func (g *globalOptions) ruleKB() rules.KB { return rules.KB{Load: g.loadKB, Source: g.kbSource} }

@@ -1,19 +1,12 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"path/filepath"
-	"strings"
-
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/episode"
-	"github.com/openbddl/bddl/internal/fsutil"
 	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/internal/jobs/episodes"
+	"github.com/openbddl/bddl/internal/jobs/rules"
 	"github.com/openbddl/bddl/predicates"
-	"github.com/openbddl/bddl/transitions"
 )
 
 // The commands that apply transition rules to recorded episodes:
@@ -31,22 +24,7 @@ func init() {
 		cmd.Flags().BoolVar(&on, "transitions", false,
 			"apply the knowledge base's transition rules after each recorded step, before evaluating (for recordings made with rules off)")
 		cmd.Flags().StringVar(&list, "transition-options", "", transitionOptionsHelp)
-		o.prepare = append(o.prepare, func(c *batch.Checker) error {
-			if list != "" && !on {
-				return misuse("--transition-options needs --transitions")
-			}
-			topts, err := transitions.ParseOptions(list)
-			if err != nil {
-				return misuse("--transition-options: %v", err)
-			}
-			if on {
-				ec := transitions.NewEpisodeCheckerWith(c.Resolver.Base(), topts)
-				c.Evaluate = func(ctx context.Context, t *batch.Task) *episode.Result {
-					return ec.Check(ctx, t.Program, t.Reader, t.Options)
-				}
-			}
-			return nil
-		})
+		o.prepare = append(o.prepare, func(c *batch.Checker) error { return exitFor(rules.PrepareCheck(c, on, list)) })
 	})
 }
 
@@ -94,82 +72,13 @@ is 1 when no rule fired (OUT is written all the same).`,
 }
 
 func runApplyRules(opts *applyRulesOptions, path string) error {
-	if opts.out == "" {
-		return misuse("-o OUT is required")
-	}
-	if batch.PathKey(opts.out) == batch.PathKey(path) {
-		return misuse("-o %s: write the outcome to another file than the episode", opts.out)
-	}
-	base, err := opts.loadKB()
-	if err != nil {
-		return misuse("%v", err)
-	}
-	bound, err := episode.Open(path)
-	if err != nil {
-		return misuse("%v", err)
-	}
-	defer bound.Close()
-	values, err := episode.Open(path)
-	if err != nil {
-		return misuse("%v", err)
-	}
-	defer values.Close()
-	res := guardedResolver(base, predicates.Options{})
-	if opts.library != "" {
-		if err := res.AddLibrary(opts.library, noter(opts.err)); err != nil {
-			return misuse("--activities %v", err)
-		}
-	}
-	if opts.activity != "" {
-		if err := res.SetActivity(context.Background(), opts.activity, opts.in, noter(opts.err)); err != nil {
-			return misuse("--activity %v", err)
-		}
-	}
-	ep := batch.Episode{Input: batch.Input{Path: path, Arg: path, Root: filepath.Dir(path), Rel: filepath.Base(path)}}
-	act, err := res.Resolve(bound.Header().Activity, ep)
-	if err != nil {
-		return misuse("%v", err)
-	}
-	prog, err := res.Program(act, episode.Wildcards(act.Problem, bound.Header()))
-	if err != nil {
-		return misuse("activity %s: %v", act.Name, err)
-	}
-	topts, err := transitions.ParseOptions(opts.options)
-	if err != nil {
-		return misuse("--transition-options: %v", err)
-	}
-	eng, err := transitions.CompileWith(prog, base, topts)
-	if err != nil {
-		return err
-	}
-	// A bad recording is a finding (exit 1), as check reports it; the
-	// error names the file, line, step and field.
-	bad := func(err error) error {
-		var re *transitions.RecordingError
-		if errors.As(err, &re) {
-			return &exitError{code: exitFindings, err: err}
-		}
-		return err
-	}
-	ap, err := transitions.NewApplier(eng, prog, path, bound, values)
-	if err != nil {
-		return bad(err)
-	}
-	tmp, err := fsutil.CreateTempBeside(opts.out)
-	if err != nil {
-		return misuse("-o: %v", err)
-	}
-	fired, err := ap.WriteFile(tmp, opts.out, func(r episode.RuleFiring) {
-		fmt.Fprintf(opts.err, "step %d: %s %s in %s: %s → %s\n", r.Step, r.Family, r.Rule, r.Container,
-			strings.Join(r.Consumed, ", "), strings.Join(r.Produced, ", "))
-	})
-	if err != nil {
-		return bad(err)
-	}
-	if fired == 0 {
-		fmt.Fprintf(opts.err, "bddl: no transition rule fired in %s; wrote it unchanged to %s\n", path, opts.out)
-		return findings()
-	}
-	fmt.Fprintf(opts.err, "%d rule firing%s written to %s\n", fired, map[bool]string{true: "", false: "s"}[fired == 1], opts.out)
-	return nil
+	return exitFor(episodes.Apply(episodes.ApplyRules{Episode: path, Out: opts.out, Activity: opts.activity, Library: opts.library,
+		Options: opts.options, Note: noter(opts.err), Stdin: opts.in, Stderr: opts.err,
+		Open: func() (*batch.Resolver, error) {
+			base, err := opts.loadKB()
+			if err != nil {
+				return nil, misuse("%v", err)
+			}
+			return guardedResolver(base, predicates.Options{}), nil
+		}}))
 }

@@ -1,16 +1,8 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-	"strings"
-
+	"github.com/openbddl/bddl/internal/jobs/rules"
 	"github.com/spf13/cobra"
-
-	"github.com/openbddl/bddl/activities"
-	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/kb"
-	"github.com/openbddl/bddl/transitions"
 )
 
 // ---------------------------------------------------------------------
@@ -36,77 +28,9 @@ need it: those that declare a future instance of one of its outputs (in the
 	return cmd
 }
 
-func findRule(opts *transitionOptions, base *kb.Base, name string) (transitions.Rule, error) {
-	r, ok := transitions.FindRule(base, name)
-	if ok {
-		return r, nil
-	}
-	return r, misuse("no transition rule %q in %s%s", name, opts.kbSource(), ruleHint(base, name))
-}
-
-// ruleHint is the did-you-mean of an unknown rule name: the rules whose
-// names are closest by edit distance, else those containing the name,
-// else where to find the list.
-func ruleHint(base *kb.Base, name string) string {
-	var names []string
-	for _, x := range transitions.Rules(base) {
-		names = append(names, x.Name, string(x.Family)+"/"+x.Name)
-	}
-	if strings.Contains(name, "/") {
-		if h := didYouMean(name, names); h != "" {
-			return h
-		}
-	}
-	if h := didYouMean(name, names); h != "" {
-		return h
-	}
-	if close := transitions.SimilarRules(base, name); len(close) > 0 {
-		return "; did you mean " + strings.Join(close, ", ") + "?"
-	}
-	return "; 'bddl transition list' shows them"
-}
-
 func runTransitionExplain(opts *transitionOptions, name string) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	base, err := opts.loadKB()
-	if err != nil {
-		return misuse("%v", err)
-	}
-	r, err := findRule(opts, base, name)
-	if err != nil {
-		return err
-	}
-	lib := activities.Examples()
-	where := "the embedded examples"
-	if opts.library != "" {
-		// Read as the reference reads, so official activities with a
-		// defect it passes over are searched too.
-		if lib, err = activities.LoadDirWith(opts.library, bddl.Options{Mode: bddl.Reference}); err != nil {
-			return misuse("--activities %s: %v", opts.library, err)
-		}
-		where = opts.library
-	}
-	needed := activitiesNeeding(base, lib, r)
-	if opts.format == "json" {
-		enc := json.NewEncoder(opts.streams.out)
-		enc.SetEscapeHTML(false)
-		return enc.Encode(transitions.NewExplainRecord(base, r, needed))
-	}
-	fmt.Fprint(opts.streams.out, transitions.Explain(base, r))
-	transitions.WriteNeededBy(opts.streams.out, r, needed, where)
-	return nil
-}
-
-// activitiesNeeding lists the activities that declare a future instance
-// an output of the rule can bind to.
-func activitiesNeeding(base *kb.Base, lib *activities.Library, r transitions.Rule) []string {
-	var out []string
-	for _, a := range lib.Activities {
-		if a.Problem != nil && !a.Diagnostics.HasErrors() && transitions.Needs(base, r, a.Problem) {
-			out = append(out, a.ID())
-		}
-	}
-	return out
+	return exitFor(rules.Explain(opts.ruleKB(), name, opts.library, opts.format == "json", opts.streams.out))
 }

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"os"
-
 	"github.com/spf13/cobra"
 
+	"github.com/openbddl/bddl/internal/jobs/rules"
 	"github.com/openbddl/bddl/transitions"
 )
 
@@ -46,66 +42,6 @@ negative cases instead (the rule must not fire): ` + transitions.VariantNames() 
 }
 
 func runTransitionSample(opts *transitionOptions, name string) error {
-	variant, ok := transitions.ParseVariant(opts.variant)
-	if !ok {
-		return misuse("--variant %q: use positive or one of %s", opts.variant, transitions.VariantNames())
-	}
-	base, err := opts.loadKB()
-	if err != nil {
-		return misuse("%v", err)
-	}
-	r, err := findRule(opts, base, name)
-	if err != nil {
-		return err
-	}
-	sopts := transitions.SampleOptions{Seed: opts.seed, Variant: variant}
-	res, err := transitions.Sample(base, r, sopts)
-	switch {
-	case errors.Is(err, transitions.ErrNotApplicable):
-		return misuse("--variant %s does not apply to %s %s", variant, r.Family, r.Name)
-	case errors.Is(err, transitions.ErrNeverFires):
-		fmt.Fprintf(opts.err, "bddl: %s %s never fires: there is no scene to sample\n", r.Family, r.Name)
-		return findings()
-	case err != nil:
-		return err
-	}
-	shadowed := false
-	if variant == transitions.Positive && !res.Outcome.Fired() {
-		// An earlier recipe of the file with the same inputs fires first;
-		// show this one alone, and say so.
-		fmt.Fprintf(opts.err, "bddl: %s %s does not fire in its sample: an earlier recipe of the file takes the same inputs; showing it alone\n", r.Family, r.Name)
-		shadowed = true
-		if res, err = transitions.Sample(base, r, transitions.SampleOptions{Seed: opts.seed, Alone: true}); err != nil {
-			return err
-		}
-	}
-	activity := res.Program.Problem().Name.Name
-	if opts.outDir != "" {
-		activity = "problem0.bddl"
-	}
-	var buf bytes.Buffer
-	if err := transitions.WriteSampleEpisode(&buf, r, res, activity, sopts, opts.rulesOff); err != nil {
-		return err
-	}
-	if opts.outDir == "" {
-		if _, err := opts.streams.out.Write(buf.Bytes()); err != nil {
-			return err
-		}
-		if shadowed {
-			return findings()
-		}
-		return nil
-	}
-	if err := os.MkdirAll(opts.outDir, 0o755); err != nil {
-		return misuse("-o %s: %v", opts.outDir, err)
-	}
-	def, ep, err := transitions.WriteSampleFiles(opts.outDir, res.Definition, buf.Bytes())
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(opts.err, "wrote %s and %s\n", def, ep)
-	if shadowed {
-		return findings()
-	}
-	return nil
+	return exitFor(rules.Sample(opts.ruleKB(), rules.SampleRequest{Rule: name, Variant: opts.variant, Seed: opts.seed,
+		OutDir: opts.outDir, RulesOff: opts.rulesOff, Stdout: opts.streams.out, Stderr: opts.err}))
 }

@@ -74,6 +74,20 @@ func Text(s string) string {
 	return b.String()
 }
 
+// Lines is Text on each line of a message, keeping the message's own
+// line breaks and tabs (cobra indents its suggestions with a tab).
+func Lines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		cells := strings.Split(l, "\t")
+		for j, c := range cells {
+			cells[j] = Text(c)
+		}
+		lines[i] = strings.Join(cells, "\t")
+	}
+	return strings.Join(lines, "\n")
+}
+
 // Writer escapes, in what is written through it, every control byte but
 // newline and tab, C1 controls and bytes that are not UTF-8, as Text
 // does. With Colors set (the stream is a terminal), the SGR sequences
@@ -90,6 +104,18 @@ func NewWriter(w io.Writer, colors bool) *Writer { return &Writer{W: w, Colors: 
 // Unwrap is the stream wrapped (for a progress bar, which redraws its
 // line with CR).
 func (w *Writer) Unwrap() io.Writer { return w.W }
+
+// Raw is the stream under w's escaping, for a protocol (JSON Lines, LSP)
+// whose encoder escapes control bytes itself: the escaping writer is for
+// text read on a terminal, and it hid the pipe from bddl serve's
+// pollable (every response then went through the writer goroutine: 13 µs
+// more a round trip).
+func Raw(w io.Writer) io.Writer {
+	if t, ok := w.(*Writer); ok {
+		return t.W
+	}
+	return w
+}
 
 // Write writes p, escaped; n is len(p) when all of it was written.
 func (w *Writer) Write(p []byte) (int, error) {

@@ -105,4 +105,14 @@
 //
 // LoadLibrary loads an activity_definitions tree (links followed, special
 // files skipped, each file at most fsutil.DefinitionLimit).
+// ExpandDefinitions expands the command-line paths of parse, validate,
+// fmt and sample; ReadDefinition reads one within the limit;
+// ParseDefinitions and EachParsed parse them on all cores in input order.
+//
+// # How a job ends
+//
+// A job returns an error of a class its command maps to an exit status:
+// a *UsageError (Usage) is the caller's mistake (2), a *FindingsError
+// (Findings) a run that reported problems (1), an *InterruptedError a
+// run cut short by a signal; any other error is the job's own failure.
 package batch

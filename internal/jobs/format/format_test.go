@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 )
 
 func TestFormatter(t *testing.T) {
@@ -54,5 +57,28 @@ func TestFormatter(t *testing.T) {
 		if written := bytes.Equal(b, out) && !bytes.Equal(in, out); written != tc.written {
 			t.Errorf("%s: file rewritten = %v, want %v", tc.name, written, tc.written)
 		}
+	}
+}
+
+// TestFiles: a file with syntax errors is reported and makes the run's
+// findings; -w refuses standard input before anything is read.
+func TestFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.bddl")
+	if err := os.WriteFile(bad, []byte("(define (problem"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errw bytes.Buffer
+	f := &Formatter{Out: &out, Err: &errw}
+	if !f.Files([]batch.Input{{Path: bad, Arg: bad}}, nil, bddl.Options{}) || errw.Len() == 0 {
+		t.Errorf("Files(bad.bddl) found nothing; stderr %q", errw.String())
+	}
+	w := &Formatter{Mode: Write}
+	if err := w.CheckInputs([]batch.Input{{Path: batch.Stdin, Arg: "-"}}); err == nil || err.Error() != "-w cannot rewrite standard input" {
+		t.Errorf("CheckInputs(-) under -w = %v", err)
+	}
+	if err := f.CheckInputs([]batch.Input{{Path: batch.Stdin, Arg: "-"}}); err != nil {
+		t.Errorf("CheckInputs(-) printing = %v", err)
 	}
 }

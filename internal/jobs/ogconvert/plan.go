@@ -11,6 +11,7 @@ import (
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode/omnigibson"
 	"github.com/openbddl/bddl/internal/fsutil"
+	"github.com/openbddl/bddl/internal/jobs/batch"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -46,12 +47,9 @@ type Definition struct {
 
 // A UsageError is a problem of the command line (a path, a definition, a
 // robot) rather than of the data.
-type UsageError struct{ Err error }
+type UsageError = batch.UsageError
 
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-func usage(format string, args ...any) error { return &UsageError{fmt.Errorf(format, args...)} }
+func usage(format string, args ...any) error { return batch.Usage(format, args...) }
 
 // Plan resolves the paths into conversion jobs: one Converter per
 // template and definition, however many paths name its instances, and
@@ -64,7 +62,7 @@ func Plan(paths []string, o Options) ([]*omnigibson.Job, []Definition, error) {
 	for _, p := range paths {
 		ts, err := omnigibson.FindTasks(p, o.Template)
 		if err != nil {
-			return nil, nil, &UsageError{err}
+			return nil, nil, &UsageError{Err: err}
 		}
 		tasks = append(tasks, ts...)
 	}

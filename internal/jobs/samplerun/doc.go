@@ -4,8 +4,10 @@
 // have its in-room objects, shuffled by seed), its configurations run on
 // a pool of workers with progress and cancellation and reported in order,
 // and a copy of each definition written beside its episodes. Sampling one
-// configuration is package sampler's; cmd/bddl keeps the flags, resolving
-// the arguments into jobs, and the exit codes.
+// configuration is package sampler's. Sample takes the command's request
+// whole: the arguments resolved into jobs (files, directories, globs,
+// names, --after's rule), the shard kept, the scenes and sampling lists
+// read; cmd/bddl keeps the flags.
 //
 // It is orchestration (the jobs level): it may import every package but
 // cmd.
