@@ -212,8 +212,8 @@ func runKBCheck(opts *kbCheckOptions) error {
 		}
 	}
 	fmt.Fprintf(summary, "%s: %d synsets; %d error%s, %d warning%s, %d info\n", opts.kbSource(), b.NumSynsets(),
-		counts[kb.SeverityError], kbPlural(counts[kb.SeverityError]),
-		counts[kb.SeverityWarning], kbPlural(counts[kb.SeverityWarning]),
+		counts[kb.SeverityError], plural(counts[kb.SeverityError], "", "s"),
+		counts[kb.SeverityWarning], plural(counts[kb.SeverityWarning], "", "s"),
 		counts[kb.SeverityInfo])
 	var des kb.DataErrors
 	if counts[kb.SeverityError] > 0 || errors.As(err, &des) {
