@@ -12,9 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/internal/jobs/validaterun"
 	"github.com/openbddl/bddl/libero"
 )
 
@@ -30,59 +29,7 @@ func (g *globalOptions) dialectOption() (bddl.Dialect, error) {
 // isLibero reports whether the definition is read as LIBERO under --dialect.
 func (g *globalOptions) isLibero(src []byte) bool {
 	d, _ := bddl.ParseDialect(g.dialect)
-	return d == bddl.DialectLibero || d == bddl.DialectAuto && bddl.IsLibero(src)
-}
-
-// validateLibero validates the LIBERO definitions among ins (strict, as
-// every authoring command reads) and returns the others. Findings are
-// printed as validate prints BEHAVIOR-1K's: text on stderr with a summary
-// on stdout, or one finding record per line (bddl schema finding).
-func validateLibero(opts *validateOptions, ins []batch.Input) (rest []batch.Input, failed bool, err error) {
-	enc := jsonLines(opts.out)
-	files, errs, warns := 0, 0, 0
-	d, _ := bddl.ParseDialect(opts.dialect)
-	for _, in := range ins {
-		// Standard input can be read once: it is LIBERO's only when
-		// --dialect libero says so; --dialect behavior1k reads nothing here.
-		if d == bddl.DialectBehavior || in.Path == batch.Stdin && d != bddl.DialectLibero {
-			rest = append(rest, in)
-			continue
-		}
-		src, rerr := readDefinition(in, opts.in)
-		if rerr != nil || !opts.isLibero(src) {
-			rest = append(rest, in)
-			continue
-		}
-		files++
-		_, found := activities.ValidateLibero(in.Path, src)
-		var kept bddl.Diagnostics
-		for _, f := range found {
-			d := f.Diagnostic
-			if d.Severity > opts.minimum || len(opts.selectC) > 0 && !codeMatches(d.Code, opts.selectC) || codeMatches(d.Code, opts.ignoreC) {
-				continue
-			}
-			switch d.Severity {
-			case bddl.Error:
-				errs++
-			case bddl.Warning:
-				warns++
-			}
-			kept = append(kept, &d)
-			if opts.format == "json" {
-				if err := enc.Encode(f); err != nil {
-					return nil, true, err
-				}
-			}
-		}
-		if opts.format == "text" {
-			kept.WriteText(opts.err)
-		}
-	}
-	if files > 0 && opts.format == "text" && !opts.quiet {
-		fmt.Fprintf(opts.out, "validated %d LIBERO %s: %d %s, %d %s\n", files, plural(files, "problem", "problems"),
-			errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"))
-	}
-	return rest, errs > 0, nil
+	return validaterun.IsLibero(d, src)
 }
 
 // explainLibero prints a LIBERO problem in plain English.

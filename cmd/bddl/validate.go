@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/openbddl/bddl/activities/report"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/internal/jobs/validaterun"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -23,15 +25,13 @@ type validateOptions struct {
 	scenes     bool   // print the scene feasibility table
 	kbRules    bool   // check the knowledge base's transition rules too
 	domainPath string // --domain: a domain file instead of the embedded ones
-	selectC    []string
-	ignoreC    []string
 	severity   string
 	quiet      bool
 	library    string // --activities: where names are looked up
 	paths      []string
 
-	rules   []activities.Option // derived from the flags
-	minimum bddl.Severity       // --severity
+	rules  []activities.Option // derived from the flags
+	filter report.Filter       // --severity, --select, --ignore
 }
 
 func newValidateCmd(g *globalOptions) *cobra.Command {
@@ -82,8 +82,8 @@ status is 1 when any error is reported.`,
 	f.BoolVar(&opts.scenes, "scenes", false, "check scene feasibility and print which scenes can host each activity")
 	f.BoolVar(&opts.kbRules, "kb-rules", false, "also check the knowledge base's transition rules")
 	f.StringVar(&opts.domainPath, "domain", "", "check predicates against this domain file instead of the embedded domain the problem names")
-	f.StringSliceVar(&opts.selectC, "select", nil, "report only these codes (comma-separated; prefix* matches a prefix)")
-	f.StringSliceVar(&opts.ignoreC, "ignore", nil, "do not report these codes (comma-separated; prefix* matches a prefix)")
+	f.StringSliceVar(&opts.filter.Select, "select", nil, "report only these codes (comma-separated; prefix* matches a prefix)")
+	f.StringSliceVar(&opts.filter.Ignore, "ignore", nil, "do not report these codes (comma-separated; prefix* matches a prefix)")
 	f.StringVar(&opts.severity, "severity", "info", "lowest severity reported: "+severityNames)
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print the findings only, no summary")
 	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find NAME arguments in")
@@ -154,13 +154,13 @@ func runValidate(opts *validateOptions) (retErr error) {
 		if err := needKB(); err != nil {
 			return err
 		}
-		results = validateLibrary(opts, &named, base)
+		results = opts.run().Library(&named, base)
 	}
 	if len(opts.paths) == 0 {
 		if err := needKB(); err != nil {
 			return err
 		}
-		results = validateLibrary(opts, activities.Examples(), base)
+		results = opts.run().Library(activities.Examples(), base)
 	} else if len(paths) > 0 {
 		ins, err := opts.expandDefinitions(paths)
 		if err != nil {
@@ -172,7 +172,7 @@ func runValidate(opts *validateOptions) (retErr error) {
 			return nil
 		}
 		var liberoFailed bool
-		if ins, liberoFailed, err = validateLibero(opts, ins); err != nil {
+		if ins, liberoFailed, err = opts.run().Libero(ins); err != nil {
 			return err
 		}
 		defer func() {
@@ -187,18 +187,18 @@ func runValidate(opts *validateOptions) (retErr error) {
 			if err := needKB(); err != nil {
 				return err
 			}
-			results = append(results, validateFiles(opts, ins, base)...)
+			results = append(results, opts.run().Files(ins, base)...)
 		}
 	}
 	for i := range results {
-		results[i].Report.Findings = opts.keep(results[i].Report.Findings)
+		results[i].Report.Findings = opts.filter.Keep(results[i].Report.Findings)
 	}
 	var kbFindings []kb.Finding
 	if opts.kbRules {
 		if err := needKB(); err != nil {
 			return err
 		}
-		kbFindings = opts.keepKB(activities.CheckKB(base))
+		kbFindings = opts.filter.KeepKB(activities.CheckKB(base))
 	}
 	var failed bool
 	var err error
@@ -226,16 +226,35 @@ func (o *validateOptions) validateFlags() error {
 		return err
 	}
 	var err error
-	if o.minimum, err = parseSeverity(o.severity); err != nil {
+	if o.filter.Minimum, err = parseSeverity(o.severity); err != nil {
 		return err
 	}
-	for _, flag := range []struct {
-		name     string
-		patterns []string
-	}{{"select", o.selectC}, {"ignore", o.ignoreC}} {
-		if err := checkCodePatterns(flag.name, flag.patterns); err != nil {
-			return err
-		}
+	if err := o.filter.CheckPatterns(); err != nil {
+		return misuse("%v", err)
 	}
 	return nil
+}
+
+// run is the validate run the flags ask for (internal/jobs/validaterun).
+func (o *validateOptions) run() validaterun.Options {
+	d, _ := bddl.ParseDialect(o.dialect)
+	return validaterun.Options{Rules: o.rules, Filter: o.filter, Dialect: d, JSON: o.format == "json", Quiet: o.quiet,
+		Pool: func(n int) batch.Pool { return o.pool(o.progress(o.err, n, 50, "validating")) },
+		Read: func(in batch.Input) ([]byte, error) { return readDefinition(in, o.in) },
+		Out:  o.out, Err: o.err}
+}
+
+// loadDomain reads a domain file for --domain; a file that does not parse
+// as a domain is a usage error, reported with its diagnostics.
+func loadDomain(path string, stdin io.Reader, errw io.Writer) (*bddl.Domain, error) {
+	src, err := readDefinition(batch.Input{Path: path, Arg: path}, stdin)
+	if err != nil {
+		return nil, misuse("--domain: %v", err)
+	}
+	d, diags := bddl.ParseDomain(path, src)
+	if diags.HasErrors() || d == nil {
+		diags.WriteText(errw)
+		return nil, misuse("--domain %s is not a valid domain file", path)
+	}
+	return d, nil
 }
