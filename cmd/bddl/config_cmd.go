@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/openbddl/bddl/internal/jobs/kbresolve"
 	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/internal/jobs/kbresolve"
 )
 
 func init() { subcommands = append(subcommands, newConfigCmd) }

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/openbddl/bddl/internal/buildinfo"
 	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/internal/buildinfo"
 )
 
 func init() { subcommands = append(subcommands, newVersionCmd) }
