@@ -63,12 +63,7 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 				return true, misuse("--%s does not apply to --init, which evaluates :init on the first step only", name)
 			}
 		}
-		var jobs []*initJob
-		for _, in := range ins {
-			path := in.Path
-			jobs = append(jobs, &initJob{path: path, rel: in.Rel, own: func() initResult { return liberoInitResult(opts, path) }})
-		}
-		return true, runInitJobs(opts, jobs)
+		return true, runInit(opts, liberocheck.InitJobs(ins, liberoFileCheck(opts)))
 	}
 	switch {
 	case opts.hold < 1:
@@ -111,28 +106,4 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 func liberoFileCheck(opts *checkOptions) libero.FileCheck {
 	return libero.FileCheck{Definition: opts.activity, Stdin: opts.in, Diagnostics: opts.err,
 		CheckOptions: libero.CheckOptions{Hold: opts.hold, AtEnd: opts.atEnd}}
-}
-
-// shardName is a results file's name of a shard: "0/1" unsharded.
-func shardName(s batch.Shard) string { return liberocheck.ShardName(s) }
-
-// liberoInitResult is check --init's record of a LIBERO episode.
-func liberoInitResult(opts *checkOptions, path string) initResult {
-	res := initResult{Record: "init", Episode: path}
-	r, err := libero.CheckFile(path, liberoFileCheck(opts))
-	if err != nil {
-		res.Init, res.Error = "unknown", err.Error()
-		return res
-	}
-	res.Activity, res.Init, res.Literals = r.Activity, r.Init.String(), r.InitLiterals
-	for _, l := range r.InitFailures {
-		res.Failing = append(res.Failing, initFailure{Literal: l.Literal, Value: l.Value.String(), Detail: l.Detail})
-		if l.Value == libero.False {
-			res.False++
-		} else {
-			res.Unknown++
-		}
-	}
-	res.NotTrue = len(res.Failing)
-	return res
 }

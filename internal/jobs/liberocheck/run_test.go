@@ -111,3 +111,17 @@ func TestRunJSONAndShard(t *testing.T) {
 		t.Errorf("ShardName(1/2) = %q", got)
 	}
 }
+
+// TestInitJobs: each LIBERO episode is a job evaluating itself; an
+// unreadable one is an "unknown" record with its error, not a failure
+// of the run.
+func TestInitJobs(t *testing.T) {
+	t.Parallel()
+	jobs := InitJobs([]batch.Input{{Path: "missing.jsonl", Rel: "missing.jsonl"}}, libero.FileCheck{})
+	if len(jobs) != 1 || jobs[0].Rel != "missing.jsonl" || jobs[0].Own == nil {
+		t.Fatalf("InitJobs = %+v", jobs)
+	}
+	if r := jobs[0].Own(); r.Record != "init" || r.Init != "unknown" || r.Error == "" || r.Episode != "missing.jsonl" {
+		t.Errorf("Own() = %+v, want an unknown init record with an error", r)
+	}
+}
