@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/activities/report"
 	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/kb/show"
 )
 
 func init() { subcommands = append(subcommands, newKBCmd) }
@@ -83,14 +83,6 @@ every --property given, one per line. Exits 1 when nothing matches.`,
 	return cmd
 }
 
-// kbSynsetSummary is one search result in JSON.
-type kbSynsetSummary struct {
-	Name   string `json:"name"`
-	Type   string `json:"type,omitempty"`
-	Leaf   bool   `json:"leaf"`
-	Custom bool   `json:"custom"`
-}
-
 func runKBSearch(opts *kbSearchOptions, text string) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
@@ -102,34 +94,12 @@ func runKBSearch(opts *kbSearchOptions, text string) error {
 	if err != nil {
 		return misuse("%v", err)
 	}
-	var props []kb.Property
-	for _, name := range opts.properties {
-		p, ok := b.PropertyByName(name)
-		if !ok {
-			var names []string
-			for _, q := range b.AllProperties() {
-				names = append(names, b.PropertyName(q))
-			}
-			msg := fmt.Sprintf("unknown property %q", name)
-			if s := kb.Suggest(name, names, 1); len(s) > 0 {
-				msg += fmt.Sprintf(" (did you mean %s?)", s[0])
-			}
-			return misuse("%s", msg)
-		}
-		props = append(props, p)
+	found, err := show.Search(b, text, opts.properties)
+	if err != nil {
+		return misuse("%v", err)
 	}
-	found := b.Search(text, props...)
-	if opts.format == "json" {
-		for _, id := range found {
-			rec := kbSynsetSummary{Name: b.Name(id), Type: b.ObjectType(id), Leaf: b.IsLeaf(id), Custom: b.IsCustom(id)}
-			if err := kbWriteJSON(opts.out, rec); err != nil {
-				return err
-			}
-		}
-	} else {
-		for _, id := range found {
-			fmt.Fprintln(opts.out, b.Name(id))
-		}
+	if err := show.WriteSearch(opts.out, b, found, opts.format == "json"); err != nil {
+		return err
 	}
 	if len(found) == 0 {
 		fmt.Fprintln(opts.err, "bddl: no synset matches")
@@ -189,34 +159,13 @@ func runKBCheck(opts *kbCheckOptions) error {
 	if b == nil {
 		return misuse("%v", err)
 	}
-	all := append(b.Check(), activities.CheckKB(b)...)
-	kb.SortFindings(all)
-	counts := kb.CountBySeverity(all)
-	var shown []kb.Finding
-	for _, f := range all {
-		if f.Severity <= least {
-			shown = append(shown, f)
-		}
+	errs, err2 := report.KBCheck{Least: least, JSON: opts.format == "json", Source: opts.kbSource(),
+		Stdout: opts.out, Stderr: opts.err}.Write(b)
+	if err2 != nil {
+		return err2
 	}
-	summary := opts.out
-	if opts.format == "json" {
-		for _, f := range shown {
-			if err := kbWriteJSON(opts.out, report.KBRecordOf(f)); err != nil {
-				return err
-			}
-		}
-		summary = opts.err
-	} else {
-		for _, f := range shown {
-			fmt.Fprintln(opts.err, f)
-		}
-	}
-	fmt.Fprintf(summary, "%s: %d synsets; %d error%s, %d warning%s, %d info\n", opts.kbSource(), b.NumSynsets(),
-		counts[kb.SeverityError], plural(counts[kb.SeverityError], "", "s"),
-		counts[kb.SeverityWarning], plural(counts[kb.SeverityWarning], "", "s"),
-		counts[kb.SeverityInfo])
 	var des kb.DataErrors
-	if counts[kb.SeverityError] > 0 || errors.As(err, &des) {
+	if errs > 0 || errors.As(err, &des) {
 		return findings()
 	}
 	return nil
