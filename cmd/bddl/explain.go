@@ -43,12 +43,8 @@ the BEHAVIOR-1K tree bddl.toml names) or an embedded example.`,
 	return cmd
 }
 
-type explanation struct {
-	Problem string   `json:"problem"`
-	Domain  string   `json:"domain"`
-	Init    []string `json:"init"`
-	Goal    []string `json:"goal"`
-}
+// explain is the record of bddl explain --format json (the server's too).
+func explain(p *bddl.Problem) bddl.Explanation { return bddl.ExplainRecord(p) }
 
 func runExplain(opts *explainOptions) error {
 	if err := checkFormat(opts.format); err != nil {
@@ -94,6 +90,5 @@ func runExplain(opts *explainOptions) error {
 		fmt.Fprint(opts.out, bddl.ExplainProblem(p))
 		return nil
 	}
-	e := explain(p)
-	return jsonLines(opts.out).Encode(e)
+	return jsonLines(opts.out).Encode(explain(p))
 }

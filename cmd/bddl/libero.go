@@ -78,20 +78,8 @@ func sampleLibero(cmd *cobra.Command, opts *sampleOptions, args []string) (bool,
 	if err := os.MkdirAll(opts.out, 0o755); err != nil {
 		return true, misuse("-o %s: %v", opts.out, err)
 	}
-	enc := jsonLines(opts.globalOptions.out)
 	sampled, done, failed, err := libero.SampleDefinitions(defs, libero.SampleFiles{Out: opts.out, Seed: opts.seed, Count: opts.count, Diagnostics: opts.err},
-		func(rec libero.SampleRecord, err error) error {
-			switch {
-			case opts.format == "json":
-				return enc.Encode(rec)
-			case err != nil:
-				// sample's lines for BEHAVIOR-1K configurations.
-				fmt.Fprintf(opts.globalOptions.out, "FAIL  %s  #%d  %v\n", rec.Activity, rec.Index, err)
-			default:
-				fmt.Fprintf(opts.globalOptions.out, "ok    %s  %s  %.1f ms\n", rec.Activity, rec.File, rec.Ms)
-			}
-			return nil
-		})
+		libero.SampleLines(opts.globalOptions.out, opts.format == "json"))
 	if err != nil {
 		return true, err
 	}
