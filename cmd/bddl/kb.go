@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/activities/report"
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/kb"
 	"github.com/openbddl/bddl/kb/show"
 )
@@ -38,16 +39,11 @@ shows which and where from.`,
 // kbLookupSynsets resolves names, printing a did-you-mean on stderr for each
 // unknown one; unknown reports whether any was.
 func kbLookupSynsets(g *globalOptions, b *kb.Base, names []string) (ids []kb.SynsetID, unknown bool) {
-	for _, name := range names {
-		id, ok := b.Lookup(kb.SynsetOfTerm(name))
-		if !ok {
-			fmt.Fprintf(g.err, "bddl: %s\n", b.UnknownSynsetMessage(name))
-			unknown = true
-			continue
-		}
-		ids = append(ids, id)
+	ids, msgs := show.Lookup(b, names)
+	for _, m := range msgs {
+		fmt.Fprintf(g.err, "bddl: %s\n", m)
 	}
-	return ids, unknown
+	return ids, len(msgs) > 0
 }
 
 // ---------------------------------------------------------------------
@@ -139,7 +135,7 @@ Exit status: 0 when there is no error finding (warnings and info allowed),
 		RunE: func(_ *cobra.Command, _ []string) error { return runKBCheck(opts) },
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
-	cmd.Flags().StringVar(&opts.severity, "severity", "info", "least severity to print: "+severityNames)
+	cmd.Flags().StringVar(&opts.severity, "severity", "info", "least severity to print: "+bddl.SeverityNames)
 	return cmd
 }
 

@@ -84,7 +84,7 @@ status is 1 when any error is reported.`,
 	f.StringVar(&opts.domainPath, "domain", "", "check predicates against this domain file instead of the embedded domain the problem names")
 	f.StringSliceVar(&opts.filter.Select, "select", nil, "report only these codes (comma-separated; prefix* matches a prefix)")
 	f.StringSliceVar(&opts.filter.Ignore, "ignore", nil, "do not report these codes (comma-separated; prefix* matches a prefix)")
-	f.StringVar(&opts.severity, "severity", "info", "lowest severity reported: "+severityNames)
+	f.StringVar(&opts.severity, "severity", "info", "lowest severity reported: "+bddl.SeverityNames)
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print the findings only, no summary")
 	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find NAME arguments in")
 	opts.batchFlags.add(f, "files")

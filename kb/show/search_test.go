@@ -28,3 +28,18 @@ func TestSearch(t *testing.T) {
 		t.Errorf("Search(--property cookabl) error = %v", err)
 	}
 }
+
+// TestLookupAndNames: names and instance names resolve, unknown ones
+// come back with a did-you-mean; Names completes by prefix, sorted.
+func TestLookupAndNames(t *testing.T) {
+	t.Parallel()
+	b := kb.Default()
+	ids, unknown := Lookup(b, []string{"apple.n.01", "apple.n.01_1", "appel.n.01"})
+	if len(ids) != 2 || len(unknown) != 1 || !strings.Contains(unknown[0], "appel.n.01") {
+		t.Errorf("Lookup = %v, %q", ids, unknown)
+	}
+	names := Names(b, "apple")
+	if len(names) == 0 || names[0] != "apple.n.01" {
+		t.Errorf("Names(apple) = %v", names)
+	}
+}
