@@ -98,15 +98,14 @@ status is 1 when any error is reported.`,
 // of resident memory at little cost in time.
 const validateMemoryLimit = 32 << 20
 
-func runValidate(opts *validateOptions) (retErr error) {
+func runValidate(opts *validateOptions) error {
 	if err := opts.validateFlags(); err != nil {
 		return err
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(validateMemoryLimit))
 	}
-	var results []report.File
-	var named activities.Library // embedded examples given by name
+	in := validaterun.Inputs{Named: &activities.Library{}, Examples: len(opts.paths) == 0}
 	paths := opts.paths[:0:0]
 	for _, p := range opts.paths {
 		if isPathLike(p) {
@@ -121,23 +120,34 @@ func runValidate(opts *validateOptions) (retErr error) {
 			paths = append(paths, n.path)
 			opts.hints = append(opts.hints, n.path)
 		} else {
-			named.Activities = append(named.Activities, n.example)
+			in.Named.Activities = append(in.Named.Activities, n.example)
 		}
 	}
-	// The knowledge base is loaded (and its note printed) only when a
-	// BEHAVIOR-1K definition or --kb-rules needs it: LIBERO's dialect
-	// uses none.
 	var base *kb.Base
-	needKB := func() error {
+	in.KB = func() (*kb.Base, error) {
 		if base != nil {
-			return nil
+			return base, nil
 		}
 		b, err := opts.loadKB()
 		if err != nil {
-			return misuse("%v", err)
+			return nil, misuse("%v", err)
 		}
 		base = b
-		return nil
+		return base, nil
+	}
+	if len(paths) > 0 {
+		in.Expand = func() ([]batch.Input, bool, error) {
+			ins, err := opts.expandDefinitions(paths)
+			if err != nil {
+				return nil, true, err
+			}
+			ins = batch.Select(opts.shard, ins, func(in batch.Input) string { return in.Rel })
+			if len(ins) == 0 {
+				fmt.Fprintf(opts.err, "bddl: shard %s holds none of the files: nothing to validate\n", opts.shard)
+				return nil, true, nil
+			}
+			return ins, false, nil
+		}
 	}
 	if opts.domainPath != "" {
 		d, err := loadDomain(opts.domainPath, opts.in, opts.err)
@@ -150,72 +160,27 @@ func runValidate(opts *validateOptions) (retErr error) {
 		// Scene feasibility reads the scene data; it runs when asked for.
 		opts.rules = append(opts.rules, activities.SkipRules("no-scene"))
 	}
-	if len(named.Activities) > 0 {
-		if err := needKB(); err != nil {
-			return err
+	run := opts.run()
+	results, liberoFailed, done, err := run.Collect(in)
+	if err != nil || done {
+		if err == nil && liberoFailed {
+			return findings()
 		}
-		results = opts.run().Library(&named, base)
-	}
-	if len(opts.paths) == 0 {
-		if err := needKB(); err != nil {
-			return err
-		}
-		results = opts.run().Library(activities.Examples(), base)
-	} else if len(paths) > 0 {
-		ins, err := opts.expandDefinitions(paths)
-		if err != nil {
-			return err
-		}
-		ins = batch.Select(opts.shard, ins, func(in batch.Input) string { return in.Rel })
-		if len(ins) == 0 {
-			fmt.Fprintf(opts.err, "bddl: shard %s holds none of the files: nothing to validate\n", opts.shard)
-			return nil
-		}
-		var liberoFailed bool
-		if ins, liberoFailed, err = opts.run().Libero(ins); err != nil {
-			return err
-		}
-		defer func() {
-			if liberoFailed && retErr == nil {
-				retErr = findings()
-			}
-		}()
-		if len(ins) == 0 && len(results) == 0 {
-			return nil
-		}
-		if len(ins) > 0 {
-			if err := needKB(); err != nil {
-				return err
-			}
-			results = append(results, opts.run().Files(ins, base)...)
-		}
-	}
-	for i := range results {
-		results[i].Report.Findings = opts.filter.Keep(results[i].Report.Findings)
+		return err
 	}
 	var kbFindings []kb.Finding
 	if opts.kbRules {
-		if err := needKB(); err != nil {
+		if _, err := in.KB(); err != nil {
 			return err
 		}
-		kbFindings = opts.filter.KeepKB(activities.CheckKB(base))
+		kbFindings = activities.CheckKB(base)
 	}
-	var failed bool
-	var err error
-	if opts.format == "json" {
-		failed, err = report.WriteJSON(opts.out, results, kbFindings, opts.scenes)
-	} else {
-		pal := paletteFor(opts.out)
-		failed, err = report.WriteText(opts.out, opts.err, results, kbFindings, report.Options{Scenes: opts.scenes, Quiet: opts.quiet,
-			Colours: report.Colours{Error: pal.red, Warning: pal.yellow}})
-	}
-	if err != nil {
-		return err
-	}
-	if failed {
+	pal := paletteFor(opts.out)
+	failed, err := run.Write(results, kbFindings, opts.scenes, report.Colours{Error: pal.red, Warning: pal.yellow})
+	if err == nil && (failed || liberoFailed) {
 		return findings()
 	}
-	return nil
+	return err
 }
 
 func (o *validateOptions) validateFlags() error {
