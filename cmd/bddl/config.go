@@ -1,12 +1,7 @@
 package main
 
 import (
-	"errors"
-	"io/fs"
-	"os"
-
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/openbddl/bddl/internal/config"
 	"github.com/openbddl/bddl/internal/jobs/kbresolve"
@@ -54,32 +49,7 @@ func (g *globalOptions) resolveActivities(flag string) setting {
 }
 
 // hintInputs records the command's input paths, from which the
-// knowledge base and activity library are inferred: positional
-// arguments and the values of path flags.
+// knowledge base and activity library are inferred (config.InputPaths).
 func (g *globalOptions) hintInputs(cmd *cobra.Command, args []string) {
-	add := func(p string) {
-		if p == "" || p == "-" {
-			return
-		}
-		if _, err := os.Stat(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return
-		}
-		g.hints = append(g.hints, p)
-	}
-	for _, name := range []string{"activity", "activities", "episode", "scene-file", "template"} {
-		f := cmd.Flags().Lookup(name)
-		if f == nil {
-			continue
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				add(v)
-			}
-		} else {
-			add(f.Value.String())
-		}
-	}
-	for _, a := range args {
-		add(a)
-	}
+	g.hints = append(g.hints, config.InputPaths(cmd, args)...)
 }

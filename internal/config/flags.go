@@ -1,7 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"sort"
 	"strings"
 
@@ -151,6 +154,43 @@ func commandPaths(cmds []*cobra.Command, root *cobra.Command) []string {
 		if c != root {
 			out = append(out, strings.TrimPrefix(c.CommandPath(), root.Name()+" "))
 		}
+	}
+	return out
+}
+
+// pathFlags are the flags whose values are input paths.
+var pathFlags = []string{"activity", "activities", "episode", "scene-file", "template"}
+
+// InputPaths are the command's input paths, from which the knowledge
+// base and activity library are inferred: the values of its path flags,
+// then the positional arguments; "-" and paths that cannot be looked at
+// (other than missing ones) are left out.
+func InputPaths(cmd *cobra.Command, args []string) []string {
+	var out []string
+	add := func(p string) {
+		if p == "" || p == "-" {
+			return
+		}
+		if _, err := os.Stat(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		out = append(out, p)
+	}
+	for _, name := range pathFlags {
+		f := cmd.Flags().Lookup(name)
+		if f == nil {
+			continue
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				add(v)
+			}
+		} else {
+			add(f.Value.String())
+		}
+	}
+	for _, a := range args {
+		add(a)
 	}
 	return out
 }
