@@ -181,16 +181,6 @@ func (o *checkOptions) validateFlags() error {
 	return nil
 }
 
-func dropKey(inputs []batch.Input, key string) []batch.Input {
-	kept := inputs[:0]
-	for _, in := range inputs {
-		if in.Key() != key {
-			kept = append(kept, in)
-		}
-	}
-	return kept
-}
-
 // compileOptions turns the flags into predicates options.
 func (o *checkOptions) compileOptions() (predicates.Options, error) {
 	opts, err := checkrun.CompileOptions(o.negation, o.strictPair, o.geometry)

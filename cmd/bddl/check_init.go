@@ -51,14 +51,22 @@ type initResult = initcheck.Result
 var initIgnores = []string{"per-step", "plot", "hold", "at-end", "lenient", "stats", "details", "negation", "strict-pairs",
 	"touch-tolerance", "vertical-range", "horizontal-range", "nextto-ratio", "horizontal-rays", "overlap-fraction", "transitions"}
 
-func runCheckInit(cmd *cobra.Command, o *checkOptions, paths []string) error {
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
+// refuseInitFlags refuses the flags --init has no use for.
+func refuseInitFlags(cmd *cobra.Command) error {
 	for _, name := range initIgnores {
 		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
 			return misuse("--%s does not apply to --init, which evaluates :init on the first step only", name)
 		}
+	}
+	return nil
+}
+
+func runCheckInit(cmd *cobra.Command, o *checkOptions, paths []string) error {
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	if err := refuseInitFlags(cmd); err != nil {
+		return err
 	}
 	if len(paths) == 0 {
 		return misuse("--init: name task folders, instance files or episode files")

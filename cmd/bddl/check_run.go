@@ -22,23 +22,9 @@ func runCheck(opts *checkOptions) error {
 		return err
 	}
 	note := noter(opts.err)
-	inputs, err := batch.Expand(opts.episodes, batch.ExpandOptions{What: "episodes", Match: batch.IsEpisodeFile,
-		Describe: batch.EpisodeSuffixes(), Stdin: true, Note: note})
+	inputs, err := checkrun.Inputs(opts.episodes, opts.out, note)
 	if err != nil {
-		return misuse("--episode: %v", err)
-	}
-	for _, in := range inputs {
-		if isDefinitionFile(in.Path) {
-			return misuse("--episode %s is an activity definition, not an episode: give it as --activity %s, and the recordings with --episode", in.Path, in.Path)
-		}
-	}
-	if opts.out != "" {
-		// The results file may sit among the episodes: it is not one.
-		outKey := batch.PathKey(opts.out)
-		inputs = dropKey(inputs, outKey)
-		if len(inputs) == 0 {
-			return misuse("no episodes besides the -o/--output file")
-		}
+		return misuse("%v", err)
 	}
 	for _, hook := range opts.inputs {
 		if inputs, err = hook(inputs); err != nil {
