@@ -100,7 +100,7 @@ func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (
 	run, err := checkrun.New(checkrun.Options{
 		Format: opts.format, Out: opts.out, Plot: opts.plot, PerStep: opts.perStep, Details: opts.details, Stats: opts.stats,
 		Shard: opts.shard, Jobs: opts.jobs, NoProgress: opts.noProgress, Stdout: opts.stdout(), Stderr: opts.err,
-		Mark:        func(verdict, mark string) string { return markVerdict(pal, verdict, mark) },
+		Mark:        checkrun.MarkIn(pal.green, pal.red, pal.yellow),
 		Summaries:   opts.summaries,
 		AfterResult: testAfterResult,
 	}, checker, eps)
@@ -108,19 +108,6 @@ func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (
 		return nil, misuse("%v", err)
 	}
 	return run, nil
-}
-
-// markVerdict colours the verdict word of check's lines: SUCCESS green,
-// ERROR red, the others yellow.
-func markVerdict(pal palette, verdict, mark string) string {
-	switch verdict {
-	case "SUCCESS":
-		return pal.green(mark)
-	case "ERROR":
-		return pal.red(mark)
-	default:
-		return pal.yellow(mark)
-	}
 }
 
 // checkEnding is the exit status of a run's ending.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/libero"
 )
 
 func init() { subcommands = append(subcommands, newExplainCmd) }
@@ -83,12 +84,15 @@ func runExplain(opts *explainOptions) error {
 	if p == nil {
 		return misuse("%s is a domain file; explain takes a problem file", opts.path)
 	}
-	if p.Libero != nil {
-		return explainLibero(opts, p)
-	}
-	if opts.format == "text" {
+	switch {
+	case p.Libero != nil && opts.format == "json":
+		return jsonLines(opts.out).Encode(libero.ExplainJSON(p))
+	case p.Libero != nil:
+		fmt.Fprint(opts.out, libero.Explain(p))
+	case opts.format == "json":
+		return jsonLines(opts.out).Encode(explain(p))
+	default:
 		fmt.Fprint(opts.out, bddl.ExplainProblem(p))
-		return nil
 	}
-	return jsonLines(opts.out).Encode(explain(p))
+	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -151,7 +150,7 @@ func runKBCheck(opts *kbCheckOptions) error {
 	// Data errors are what this command reports, so a base that loaded
 	// with them is checked rather than refused.
 	b, err := opts.loadKBData()
-	opts.noteKB(opts.resolveKB())
+	opts.kbLoader().Note(opts.kbLoader().KB())
 	if b == nil {
 		return misuse("%v", err)
 	}
@@ -165,10 +164,4 @@ func runKBCheck(opts *kbCheckOptions) error {
 		return findings()
 	}
 	return nil
-}
-
-// kbWriteJSON writes v as one JSON line, as every kb subcommand's JSON
-// output.
-func kbWriteJSON(w io.Writer, v any) error {
-	return jsonLines(w).Encode(v)
 }

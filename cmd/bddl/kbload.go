@@ -30,11 +30,6 @@ func (g *globalOptions) loadKB() (*kb.Base, error) {
 // loadKBData is loadKB returning data errors with the base, for kb check.
 func (g *globalOptions) loadKBData() (*kb.Base, error) { return g.kbLoader().LoadData() }
 
-// noteKB prints, once a process, which knowledge base is in use.
-func (g *globalOptions) noteKB(s setting) {
-	g.kbLoader().Note(kbresolve.Setting{Value: s.value, Source: s.source})
-}
-
 // kbSource names the knowledge base in use, for messages.
 func (g *globalOptions) kbSource() string { return g.kbLoader().Source() }
 

@@ -32,15 +32,6 @@ func (g *globalOptions) isLibero(src []byte) bool {
 	return validaterun.IsLibero(d, src)
 }
 
-// explainLibero prints a LIBERO problem in plain English.
-func explainLibero(opts *explainOptions, p *bddl.Problem) error {
-	if opts.format == "json" {
-		return jsonLines(opts.out).Encode(libero.ExplainJSON(p))
-	}
-	fmt.Fprint(opts.out, libero.Explain(p))
-	return nil
-}
-
 // sampleLibero samples LIBERO definitions when every argument is one; it
 // reports whether it handled the command.
 func sampleLibero(cmd *cobra.Command, opts *sampleOptions, args []string) (bool, error) {

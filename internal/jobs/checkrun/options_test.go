@@ -32,3 +32,15 @@ func TestCompileOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkIn: SUCCESS green, ERROR red, the others yellow.
+func TestMarkIn(t *testing.T) {
+	t.Parallel()
+	tag := func(c string) func(string) string { return func(s string) string { return c + ":" + s } }
+	mark := MarkIn(tag("g"), tag("r"), tag("y"))
+	for verdict, want := range map[string]string{"SUCCESS": "g:x", "ERROR": "r:x", "FAIL": "y:x", "UNDETERMINED": "y:x"} {
+		if got := mark(verdict, "x"); got != want {
+			t.Errorf("mark(%s) = %q, want %q", verdict, got, want)
+		}
+	}
+}
