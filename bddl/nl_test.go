@@ -153,3 +153,19 @@ func TestExplainProblem(t *testing.T) {
 		t.Errorf("ExplainProblem(no goal) = %q, want %q", got, want)
 	}
 }
+
+// TestExplainRecord: one sentence per :init literal and per top-level
+// goal conjunct, never null lists.
+func TestExplainRecord(t *testing.T) {
+	t.Parallel()
+	src := "(define (problem p_0) (:domain omnigibson) (:objects apple.n.01_1 - apple.n.01) " +
+		"(:init (cooked apple.n.01_1)) (:goal (and (not (cooked ?apple.n.01_1)) (cooked ?apple.n.01_1))))"
+	p, diags := ParseProblem("p.bddl", []byte(src))
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	e := ExplainRecord(p)
+	if e.Problem != "p_0" || e.Domain != "omnigibson" || len(e.Init) != 1 || len(e.Goal) != 2 {
+		t.Errorf("ExplainRecord = %+v", e)
+	}
+}

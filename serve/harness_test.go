@@ -198,9 +198,9 @@ func comparable(t *testing.T, rec []byte) map[string]any {
 }
 
 // schemaFor reads a record schema of bddl schema; the serve schema is
-// the command's (cmd/bddl/schemas, embedded there).
+// internal/schemas' (embedded there).
 func schemaFor(name string) ([]byte, error) {
-	return os.ReadFile(filepath.Join("..", "cmd", "bddl", "schemas", name+".schema.json"))
+	return os.ReadFile(filepath.Join("..", "internal", "schemas", "schemas", name+".schema.json"))
 }
 
 // compileSchema compiles one of the record schemas.

@@ -14,7 +14,7 @@ import (
 // first line is the handshake; then each request line gets one response
 // line carrying the request's id, in completion order (requests on one
 // session complete in the order they were sent). The schema is
-// schemas/serve.schema.json (bddl schema serve).
+// internal/schemas/schemas/serve.schema.json (bddl schema serve).
 
 // serveProtocol is the protocol version of the handshake. A client that
 // does not know it must stop.

@@ -11,6 +11,7 @@ import (
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/internal/jobs/checkrun"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -180,43 +181,12 @@ func (o *checkOptions) validateFlags() error {
 	return nil
 }
 
-func dropKey(inputs []batch.Input, key string) []batch.Input {
-	kept := inputs[:0]
-	for _, in := range inputs {
-		if in.Key() != key {
-			kept = append(kept, in)
-		}
-	}
-	return kept
-}
-
 // compileOptions turns the flags into predicates options.
 func (o *checkOptions) compileOptions() (predicates.Options, error) {
-	var opts predicates.Options
-	switch o.negation {
-	case "reference":
-		opts.Negation = predicates.ReferenceNegation
-	case "strict":
-		opts.Negation = predicates.StrictNegation
-	default:
-		return opts, misuse("--negation %q: use reference or strict", o.negation)
+	opts, err := checkrun.CompileOptions(o.negation, o.strictPair, o.geometry)
+	if err != nil {
+		return opts, misuse("%v", err)
 	}
-	g := o.geometry
-	for _, v := range []struct {
-		name   string
-		val    float64
-		zeroOK bool
-	}{{"touch-tolerance", g.TouchTolerance, true}, {"vertical-range", g.VerticalRange, false}, {"horizontal-range", g.HorizontalRange, false},
-		{"nextto-ratio", g.NextToRatio, false}, {"overlap-fraction", g.OverlapFraction, false}} {
-		if !(v.val > 0 || v.zeroOK && v.val == 0) || v.val > 1e6 {
-			return opts, misuse("--%s %v: must be a positive number", v.name, v.val)
-		}
-	}
-	if g.HorizontalRays < 1 || g.HorizontalRays > 360 {
-		return opts, misuse("--horizontal-rays %d: must be between 1 and 360", g.HorizontalRays)
-	}
-	opts.StrictPairs = o.strictPair
-	opts.Geometry = g
 	return opts, nil
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -45,41 +44,29 @@ func init() {
 }
 
 // initResult is the "init" record (bddl schema init).
-type (
-	initResult  = initcheck.Result
-	initFailure = initcheck.Failure
-)
-
-// initJob is a state check --init evaluates its own way (a LIBERO
-// episode, libero.go): its path, its path relative to its argument and
-// its evaluation.
-type initJob struct {
-	path, rel string
-	own       func() initResult
-}
-
-// runInitJobs runs initJobs as check --init runs its own.
-func runInitJobs(o *checkOptions, jobs []*initJob) error {
-	js := make([]*initcheck.Job, len(jobs))
-	for i, j := range jobs {
-		js[i] = &initcheck.Job{Path: j.path, Rel: j.rel, Own: j.own}
-	}
-	return runInit(o, js)
-}
+type initResult = initcheck.Result
 
 // initIgnores are the flags of check that --init has no use for: they
 // are refused, not ignored.
 var initIgnores = []string{"per-step", "plot", "hold", "at-end", "lenient", "stats", "details", "negation", "strict-pairs",
 	"touch-tolerance", "vertical-range", "horizontal-range", "nextto-ratio", "horizontal-rays", "overlap-fraction", "transitions"}
 
-func runCheckInit(cmd *cobra.Command, o *checkOptions, paths []string) error {
-	if err := checkFormat(o.format); err != nil {
-		return err
-	}
+// refuseInitFlags refuses the flags --init has no use for.
+func refuseInitFlags(cmd *cobra.Command) error {
 	for _, name := range initIgnores {
 		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
 			return misuse("--%s does not apply to --init, which evaluates :init on the first step only", name)
 		}
+	}
+	return nil
+}
+
+func runCheckInit(cmd *cobra.Command, o *checkOptions, paths []string) error {
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	if err := refuseInitFlags(cmd); err != nil {
+		return err
 	}
 	if len(paths) == 0 {
 		return misuse("--init: name task folders, instance files or episode files")
@@ -117,47 +104,21 @@ func runInit(o *checkOptions, jobs []*initcheck.Job) error {
 	if err != nil {
 		return misuse("%v", err)
 	}
-	jobs = batch.Select(shard, jobs, func(j *initcheck.Job) string { return j.Rel })
-	r := &initcheck.Runner{Pool: batch.Pool{Jobs: o.jobs}, Format: o.format, Stdout: o.streams.out,
-		OutName: o.out, Shard: shard, ShardInputs: len(jobs)}
-	// -o: the records go to a results file too, and a run resumes from
-	// it: states with a verdict in it are not evaluated again.
-	var previous []initResult
-	if o.out != "" {
-		if r.Results, err = batch.OpenResults(o.out, noter(o.err)); err != nil {
-			return misuse("-o %v", err)
-		}
-		defer r.Results.Close()
-		recs, err := batch.ReadResults(o.out, func(string) {})
-		if err != nil {
-			return misuse("-o %v", err)
-		}
-		all := len(jobs)
-		jobs, previous = initcheck.Resume(recs, batch.PathKey(o.out), jobs)
-		if len(previous) > 0 {
-			fmt.Fprintf(o.err, "bddl: note: %s: %d of %d states already checked; checking %d\n", o.out, len(previous), all, len(jobs))
-		}
-	}
 	ctx, stop := o.interruptible()
 	defer stop()
-	if !o.noProgress {
-		r.Pool.Progress = batch.NewProgress(o.err, int64(len(jobs)), 2, "checking :init")
-	}
-	fresh, err := r.Run(ctx, jobs)
-	if err != nil {
+	failed, err := initcheck.Batch{Shard: shard, Jobs: o.jobs, Format: o.format, Out: o.out, NoProgress: o.noProgress,
+		Stdout: o.streams.out, Stderr: o.err, Note: noter(o.err)}.Run(ctx, jobs)
+	var oe *initcheck.OutputError
+	var ie *initcheck.InterruptedError
+	switch {
+	case errors.As(err, &oe):
+		return misuse("%v", oe)
+	case errors.As(err, &ie):
+		return &exitError{code: exitInterrupted, err: ie}
+	case err != nil:
 		return err
-	}
-	results := append(previous, fresh...)
-	if o.format == "text" {
-		initcheck.WriteSummary(o.streams.out, results, len(previous))
-	}
-	if ctx.Err() != nil {
-		return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: %d of %d states checked", len(fresh), len(jobs))}
-	}
-	for _, r := range results {
-		if r.Init != "true" {
-			return findings()
-		}
+	case failed:
+		return findings()
 	}
 	return nil
 }

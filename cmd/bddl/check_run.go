@@ -22,23 +22,9 @@ func runCheck(opts *checkOptions) error {
 		return err
 	}
 	note := noter(opts.err)
-	inputs, err := batch.Expand(opts.episodes, batch.ExpandOptions{What: "episodes", Match: batch.IsEpisodeFile,
-		Describe: batch.EpisodeSuffixes(), Stdin: true, Note: note})
+	inputs, err := checkrun.Inputs(opts.episodes, opts.out, note)
 	if err != nil {
-		return misuse("--episode: %v", err)
-	}
-	for _, in := range inputs {
-		if isDefinitionFile(in.Path) {
-			return misuse("--episode %s is an activity definition, not an episode: give it as --activity %s, and the recordings with --episode", in.Path, in.Path)
-		}
-	}
-	if opts.out != "" {
-		// The results file may sit among the episodes: it is not one.
-		outKey := batch.PathKey(opts.out)
-		inputs = dropKey(inputs, outKey)
-		if len(inputs) == 0 {
-			return misuse("no episodes besides the -o/--output file")
-		}
+		return misuse("%v", err)
 	}
 	for _, hook := range opts.inputs {
 		if inputs, err = hook(inputs); err != nil {
@@ -114,7 +100,7 @@ func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (
 	run, err := checkrun.New(checkrun.Options{
 		Format: opts.format, Out: opts.out, Plot: opts.plot, PerStep: opts.perStep, Details: opts.details, Stats: opts.stats,
 		Shard: opts.shard, Jobs: opts.jobs, NoProgress: opts.noProgress, Stdout: opts.stdout(), Stderr: opts.err,
-		Mark:        func(verdict, mark string) string { return markVerdict(pal, verdict, mark) },
+		Mark:        checkrun.MarkIn(pal.green, pal.red, pal.yellow),
 		Summaries:   opts.summaries,
 		AfterResult: testAfterResult,
 	}, checker, eps)
@@ -122,19 +108,6 @@ func newCheckRun(opts *checkOptions, res *batch.Resolver, eps []batch.Episode) (
 		return nil, misuse("%v", err)
 	}
 	return run, nil
-}
-
-// markVerdict colours the verdict word of check's lines: SUCCESS green,
-// ERROR red, the others yellow.
-func markVerdict(pal palette, verdict, mark string) string {
-	switch verdict {
-	case "SUCCESS":
-		return pal.green(mark)
-	case "ERROR":
-		return pal.red(mark)
-	default:
-		return pal.yellow(mark)
-	}
 }
 
 // checkEnding is the exit status of a run's ending.

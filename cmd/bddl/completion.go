@@ -1,15 +1,11 @@
 package main
 
 import (
-	"sort"
-	"strings"
-
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/internal/config"
 	"github.com/openbddl/bddl/internal/jobs/batch"
-	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/kb/show"
 )
 
 // completeActivities completes activity names from the --activities
@@ -17,7 +13,6 @@ import (
 // examples; files complete too, since a definition file is accepted.
 func completeActivities(g *globalOptions, library *string) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		libs := []*activities.Library{activities.Examples()}
 		dir := ""
 		if library != nil {
 			dir = *library
@@ -37,23 +32,7 @@ func completeActivities(g *globalOptions, library *string) cobra.CompletionFunc 
 				dir = g.resolveActivities("").value
 			}
 		}
-		if dir != "" {
-			if lib, err := batch.LoadLibrary(dir, nil); err == nil {
-				libs = append(libs, lib)
-			}
-		}
-		seen := map[string]bool{}
-		var out []string
-		for _, lib := range libs {
-			for _, a := range lib.Activities {
-				if !seen[a.Name] && strings.HasPrefix(a.Name, toComplete) {
-					seen[a.Name] = true
-					out = append(out, a.Name)
-				}
-			}
-		}
-		sort.Strings(out)
-		return out, cobra.ShellCompDirectiveDefault
+		return batch.ActivityNames(dir, toComplete), cobra.ShellCompDirectiveDefault
 	}
 }
 
@@ -65,13 +44,6 @@ func completeSynsets(g *globalOptions) cobra.CompletionFunc {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveError
 		}
-		var out []string
-		for id := range b.NumSynsets() {
-			if name := b.Name(kb.SynsetID(id)); strings.HasPrefix(name, toComplete) {
-				out = append(out, name)
-			}
-		}
-		sort.Strings(out)
-		return out, cobra.ShellCompDirectiveNoFileComp
+		return show.Names(b, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
 }

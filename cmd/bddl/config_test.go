@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/openbddl/bddl/internal/corpus"
+	"github.com/openbddl/bddl/internal/jobs/kbresolve"
 )
 
 // runBDDLIn is runBDDL with bddl.toml looked for from dir.
@@ -21,13 +22,13 @@ func runBDDLIn(t *testing.T, dir string, args ...string) cliResult {
 
 // configSettings runs bddl config --format json and maps setting to
 // record.
-func configSettings(t *testing.T, dir string, args ...string) map[string]configRecord {
+func configSettings(t *testing.T, dir string, args ...string) map[string]kbresolve.Record {
 	t.Helper()
 	r := runBDDLIn(t, dir, append([]string{"config", "--format", "json"}, args...)...)
 	r.wantCode(t, args, exitOK)
-	got := map[string]configRecord{}
+	got := map[string]kbresolve.Record{}
 	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
-		var rec configRecord
+		var rec kbresolve.Record
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatalf("%q: %v", line, err)
 		}
@@ -85,7 +86,7 @@ func TestKBResolution(t *testing.T) {
 		t.Errorf("--kb %s: activities = %+v", kbDir, got["activities"])
 	}
 	// Outside any tree: the embedded default.
-	if got := configSettings(t, empty, filepath.Join("testdata", "cookies.bddl")); got["kb"].Value != embeddedKB {
+	if got := configSettings(t, empty, filepath.Join("testdata", "cookies.bddl")); got["kb"].Value != kbresolve.Embedded {
 		t.Errorf("outside a tree: kb = %+v", got["kb"])
 	}
 	// --kb wins over the tree.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/libero"
 )
 
 func init() { subcommands = append(subcommands, newExplainCmd) }
@@ -43,12 +44,8 @@ the BEHAVIOR-1K tree bddl.toml names) or an embedded example.`,
 	return cmd
 }
 
-type explanation struct {
-	Problem string   `json:"problem"`
-	Domain  string   `json:"domain"`
-	Init    []string `json:"init"`
-	Goal    []string `json:"goal"`
-}
+// explain is the record of bddl explain --format json (the server's too).
+func explain(p *bddl.Problem) bddl.Explanation { return bddl.ExplainRecord(p) }
 
 func runExplain(opts *explainOptions) error {
 	if err := checkFormat(opts.format); err != nil {
@@ -87,13 +84,15 @@ func runExplain(opts *explainOptions) error {
 	if p == nil {
 		return misuse("%s is a domain file; explain takes a problem file", opts.path)
 	}
-	if p.Libero != nil {
-		return explainLibero(opts, p)
-	}
-	if opts.format == "text" {
+	switch {
+	case p.Libero != nil && opts.format == "json":
+		return jsonLines(opts.out).Encode(libero.ExplainJSON(p))
+	case p.Libero != nil:
+		fmt.Fprint(opts.out, libero.Explain(p))
+	case opts.format == "json":
+		return jsonLines(opts.out).Encode(explain(p))
+	default:
 		fmt.Fprint(opts.out, bddl.ExplainProblem(p))
-		return nil
 	}
-	e := explain(p)
-	return jsonLines(opts.out).Encode(e)
+	return nil
 }

@@ -3,13 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/activities/report"
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/kb"
+	"github.com/openbddl/bddl/kb/show"
 )
 
 func init() { subcommands = append(subcommands, newKBCmd) }
@@ -38,16 +38,11 @@ shows which and where from.`,
 // kbLookupSynsets resolves names, printing a did-you-mean on stderr for each
 // unknown one; unknown reports whether any was.
 func kbLookupSynsets(g *globalOptions, b *kb.Base, names []string) (ids []kb.SynsetID, unknown bool) {
-	for _, name := range names {
-		id, ok := b.Lookup(kb.SynsetOfTerm(name))
-		if !ok {
-			fmt.Fprintf(g.err, "bddl: %s\n", b.UnknownSynsetMessage(name))
-			unknown = true
-			continue
-		}
-		ids = append(ids, id)
+	ids, msgs := show.Lookup(b, names)
+	for _, m := range msgs {
+		fmt.Fprintf(g.err, "bddl: %s\n", m)
 	}
-	return ids, unknown
+	return ids, len(msgs) > 0
 }
 
 // ---------------------------------------------------------------------
@@ -83,14 +78,6 @@ every --property given, one per line. Exits 1 when nothing matches.`,
 	return cmd
 }
 
-// kbSynsetSummary is one search result in JSON.
-type kbSynsetSummary struct {
-	Name   string `json:"name"`
-	Type   string `json:"type,omitempty"`
-	Leaf   bool   `json:"leaf"`
-	Custom bool   `json:"custom"`
-}
-
 func runKBSearch(opts *kbSearchOptions, text string) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
@@ -102,34 +89,12 @@ func runKBSearch(opts *kbSearchOptions, text string) error {
 	if err != nil {
 		return misuse("%v", err)
 	}
-	var props []kb.Property
-	for _, name := range opts.properties {
-		p, ok := b.PropertyByName(name)
-		if !ok {
-			var names []string
-			for _, q := range b.AllProperties() {
-				names = append(names, b.PropertyName(q))
-			}
-			msg := fmt.Sprintf("unknown property %q", name)
-			if s := kb.Suggest(name, names, 1); len(s) > 0 {
-				msg += fmt.Sprintf(" (did you mean %s?)", s[0])
-			}
-			return misuse("%s", msg)
-		}
-		props = append(props, p)
+	found, err := show.Search(b, text, opts.properties)
+	if err != nil {
+		return misuse("%v", err)
 	}
-	found := b.Search(text, props...)
-	if opts.format == "json" {
-		for _, id := range found {
-			rec := kbSynsetSummary{Name: b.Name(id), Type: b.ObjectType(id), Leaf: b.IsLeaf(id), Custom: b.IsCustom(id)}
-			if err := kbWriteJSON(opts.out, rec); err != nil {
-				return err
-			}
-		}
-	} else {
-		for _, id := range found {
-			fmt.Fprintln(opts.out, b.Name(id))
-		}
+	if err := show.WriteSearch(opts.out, b, found, opts.format == "json"); err != nil {
+		return err
 	}
 	if len(found) == 0 {
 		fmt.Fprintln(opts.err, "bddl: no synset matches")
@@ -169,7 +134,7 @@ Exit status: 0 when there is no error finding (warnings and info allowed),
 		RunE: func(_ *cobra.Command, _ []string) error { return runKBCheck(opts) },
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
-	cmd.Flags().StringVar(&opts.severity, "severity", "info", "least severity to print: "+severityNames)
+	cmd.Flags().StringVar(&opts.severity, "severity", "info", "least severity to print: "+bddl.SeverityNames)
 	return cmd
 }
 
@@ -185,45 +150,18 @@ func runKBCheck(opts *kbCheckOptions) error {
 	// Data errors are what this command reports, so a base that loaded
 	// with them is checked rather than refused.
 	b, err := opts.loadKBData()
-	opts.noteKB(opts.resolveKB())
+	opts.kbLoader().Note(opts.kbLoader().KB())
 	if b == nil {
 		return misuse("%v", err)
 	}
-	all := append(b.Check(), activities.CheckKB(b)...)
-	kb.SortFindings(all)
-	counts := kb.CountBySeverity(all)
-	var shown []kb.Finding
-	for _, f := range all {
-		if f.Severity <= least {
-			shown = append(shown, f)
-		}
+	errs, err2 := report.KBCheck{Least: least, JSON: opts.format == "json", Source: opts.kbSource(),
+		Stdout: opts.out, Stderr: opts.err}.Write(b)
+	if err2 != nil {
+		return err2
 	}
-	summary := opts.out
-	if opts.format == "json" {
-		for _, f := range shown {
-			if err := kbWriteJSON(opts.out, report.KBRecordOf(f)); err != nil {
-				return err
-			}
-		}
-		summary = opts.err
-	} else {
-		for _, f := range shown {
-			fmt.Fprintln(opts.err, f)
-		}
-	}
-	fmt.Fprintf(summary, "%s: %d synsets; %d error%s, %d warning%s, %d info\n", opts.kbSource(), b.NumSynsets(),
-		counts[kb.SeverityError], kbPlural(counts[kb.SeverityError]),
-		counts[kb.SeverityWarning], kbPlural(counts[kb.SeverityWarning]),
-		counts[kb.SeverityInfo])
 	var des kb.DataErrors
-	if counts[kb.SeverityError] > 0 || errors.As(err, &des) {
+	if errs > 0 || errors.As(err, &des) {
 		return findings()
 	}
 	return nil
-}
-
-// kbWriteJSON writes v as one JSON line, as every kb subcommand's JSON
-// output.
-func kbWriteJSON(w io.Writer, v any) error {
-	return jsonLines(w).Encode(v)
 }

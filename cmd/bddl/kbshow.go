@@ -57,7 +57,7 @@ func runKBShow(opts *kbShowOptions, names []string) error {
 	for i, id := range ids {
 		rec := showRecord(b, id)
 		if opts.format == "json" {
-			if err := kbWriteJSON(opts.out, rec); err != nil {
+			if err := jsonLines(opts.out).Encode(rec); err != nil {
 				return err
 			}
 			continue

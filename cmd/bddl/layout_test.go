@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/openbddl/bddl/internal/corpus"
+	"github.com/openbddl/bddl/internal/jobs/kbresolve"
 )
 
 // writeTree writes files (path → text) below root.
@@ -31,7 +32,7 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 func TestKBLayouts(t *testing.T) {
 	t.Setenv("BDDL_KB", "")
 	t.Setenv(configEnvVar, "")
-	t.Setenv(kbFallbackEnvVar, "")
+	t.Setenv(kbresolve.FallbackEnvVar, "")
 	root := t.TempDir()
 	pkg := filepath.Join(root, "BEHAVIOR-1K", "bddl3", "bddl")
 	data := filepath.Join(pkg, "generated_data")
@@ -76,14 +77,14 @@ func TestKBLayouts(t *testing.T) {
 	}
 	// A folder that merely holds a clone is not a tree around its files.
 	writeTree(t, root, map[string]string{"home/bddl/bddl/generated_data/output_hierarchy.json": "{}", "home/work/x.bddl": ""})
-	if got := configSettings(t, empty, filepath.Join(root, "home", "work", "x.bddl")); got["kb"].Value != embeddedKB {
+	if got := configSettings(t, empty, filepath.Join(root, "home", "work", "x.bddl")); got["kb"].Value != kbresolve.Embedded {
 		t.Errorf("a file beside a clone: kb = %+v, want the embedded default", got["kb"])
 	}
 	// The installed bddl package the Python client found comes after the
 	// tree and before the embedded default.
-	t.Setenv(kbFallbackEnvVar, data)
+	t.Setenv(kbresolve.FallbackEnvVar, data)
 	if got := configSettings(t, empty, filepath.Join(root, "home", "work", "x.bddl")); got["kb"].Value != data || !strings.Contains(got["kb"].Source, "installed bddl package") {
-		t.Errorf("$%s: kb = %+v", kbFallbackEnvVar, got["kb"])
+		t.Errorf("$%s: kb = %+v", kbresolve.FallbackEnvVar, got["kb"])
 	}
 }
 
@@ -128,7 +129,7 @@ const unknownDefinition = `(define (problem stack_widgets-0)
 func TestEmbeddedKBRefusesUnknownSynsets(t *testing.T) {
 	t.Setenv("BDDL_KB", "")
 	t.Setenv(configEnvVar, "none")
-	t.Setenv(kbFallbackEnvVar, "")
+	t.Setenv(kbresolve.FallbackEnvVar, "")
 	dir := t.TempDir()
 	def := filepath.Join(dir, "stack_widgets", "problem0.bddl")
 	writeTree(t, dir, map[string]string{"stack_widgets/problem0.bddl": unknownDefinition})

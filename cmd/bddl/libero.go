@@ -12,9 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/internal/jobs/validaterun"
 	"github.com/openbddl/bddl/libero"
 )
 
@@ -30,68 +29,7 @@ func (g *globalOptions) dialectOption() (bddl.Dialect, error) {
 // isLibero reports whether the definition is read as LIBERO under --dialect.
 func (g *globalOptions) isLibero(src []byte) bool {
 	d, _ := bddl.ParseDialect(g.dialect)
-	return d == bddl.DialectLibero || d == bddl.DialectAuto && bddl.IsLibero(src)
-}
-
-// validateLibero validates the LIBERO definitions among ins (strict, as
-// every authoring command reads) and returns the others. Findings are
-// printed as validate prints BEHAVIOR-1K's: text on stderr with a summary
-// on stdout, or one finding record per line (bddl schema finding).
-func validateLibero(opts *validateOptions, ins []batch.Input) (rest []batch.Input, failed bool, err error) {
-	enc := jsonLines(opts.out)
-	files, errs, warns := 0, 0, 0
-	d, _ := bddl.ParseDialect(opts.dialect)
-	for _, in := range ins {
-		// Standard input can be read once: it is LIBERO's only when
-		// --dialect libero says so; --dialect behavior1k reads nothing here.
-		if d == bddl.DialectBehavior || in.Path == batch.Stdin && d != bddl.DialectLibero {
-			rest = append(rest, in)
-			continue
-		}
-		src, rerr := readDefinition(in, opts.in)
-		if rerr != nil || !opts.isLibero(src) {
-			rest = append(rest, in)
-			continue
-		}
-		files++
-		_, found := activities.ValidateLibero(in.Path, src)
-		var kept bddl.Diagnostics
-		for _, f := range found {
-			d := f.Diagnostic
-			if d.Severity > opts.minimum || len(opts.selectC) > 0 && !codeMatches(d.Code, opts.selectC) || codeMatches(d.Code, opts.ignoreC) {
-				continue
-			}
-			switch d.Severity {
-			case bddl.Error:
-				errs++
-			case bddl.Warning:
-				warns++
-			}
-			kept = append(kept, &d)
-			if opts.format == "json" {
-				if err := enc.Encode(f); err != nil {
-					return nil, true, err
-				}
-			}
-		}
-		if opts.format == "text" {
-			kept.WriteText(opts.err)
-		}
-	}
-	if files > 0 && opts.format == "text" && !opts.quiet {
-		fmt.Fprintf(opts.out, "validated %d LIBERO %s: %d %s, %d %s\n", files, plural(files, "problem", "problems"),
-			errs, plural(errs, "error", "errors"), warns, plural(warns, "warning", "warnings"))
-	}
-	return rest, errs > 0, nil
-}
-
-// explainLibero prints a LIBERO problem in plain English.
-func explainLibero(opts *explainOptions, p *bddl.Problem) error {
-	if opts.format == "json" {
-		return jsonLines(opts.out).Encode(libero.ExplainJSON(p))
-	}
-	fmt.Fprint(opts.out, libero.Explain(p))
-	return nil
+	return validaterun.IsLibero(d, src)
 }
 
 // sampleLibero samples LIBERO definitions when every argument is one; it
@@ -131,20 +69,8 @@ func sampleLibero(cmd *cobra.Command, opts *sampleOptions, args []string) (bool,
 	if err := os.MkdirAll(opts.out, 0o755); err != nil {
 		return true, misuse("-o %s: %v", opts.out, err)
 	}
-	enc := jsonLines(opts.globalOptions.out)
 	sampled, done, failed, err := libero.SampleDefinitions(defs, libero.SampleFiles{Out: opts.out, Seed: opts.seed, Count: opts.count, Diagnostics: opts.err},
-		func(rec libero.SampleRecord, err error) error {
-			switch {
-			case opts.format == "json":
-				return enc.Encode(rec)
-			case err != nil:
-				// sample's lines for BEHAVIOR-1K configurations.
-				fmt.Fprintf(opts.globalOptions.out, "FAIL  %s  #%d  %v\n", rec.Activity, rec.Index, err)
-			default:
-				fmt.Fprintf(opts.globalOptions.out, "ok    %s  %s  %.1f ms\n", rec.Activity, rec.File, rec.Ms)
-			}
-			return nil
-		})
+		libero.SampleLines(opts.globalOptions.out, opts.format == "json"))
 	if err != nil {
 		return true, err
 	}

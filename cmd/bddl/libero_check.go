@@ -27,29 +27,12 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	if len(opts.episodes) == 0 {
 		return false, nil
 	}
-	// Directories and globs expand as check expands them; stdin ("-")
-	// stays with the BEHAVIOR-1K path.
-	ins, err := batch.Expand(opts.episodes, batch.ExpandOptions{What: "episodes", Match: batch.IsEpisodeFile,
-		Describe: batch.EpisodeSuffixes()})
-	if err != nil || len(ins) == 0 {
-		return false, nil
-	}
-	var paths []string
-	other := ""
-	for _, in := range ins {
-		if !libero.IsEpisodeFile(in.Path) {
-			other = in.Path
-			continue
-		}
-		paths = append(paths, in.Path)
-	}
+	ins, ok, err := liberocheck.Episodes(opts.episodes)
 	switch {
-	case len(paths) == 0:
+	case err != nil:
+		return true, misuse("%v", err)
+	case !ok:
 		return false, nil
-	case other != "":
-		// The BEHAVIOR-1K path would stop at the LIBERO header with
-		// "not a bddl episode header".
-		return true, misuse("LIBERO episodes (%s) and BEHAVIOR-1K ones (%s) cannot be checked in one run: check them separately", paths[0], other)
 	}
 	if err := checkFormat(opts.format); err != nil {
 		return true, err
@@ -58,17 +41,10 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 	if initOnly {
 		// check --init's records, table, -o and --shard, as for
 		// BEHAVIOR-1K states.
-		for _, name := range initIgnores {
-			if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
-				return true, misuse("--%s does not apply to --init, which evaluates :init on the first step only", name)
-			}
+		if err := refuseInitFlags(cmd); err != nil {
+			return true, err
 		}
-		var jobs []*initJob
-		for _, in := range ins {
-			path := in.Path
-			jobs = append(jobs, &initJob{path: path, rel: in.Rel, own: func() initResult { return liberoInitResult(opts, path) }})
-		}
-		return true, runInitJobs(opts, jobs)
+		return true, runInit(opts, liberocheck.InitJobs(ins, liberoFileCheck(opts)))
 	}
 	switch {
 	case opts.hold < 1:
@@ -111,28 +87,4 @@ func checkLibero(cmd *cobra.Command, opts *checkOptions) (bool, error) {
 func liberoFileCheck(opts *checkOptions) libero.FileCheck {
 	return libero.FileCheck{Definition: opts.activity, Stdin: opts.in, Diagnostics: opts.err,
 		CheckOptions: libero.CheckOptions{Hold: opts.hold, AtEnd: opts.atEnd}}
-}
-
-// shardName is a results file's name of a shard: "0/1" unsharded.
-func shardName(s batch.Shard) string { return liberocheck.ShardName(s) }
-
-// liberoInitResult is check --init's record of a LIBERO episode.
-func liberoInitResult(opts *checkOptions, path string) initResult {
-	res := initResult{Record: "init", Episode: path}
-	r, err := libero.CheckFile(path, liberoFileCheck(opts))
-	if err != nil {
-		res.Init, res.Error = "unknown", err.Error()
-		return res
-	}
-	res.Activity, res.Init, res.Literals = r.Activity, r.Init.String(), r.InitLiterals
-	for _, l := range r.InitFailures {
-		res.Failing = append(res.Failing, initFailure{Literal: l.Literal, Value: l.Value.String(), Detail: l.Detail})
-		if l.Value == libero.False {
-			res.False++
-		} else {
-			res.Unknown++
-		}
-	}
-	res.NotTrue = len(res.Failing)
-	return res
 }

@@ -1,16 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"io"
-
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/internal/jobs/parserun"
 )
 
 func init() { subcommands = append(subcommands, newParseCmd) }
@@ -47,14 +41,6 @@ printed on stdout, one JSON object per line.`,
 	return cmd
 }
 
-// parseRecord is the JSON output for one file.
-type parseRecord struct {
-	File        string           `json:"file"`
-	Problem     *bddl.Problem    `json:"problem,omitempty"`
-	Domain      *bddl.Domain     `json:"domain,omitempty"`
-	Diagnostics bddl.Diagnostics `json:"diagnostics"`
-}
-
 func runParse(opts *parseOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
@@ -63,100 +49,17 @@ func runParse(opts *parseOptions) error {
 	if err != nil {
 		return err
 	}
-	// Files are read and parsed while the paths are still being walked,
-	// and each file's report is printed as soon as it and all before it
-	// are done; no AST outlives its file's report.
-	out := bufio.NewWriter(opts.out)
-	files, failed := 0, 0
-	err = batch.Stream(0, func(yield func(batch.Input)) error {
-		return opts.expandDefinitionsEach(opts.paths, yield)
-	}, func() func(batch.Input) parseReport {
-		w := parseWorker{stdin: opts.in, json: opts.format == "json", dialect: dialect}
-		return w.report
-	}, func(r parseReport) error {
-		files++
-		if r.failed {
-			failed++
-		}
-		if len(r.stderr) > 0 {
-			// Diagnostics go out before the file's record, as unbuffered.
-			if err := out.Flush(); err != nil {
-				return err
-			}
-			if _, err := opts.err.Write(r.stderr); err != nil {
-				return err
-			}
-		}
-		if r.err != nil {
-			return r.err
-		}
-		_, err := out.Write(r.stdout)
-		return err
+	failed, err := parserun.Run(parserun.Options{
+		Expand: func(yield func(batch.Input)) error { return opts.expandDefinitionsEach(opts.paths, yield) },
+		Stdin:  opts.in, Dialect: dialect, JSON: opts.format == "json", Out: opts.out, Err: opts.err,
 	})
 	if err != nil {
-		out.Flush()
-		return err
-	}
-	if opts.format == "text" {
-		fmt.Fprintf(out, "%d %s parsed, %d with errors\n", files, plural(files, "file", "files"), failed)
-	}
-	if err := out.Flush(); err != nil {
 		return err
 	}
 	if failed > 0 {
 		return findings()
 	}
 	return nil
-}
-
-// parseReport is what parse prints for one file, rendered by the worker
-// that parsed it.
-type parseReport struct {
-	stderr []byte // the read error or the diagnostics, as text
-	stdout []byte // the JSON record, with --format json
-	failed bool   // unreadable, or errors among the diagnostics
-	err    error  // the record could not be encoded
-}
-
-// parseWorker reads, parses and renders files one after another, reusing
-// its read buffer: the AST is dropped once rendered.
-type parseWorker struct {
-	stdin   io.Reader
-	json    bool
-	dialect bddl.Dialect
-	buf     []byte
-	out     bytes.Buffer
-	enc     *json.Encoder
-}
-
-func (w *parseWorker) report(in batch.Input) parseReport {
-	src, err := readDefinitionInto(in, w.stdin, &w.buf)
-	if err != nil {
-		return parseReport{stderr: []byte(err.Error() + "\n"), failed: true}
-	}
-	f, diags := bddl.Options{Dialect: w.dialect}.ParseFile(in.Path, src)
-	r := parseReport{failed: diags.HasErrors()}
-	if len(diags) > 0 {
-		w.out.Reset()
-		diags.WriteText(&w.out)
-		r.stderr = bytes.Clone(w.out.Bytes())
-	}
-	if w.json {
-		if w.enc == nil {
-			w.enc = jsonLines(&w.out)
-		}
-		rec := parseRecord{File: in.Path, Problem: f.Problem, Domain: f.Domain, Diagnostics: diags}
-		if rec.Diagnostics == nil {
-			rec.Diagnostics = bddl.Diagnostics{}
-		}
-		w.out.Reset()
-		if r.err = w.enc.Encode(rec); r.err == nil {
-			r.stdout = bytes.Clone(w.out.Bytes())
-		}
-	}
-	// Rendered: the next file's parse reuses the tree's memory.
-	f.Release()
-	return r
 }
 
 // checkFormat validates a --format flag value.

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/internal/fsutil"
@@ -76,8 +74,9 @@ func runResultsMerge(opts *resultsMergeOptions) error {
 	if err := checkFormat(opts.format); err != nil {
 		return err
 	}
-	if opts.output != "" && opts.output != "-" {
-		unlock, err := lockOutput(opts.output)
+	toFile := opts.output != "" && opts.output != "-"
+	if toFile {
+		unlock, err := batch.LockResults(opts.output)
 		if err != nil {
 			return misuse("-o %v", err)
 		}
@@ -90,37 +89,15 @@ func runResultsMerge(opts *resultsMergeOptions) error {
 	if len(m.Records) == 0 {
 		return misuse("no results in %d %s", len(opts.files), plural(len(opts.files), "file", "files"))
 	}
-	summary := opts.out
-	switch {
-	case opts.output != "" && opts.output != "-":
+	if toFile {
 		if err := fsutil.WriteFileAtomic(opts.output, m.Lines()); err != nil {
 			return misuse("-o %v", err)
 		}
-	case opts.format == "text":
-		if _, err := opts.out.Write(m.Lines()); err != nil {
-			return err
-		}
-		summary = opts.err
 	}
-	if opts.format == "json" {
-		if _, err := opts.out.Write(m.Lines()); err != nil {
-			return err
-		}
-	} else if err := batch.WriteSummary(summary, m.Records, 0); err != nil {
-		return err
-	}
-	fmt.Fprintf(opts.err, "merged %d %s into %d %s (%d %s dropped)\n", len(opts.files), plural(len(opts.files), "file", "files"),
-		len(m.Records), plural(len(m.Records), "episode", "episodes"), m.Duplicates, plural(m.Duplicates, "duplicate", "duplicates"))
-	if !m.Complete() {
-		for _, p := range m.Problems {
-			fmt.Fprintf(opts.err, "bddl: incomplete: %s\n", p)
-		}
+	failed, err := m.Report(batch.MergeReport{Files: len(opts.files), Output: toFile, JSON: opts.format == "json",
+		Stdout: opts.out, Stderr: opts.err})
+	if err == nil && failed {
 		return findings()
 	}
-	for _, r := range m.Records {
-		if !r.Success {
-			return findings()
-		}
-	}
-	return nil
+	return err
 }

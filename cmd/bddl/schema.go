@@ -1,63 +1,34 @@
 package main
 
 import (
-	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/schemas"
 	"github.com/openbddl/bddl/libero"
 )
 
 func init() { subcommands = append(subcommands, newSchemaCmd) }
 
-// schemas are the JSON Schemas of the records the commands print with
-// --format json, one file per record type.
-//
-//go:embed schemas/*.schema.json
-var schemas embed.FS
-
 // schemaNames lists the record types, and which commands print each.
-var schemaNames = map[string]string{
-	"result":         "check --format json, check -o, results merge",
-	"init":           "check --init --format json, check --init -o (lines with \"record\": \"init\")",
-	"finding":        "validate --format json, kb check --format json",
-	"scenes":         "validate --scenes --format json (lines with \"record\": \"scenes\")",
-	"converted":      "episode convert, from-omnigibson, from-oopsie and from-dora with --format json",
-	"parse":          "parse --format json",
-	"explain":        "explain --format json",
-	"synset":         "kb show, kb search, kb tree with --format json",
-	"episode":        "the episode files check reads (also: bddl episode schema)",
-	"sample":         "sample --format json",
-	"transition":     "transition list --format json",
-	"rule-explain":   "transition explain --format json",
-	"libero-episode": "the LIBERO episode files check reads (bddl sample writes them for LIBERO tasks)",
-	"serve":          "the lines of bddl serve: handshake, requests, responses",
-	"setting":        "config --format json",
-	"version":        "version --format json",
-}
+var schemaNames = schemas.Descriptions
 
 func schemaFor(name string) ([]byte, error) {
-	if name == "episode" {
+	switch name {
+	case "episode":
 		return episode.Schema, nil
-	}
-	if name == "libero-episode" {
+	case "libero-episode":
 		return []byte(libero.Schema), nil
 	}
-	return fs.ReadFile(schemas, "schemas/"+name+".schema.json")
+	return schemas.File(name)
 }
 
 func newSchemaCmd(g *globalOptions) *cobra.Command {
-	var names []string
-	for n := range schemaNames {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := schemas.Names()
 	var list strings.Builder
 	tw := tabwriter.NewWriter(&list, 0, 4, 2, ' ', 0)
 	for _, n := range names {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/openbddl/bddl/activities/report"
 	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/internal/jobs/validaterun"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -23,15 +25,13 @@ type validateOptions struct {
 	scenes     bool   // print the scene feasibility table
 	kbRules    bool   // check the knowledge base's transition rules too
 	domainPath string // --domain: a domain file instead of the embedded ones
-	selectC    []string
-	ignoreC    []string
 	severity   string
 	quiet      bool
 	library    string // --activities: where names are looked up
 	paths      []string
 
-	rules   []activities.Option // derived from the flags
-	minimum bddl.Severity       // --severity
+	rules  []activities.Option // derived from the flags
+	filter report.Filter       // --severity, --select, --ignore
 }
 
 func newValidateCmd(g *globalOptions) *cobra.Command {
@@ -82,9 +82,9 @@ status is 1 when any error is reported.`,
 	f.BoolVar(&opts.scenes, "scenes", false, "check scene feasibility and print which scenes can host each activity")
 	f.BoolVar(&opts.kbRules, "kb-rules", false, "also check the knowledge base's transition rules")
 	f.StringVar(&opts.domainPath, "domain", "", "check predicates against this domain file instead of the embedded domain the problem names")
-	f.StringSliceVar(&opts.selectC, "select", nil, "report only these codes (comma-separated; prefix* matches a prefix)")
-	f.StringSliceVar(&opts.ignoreC, "ignore", nil, "do not report these codes (comma-separated; prefix* matches a prefix)")
-	f.StringVar(&opts.severity, "severity", "info", "lowest severity reported: "+severityNames)
+	f.StringSliceVar(&opts.filter.Select, "select", nil, "report only these codes (comma-separated; prefix* matches a prefix)")
+	f.StringSliceVar(&opts.filter.Ignore, "ignore", nil, "do not report these codes (comma-separated; prefix* matches a prefix)")
+	f.StringVar(&opts.severity, "severity", "info", "lowest severity reported: "+bddl.SeverityNames)
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print the findings only, no summary")
 	f.StringVar(&opts.library, "activities", "", "a BEHAVIOR-1K activity_definitions directory to find NAME arguments in")
 	opts.batchFlags.add(f, "files")
@@ -98,15 +98,14 @@ status is 1 when any error is reported.`,
 // of resident memory at little cost in time.
 const validateMemoryLimit = 32 << 20
 
-func runValidate(opts *validateOptions) (retErr error) {
+func runValidate(opts *validateOptions) error {
 	if err := opts.validateFlags(); err != nil {
 		return err
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(validateMemoryLimit))
 	}
-	var results []report.File
-	var named activities.Library // embedded examples given by name
+	in := validaterun.Inputs{Named: &activities.Library{}, Examples: len(opts.paths) == 0}
 	paths := opts.paths[:0:0]
 	for _, p := range opts.paths {
 		if isPathLike(p) {
@@ -121,23 +120,34 @@ func runValidate(opts *validateOptions) (retErr error) {
 			paths = append(paths, n.path)
 			opts.hints = append(opts.hints, n.path)
 		} else {
-			named.Activities = append(named.Activities, n.example)
+			in.Named.Activities = append(in.Named.Activities, n.example)
 		}
 	}
-	// The knowledge base is loaded (and its note printed) only when a
-	// BEHAVIOR-1K definition or --kb-rules needs it: LIBERO's dialect
-	// uses none.
 	var base *kb.Base
-	needKB := func() error {
+	in.KB = func() (*kb.Base, error) {
 		if base != nil {
-			return nil
+			return base, nil
 		}
 		b, err := opts.loadKB()
 		if err != nil {
-			return misuse("%v", err)
+			return nil, misuse("%v", err)
 		}
 		base = b
-		return nil
+		return base, nil
+	}
+	if len(paths) > 0 {
+		in.Expand = func() ([]batch.Input, bool, error) {
+			ins, err := opts.expandDefinitions(paths)
+			if err != nil {
+				return nil, true, err
+			}
+			ins = batch.Select(opts.shard, ins, func(in batch.Input) string { return in.Rel })
+			if len(ins) == 0 {
+				fmt.Fprintf(opts.err, "bddl: shard %s holds none of the files: nothing to validate\n", opts.shard)
+				return nil, true, nil
+			}
+			return ins, false, nil
+		}
 	}
 	if opts.domainPath != "" {
 		d, err := loadDomain(opts.domainPath, opts.in, opts.err)
@@ -150,72 +160,27 @@ func runValidate(opts *validateOptions) (retErr error) {
 		// Scene feasibility reads the scene data; it runs when asked for.
 		opts.rules = append(opts.rules, activities.SkipRules("no-scene"))
 	}
-	if len(named.Activities) > 0 {
-		if err := needKB(); err != nil {
-			return err
+	run := opts.run()
+	results, liberoFailed, done, err := run.Collect(in)
+	if err != nil || done {
+		if err == nil && liberoFailed {
+			return findings()
 		}
-		results = validateLibrary(opts, &named, base)
-	}
-	if len(opts.paths) == 0 {
-		if err := needKB(); err != nil {
-			return err
-		}
-		results = validateLibrary(opts, activities.Examples(), base)
-	} else if len(paths) > 0 {
-		ins, err := opts.expandDefinitions(paths)
-		if err != nil {
-			return err
-		}
-		ins = batch.Select(opts.shard, ins, func(in batch.Input) string { return in.Rel })
-		if len(ins) == 0 {
-			fmt.Fprintf(opts.err, "bddl: shard %s holds none of the files: nothing to validate\n", opts.shard)
-			return nil
-		}
-		var liberoFailed bool
-		if ins, liberoFailed, err = validateLibero(opts, ins); err != nil {
-			return err
-		}
-		defer func() {
-			if liberoFailed && retErr == nil {
-				retErr = findings()
-			}
-		}()
-		if len(ins) == 0 && len(results) == 0 {
-			return nil
-		}
-		if len(ins) > 0 {
-			if err := needKB(); err != nil {
-				return err
-			}
-			results = append(results, validateFiles(opts, ins, base)...)
-		}
-	}
-	for i := range results {
-		results[i].Report.Findings = opts.keep(results[i].Report.Findings)
+		return err
 	}
 	var kbFindings []kb.Finding
 	if opts.kbRules {
-		if err := needKB(); err != nil {
+		if _, err := in.KB(); err != nil {
 			return err
 		}
-		kbFindings = opts.keepKB(activities.CheckKB(base))
+		kbFindings = activities.CheckKB(base)
 	}
-	var failed bool
-	var err error
-	if opts.format == "json" {
-		failed, err = report.WriteJSON(opts.out, results, kbFindings, opts.scenes)
-	} else {
-		pal := paletteFor(opts.out)
-		failed, err = report.WriteText(opts.out, opts.err, results, kbFindings, report.Options{Scenes: opts.scenes, Quiet: opts.quiet,
-			Colours: report.Colours{Error: pal.red, Warning: pal.yellow}})
-	}
-	if err != nil {
-		return err
-	}
-	if failed {
+	pal := paletteFor(opts.out)
+	failed, err := run.Write(results, kbFindings, opts.scenes, report.Colours{Error: pal.red, Warning: pal.yellow})
+	if err == nil && (failed || liberoFailed) {
 		return findings()
 	}
-	return nil
+	return err
 }
 
 func (o *validateOptions) validateFlags() error {
@@ -226,16 +191,35 @@ func (o *validateOptions) validateFlags() error {
 		return err
 	}
 	var err error
-	if o.minimum, err = parseSeverity(o.severity); err != nil {
+	if o.filter.Minimum, err = parseSeverity(o.severity); err != nil {
 		return err
 	}
-	for _, flag := range []struct {
-		name     string
-		patterns []string
-	}{{"select", o.selectC}, {"ignore", o.ignoreC}} {
-		if err := checkCodePatterns(flag.name, flag.patterns); err != nil {
-			return err
-		}
+	if err := o.filter.CheckPatterns(); err != nil {
+		return misuse("%v", err)
 	}
 	return nil
+}
+
+// run is the validate run the flags ask for (internal/jobs/validaterun).
+func (o *validateOptions) run() validaterun.Options {
+	d, _ := bddl.ParseDialect(o.dialect)
+	return validaterun.Options{Rules: o.rules, Filter: o.filter, Dialect: d, JSON: o.format == "json", Quiet: o.quiet,
+		Pool: func(n int) batch.Pool { return o.pool(o.progress(o.err, n, 50, "validating")) },
+		Read: func(in batch.Input) ([]byte, error) { return readDefinition(in, o.in) },
+		Out:  o.out, Err: o.err}
+}
+
+// loadDomain reads a domain file for --domain; a file that does not parse
+// as a domain is a usage error, reported with its diagnostics.
+func loadDomain(path string, stdin io.Reader, errw io.Writer) (*bddl.Domain, error) {
+	src, err := readDefinition(batch.Input{Path: path, Arg: path}, stdin)
+	if err != nil {
+		return nil, misuse("--domain: %v", err)
+	}
+	d, diags := bddl.ParseDomain(path, src)
+	if diags.HasErrors() || d == nil {
+		diags.WriteText(errw)
+		return nil, misuse("--domain %s is not a valid domain file", path)
+	}
+	return d, nil
 }

@@ -3,11 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
-	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/openbddl/bddl/internal/buildinfo"
 )
 
 func init() { subcommands = append(subcommands, newVersionCmd) }
@@ -20,75 +19,8 @@ func init() { subcommands = append(subcommands, newVersionCmd) }
 // (go install ...@v0.1.0, the VCS stamp of a clone) is used instead.
 var buildVersion, buildCommit, buildTime string
 
-// versionInfo is what bddl version prints.
-type versionInfo struct {
-	Record   string `json:"record"` // "version", as every record says what it is
-	Version  string `json:"version"`
-	Commit   string `json:"commit,omitempty"`
-	Time     string `json:"time,omitempty"`
-	Modified bool   `json:"modified,omitempty"`
-	Go       string `json:"go"`
-	Platform string `json:"platform"`
-}
-
-// currentVersion describes this build.
-func currentVersion() versionInfo {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		info = &debug.BuildInfo{GoVersion: runtime.Version()}
-	}
-	return versionOf(info, buildVersion, buildCommit, buildTime, runtime.GOOS+"/"+runtime.GOARCH)
-}
-
-// versionOf merges the link-time stamp (which wins) with the build
-// information.
-func versionOf(info *debug.BuildInfo, stampVersion, stampCommit, stampTime, platform string) versionInfo {
-	v := versionInfo{Record: "version", Version: info.Main.Version, Go: info.GoVersion, Platform: platform}
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v.Commit = s.Value
-		case "vcs.time":
-			v.Time = s.Value
-		case "vcs.modified":
-			v.Modified = s.Value == "true"
-		}
-	}
-	if stampVersion != "" {
-		v.Version = stampVersion
-	}
-	if stampCommit != "" {
-		v.Commit, v.Time, v.Modified = stampCommit, stampTime, false
-	}
-	if v.Version == "" {
-		v.Version = "(devel)"
-	}
-	return v
-}
-
-// String is the one line of --version and of the serve handshake: the
-// version first (the Python client compares it with its own), then the
-// commit, its time, the Go version and the platform.
-func (v versionInfo) String() string {
-	var extra []string
-	if v.Commit != "" {
-		c := v.Commit
-		if len(c) > 12 {
-			c = c[:12]
-		}
-		extra = append(extra, "revision "+c)
-	} else {
-		extra = append(extra, "revision unknown: built without VCS information")
-	}
-	if v.Time != "" {
-		extra = append(extra, v.Time)
-	}
-	if v.Modified {
-		extra = append(extra, "modified")
-	}
-	extra = append(extra, v.Go, v.Platform)
-	return fmt.Sprintf("%s (%s)", v.Version, strings.Join(extra, ", "))
-}
+// currentVersion describes this build (internal/buildinfo).
+func currentVersion() buildinfo.Info { return buildinfo.Current(buildVersion, buildCommit, buildTime) }
 
 // version is the one-line description of this build.
 func version() string { return currentVersion().String() }

@@ -3,15 +3,14 @@ package main
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/openbddl/bddl/bddl"
-	"github.com/openbddl/bddl/episode"
 	"github.com/openbddl/bddl/internal/fsutil"
-	"github.com/openbddl/bddl/internal/jobs/batch"
+	"github.com/openbddl/bddl/internal/jobs/viewrun"
 	"github.com/openbddl/bddl/predicates"
 	"github.com/openbddl/bddl/view"
 )
@@ -97,39 +96,12 @@ func runView(opts *viewOptions, path string) error {
 			return misuse("--activity %v", err)
 		}
 	}
-	inputs, err := batch.Expand([]string{path}, batch.ExpandOptions{What: "episodes", Match: batch.IsEpisodeFile,
-		Describe: batch.EpisodeSuffixes(), Note: noter(opts.err)})
-	if err != nil {
-		return misuse("%v", err)
-	}
-	eps := batch.Episodes(ctx, inputs)
-	if len(eps) != 1 || eps[0].Sub != "" {
-		return misuse("%s: view shows one episode file (JSON Lines), not %d", path, len(eps))
-	}
-	// The page is drawn from what the episode records: read it first, so
-	// that a file that is not an episode is refused before anything is
-	// written.
-	data, err := view.ReadEpisode(path, opts.frames)
-	if err != nil {
+	data, err := viewrun.Episode(ctx, path, viewrun.Options{Base: base, Resolver: res, Activity: opts.activity,
+		SceneFile: opts.sceneFile, Frames: opts.frames, Note: noter(opts.err)})
+	if ue := (*viewrun.UsageError)(nil); errors.As(err, &ue) {
+		return misuse("%v", ue)
+	} else if err != nil {
 		return &exitError{code: exitFindings, err: err}
-	}
-	checker := &batch.Checker{Resolver: res, Options: episode.CheckOptions{Hold: 1, PerStep: true}}
-	o := checker.Check(ctx, eps[0])
-	if o.Result.Error != "" {
-		return &exitError{code: exitFindings, err: fmt.Errorf("%s: %s (no page written)", path, o.Result.Error)}
-	}
-	data.SetResult(path, o.Result)
-	var problem *bddl.Problem
-	ref := opts.activity
-	if ref == "" {
-		ref = data.ActivityRef()
-	}
-	if act, err := res.Resolve(ref, eps[0]); err == nil {
-		problem = act.Problem
-	}
-	data.Link(problem, o.Result.Conjuncts)
-	if err := data.AddScene(base, opts.sceneFile); err != nil {
-		return misuse("--scene-file: %v", err)
 	}
 	page, err := view.Render(&data.Data)
 	if err != nil {

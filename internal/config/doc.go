@@ -4,10 +4,12 @@
 // the knowledge base and the activity library (paths relative to it) and
 // gives flag defaults for every command ([defaults]) or one
 // ([defaults.check], [defaults.episode.convert]); an unknown key is an
-// error with a did-you-mean. Applying the defaults to a command's flags
-// is the command line's business.
+// error with a did-you-mean. Project.Apply sets a cobra command's unset
+// flags from the file, Project.Problems checks every key against the
+// command tree as bddl config reports it, and InputPaths lists the input
+// paths a command was given (the knowledge base is inferred from them).
 //
 // config is a ground utility: it imports the standard library, the TOML
-// decoder and the other ground utilities of internal/ (fsutil, suggest),
-// and every package may import it.
+// decoder, cobra and pflag, and the other ground utilities of internal/
+// (fsutil, suggest), and every package may import it.
 package config

@@ -92,3 +92,19 @@ func FuzzReadProject(f *testing.F) {
 		}
 	})
 }
+
+// TestNoteWrites: a writing flag the file set is noted with how to turn
+// it off; other flags and no file are silent.
+func TestNoteWrites(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	(&Project{Path: "/p/bddl.toml"}).NoteWrites(&b, "fmt", []string{"jobs", "write"})
+	if got := b.String(); !strings.Contains(got, "fmt --write is set by /p/bddl.toml") || strings.Count(got, "\n") != 1 {
+		t.Errorf("NoteWrites = %q", got)
+	}
+	b.Reset()
+	(*Project)(nil).NoteWrites(&b, "fmt", []string{"write"})
+	if b.Len() != 0 {
+		t.Errorf("NoteWrites without a file = %q", b.String())
+	}
+}

@@ -117,3 +117,19 @@ func writeStats(w io.Writer, results []*batch.Outcome, wall time.Duration) {
 	fmt.Fprintf(w, "stats: %d episodes, %d steps, %.1f MB; decoding %.3f s, evaluating %.3f s (one core: %.0f steps/s); wall %.3f s (%.0f steps/s)\n",
 		len(results), steps, float64(bytes)/1e6, dec, eval, per, wall.Seconds(), float64(steps)/max(wall.Seconds(), 1e-9))
 }
+
+// MarkIn is a Mark colouring SUCCESS green, ERROR red and the others
+// yellow (each function colours a string; the palette decides whether
+// it does anything).
+func MarkIn(green, red, yellow func(string) string) func(verdict, mark string) string {
+	return func(verdict, mark string) string {
+		switch verdict {
+		case "SUCCESS":
+			return green(mark)
+		case "ERROR":
+			return red(mark)
+		default:
+			return yellow(mark)
+		}
+	}
+}

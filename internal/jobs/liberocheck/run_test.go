@@ -111,3 +111,40 @@ func TestRunJSONAndShard(t *testing.T) {
 		t.Errorf("ShardName(1/2) = %q", got)
 	}
 }
+
+// TestInitJobs: each LIBERO episode is a job evaluating itself; an
+// unreadable one is an "unknown" record with its error, not a failure
+// of the run.
+func TestInitJobs(t *testing.T) {
+	t.Parallel()
+	jobs := InitJobs([]batch.Input{{Path: "missing.jsonl", Rel: "missing.jsonl"}}, libero.FileCheck{})
+	if len(jobs) != 1 || jobs[0].Rel != "missing.jsonl" || jobs[0].Own == nil {
+		t.Fatalf("InitJobs = %+v", jobs)
+	}
+	if r := jobs[0].Own(); r.Record != "init" || r.Init != "unknown" || r.Error == "" || r.Episode != "missing.jsonl" {
+		t.Errorf("Own() = %+v, want an unknown init record with an error", r)
+	}
+}
+
+// TestEpisodes: LIBERO episodes alone are this path's; none, or nothing
+// to expand, is the BEHAVIOR-1K path's; both together are an error.
+func TestEpisodes(t *testing.T) {
+	t.Parallel()
+	lib := episodes(t)
+	if len(lib) == 0 {
+		t.Skip("no LIBERO episodes")
+	}
+	if ins, ok, err := Episodes([]string{lib[0].Path}); !ok || err != nil || len(ins) != 1 {
+		t.Errorf("Episodes(LIBERO) = %v, %v, %v", ins, ok, err)
+	}
+	other := filepath.Join(t.TempDir(), "b1k.jsonl")
+	if err := os.WriteFile(other, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := Episodes([]string{other}); ok || err != nil {
+		t.Errorf("Episodes(BEHAVIOR-1K) = %v, %v", ok, err)
+	}
+	if _, ok, err := Episodes([]string{lib[0].Path, other}); !ok || err == nil || !strings.Contains(err.Error(), "cannot be checked in one run") {
+		t.Errorf("Episodes(both) = %v, %v", ok, err)
+	}
+}

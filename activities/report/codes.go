@@ -1,10 +1,12 @@
-package main
+package report
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/openbddl/bddl/activities"
 	"github.com/openbddl/bddl/bddl"
+	"github.com/openbddl/bddl/internal/suggest"
 	"github.com/openbddl/bddl/kb"
 )
 
@@ -46,8 +48,8 @@ var checkerCodes = []string{
 	"read-error",
 }
 
-// knownCodes are every code validate can report.
-func knownCodes() []string {
+// KnownCodes are every code validate can report.
+func KnownCodes() []string {
 	codes := append([]string(nil), checkerCodes...)
 	for _, r := range activities.Rules() {
 		codes = append(codes, r.Code)
@@ -55,36 +57,46 @@ func knownCodes() []string {
 	return codes
 }
 
-// checkCodePatterns refuses a --select or --ignore pattern that matches
-// no code validate reports, with the closest codes: a typo would
-// otherwise select nothing and read as "no findings".
-func checkCodePatterns(flag string, patterns []string) error {
-	if len(patterns) == 0 {
-		return nil
-	}
-	codes := knownCodes()
-	for _, p := range patterns {
-		p = strings.TrimSpace(p)
-		if p == "" || codeMatchesAny(p, codes) {
-			continue
+// A Filter keeps the findings validate reports: of Minimum severity or
+// more, with a code Select matches (when it is not empty) and Ignore
+// does not. A pattern is a code or a prefix followed by "*".
+type Filter struct {
+	Minimum        bddl.Severity
+	Select, Ignore []string
+}
+
+// CheckPatterns refuses a --select or --ignore pattern (flag names
+// which) that matches no code validate reports, with the closest codes:
+// a typo would otherwise select nothing and read as "no findings".
+func (f Filter) CheckPatterns() error {
+	codes := KnownCodes()
+	for _, flag := range []struct {
+		name     string
+		patterns []string
+	}{{"select", f.Select}, {"ignore", f.Ignore}} {
+		for _, p := range flag.patterns {
+			p = strings.TrimSpace(p)
+			if p == "" || codeMatchesAny(p, codes) {
+				continue
+			}
+			return fmt.Errorf("--%s %s: no such code%s (docs/validate.md lists the codes)", flag.name, p,
+				suggest.DidYouMean(strings.TrimSuffix(p, "*"), codes))
 		}
-		return misuse("--%s %s: no such code%s (docs/validate.md lists the codes)", flag, p,
-			didYouMean(strings.TrimSuffix(p, "*"), codes))
 	}
 	return nil
 }
 
 func codeMatchesAny(pattern string, codes []string) bool {
 	for _, c := range codes {
-		if codeMatches(c, []string{pattern}) {
+		if MatchCode(c, []string{pattern}) {
 			return true
 		}
 	}
 	return false
 }
 
-// codeMatches reports whether code is one of the patterns.
-func codeMatches(code string, patterns []string) bool {
+// MatchCode reports whether code is one of the patterns.
+func MatchCode(code string, patterns []string) bool {
 	for _, p := range patterns {
 		p = strings.TrimSpace(p)
 		if prefix, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(code, prefix) || p == code {
@@ -94,28 +106,29 @@ func codeMatches(code string, patterns []string) bool {
 	return false
 }
 
-// reported reports whether a finding of code and severity passes the
-// filters.
-func (o *validateOptions) reported(code string, sev bddl.Severity) bool {
-	return sev <= o.minimum && (len(o.selectC) == 0 || codeMatches(code, o.selectC)) && !codeMatches(code, o.ignoreC)
+// Keeps reports whether a finding of code and severity passes the filter.
+func (f Filter) Keeps(code string, sev bddl.Severity) bool {
+	return sev <= f.Minimum && (len(f.Select) == 0 || MatchCode(code, f.Select)) && !MatchCode(code, f.Ignore)
 }
 
-func (o *validateOptions) keep(fs []activities.Finding) []activities.Finding {
+// Keep filters fs in place.
+func (f Filter) Keep(fs []activities.Finding) []activities.Finding {
 	out := fs[:0]
-	for _, f := range fs {
-		if o.reported(f.Code, f.Severity) {
-			out = append(out, f)
+	for _, x := range fs {
+		if f.Keeps(x.Code, x.Severity) {
+			out = append(out, x)
 		}
 	}
 	return out
 }
 
-func (o *validateOptions) keepKB(fs []kb.Finding) []kb.Finding {
+// KeepKB filters knowledge-base findings in place.
+func (f Filter) KeepKB(fs []kb.Finding) []kb.Finding {
 	out := fs[:0]
-	for _, f := range fs {
+	for _, x := range fs {
 		// kb's severities count from 1, bddl's from 0.
-		if o.reported(f.Code, bddl.Severity(f.Severity-1)) {
-			out = append(out, f)
+		if f.Keeps(x.Code, bddl.Severity(x.Severity-1)) {
+			out = append(out, x)
 		}
 	}
 	return out
