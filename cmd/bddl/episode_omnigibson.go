@@ -121,6 +121,3 @@ func ogMisuse(err error) error {
 	}
 	return nil
 }
-
-// maxDefinitionBytes bounds a definition file read (kbguard.go).
-const maxDefinitionBytes = 16 << 20

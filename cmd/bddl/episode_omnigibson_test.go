@@ -18,7 +18,7 @@ const ogFixtures = "../../episode/omnigibson/testdata"
 // exampleKB names the embedded example knowledge base as a file, as a
 // user would with --kb: the tiny fixture declares a synset it does not
 // know (bow.n.08), which the embedded default, chosen by nothing, would
-// refuse (kbguard.go); named, it is used and the synset stays unknown.
+// refuse (internal/jobs/kbresolve); named, it is used and the synset stays unknown.
 func exampleKB(t *testing.T) {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "example-kb.yaml")

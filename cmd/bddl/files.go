@@ -13,9 +13,8 @@ import (
 // command line's mistakes.
 
 var (
-	isDefinitionFile   = batch.IsDefinitionFile
-	readDefinition     = batch.ReadDefinition
-	readDefinitionInto = batch.ReadDefinitionInto
+	isDefinitionFile = batch.IsDefinitionFile
+	readDefinition   = batch.ReadDefinition
 )
 
 func (g *globalOptions) expandDefinitions(paths []string) ([]batch.Input, error) {

@@ -42,6 +42,8 @@ func TestJSONLinesMatchSchemas(t *testing.T) {
 	t.Parallel()
 	dir, _ := episodeTree(t)
 	_, oopsieSessionDir, oopsieMap := oopsieSession(t)
+	_, annotateSessionDir, annotateMap := oopsieSession(t)
+	doraSessionDir, doraMap := doraSession(t)
 	// The OmniGibson fixture's synsets are in the example knowledge base
 	// as a file (the embedded one serves only the embedded examples).
 	exampleYAML := filepath.Join(t.TempDir(), "example-kb.yaml")
@@ -77,12 +79,15 @@ func TestJSONLinesMatchSchemas(t *testing.T) {
 		{"init", []string{"check", "--init", "--format", "json", liberoEpisodes}},
 		{"result", []string{"check", "--format", "json", liberoEpisodes}},
 		{"sample", []string{"sample", "--format", "json", "-o", t.TempDir(), filepath.Join(liberoErrors, "valid.bddl")}},
+		{"converted", []string{"episode", "from-dora", "--format", "json", doraSessionDir, "--map", doraMap, "-o", t.TempDir()}},
+		// annotate writes the annotator bddl that compare then measures.
+		{"annotation", []string{"annotate", "--format", "json", annotateSessionDir, "--map", annotateMap, "--annotator", "bddl"}},
+		{"agreement", []string{"annotations", "compare", "--format", "json", annotateSessionDir, "--against", "human"}},
 		{"setting", []string{"config", "--format", "json"}},
 		{"version", []string{"version", "--format", "json"}},
 	}
-	// Every command with --format json is in the table, but these,
-	// whose records have no schema yet.
-	noSchema := map[string]bool{"annotate": true, "annotations compare": true, "episode from-dora": true}
+	// Every command with --format json is in the table.
+	noSchema := map[string]bool{}
 	covered := map[string]bool{}
 	for _, tc := range tests {
 		c, _, err := newRootCmd(streams{}).Find(tc.args)
@@ -181,7 +186,7 @@ func TestSchemaCommand(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct{ arg, want string }{
-		{"nothing", "one of converted, episode"},
+		{"nothing", "one of agreement, annotation, converted, episode"},
 		{"reslt", `no record type "reslt"; did you mean result?`},
 		{"scene", "did you mean scenes?"},
 	} {

@@ -57,11 +57,12 @@ func (g *Agreement) MarshalJSON() ([]byte, error) {
 		kappa = &g.Kappa
 	}
 	return json.Marshal(struct {
-		A     string   `json:"annotator"`
-		B     string   `json:"against"`
-		Kappa *float64 `json:"kappa"`
+		Record string   `json:"record"`
+		A      string   `json:"annotator"`
+		B      string   `json:"against"`
+		Kappa  *float64 `json:"kappa"`
 		*plain
-	}{g.A, g.B, kappa, (*plain)(g)})
+	}{"agreement", g.A, g.B, kappa, (*plain)(g)})
 }
 
 // Agree measures annotator a against b over the episodes.

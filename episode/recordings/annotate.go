@@ -28,7 +28,7 @@ func Annotate(ep Episode, a *recording.Annotation, force bool) (string, error) {
 func WriteAnnotated(w io.Writer, asJSON bool, ep Episode, a *recording.Annotation, where string, err error) {
 	tax := recording.ParseTaxonomy(a.Taxonomy)
 	if asJSON {
-		rec := map[string]any{"episode": ep.Path, "layout": ep.LayoutName(), "annotator": a.Annotator, "success": a.Success,
+		rec := map[string]any{"record": "annotation", "episode": ep.Path, "layout": ep.LayoutName(), "annotator": a.Annotator, "success": a.Success,
 			"failure_description": a.FailureDescription, "taxonomy": tax, "timestamp": a.Timestamp, "written": where}
 		if err != nil {
 			rec["error"] = err.Error()

@@ -34,6 +34,8 @@ var Descriptions = map[string]string{
 	"libero-episode": "the LIBERO episode files check reads (bddl sample writes them for LIBERO tasks)",
 	"serve":          "the lines of bddl serve: handshake, requests, responses",
 	"setting":        "config --format json",
+	"annotation":     "annotate --format json",
+	"agreement":      "annotations compare --format json",
 	"version":        "version --format json",
 }
 
