@@ -557,11 +557,7 @@ func splitArray(b []byte) (elems [][]byte, ok bool) {
 	for i := 1; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
+			i = stringEnd(b, i)
 		case '{', '[':
 			depth++
 		case '}', ']':

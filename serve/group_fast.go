@@ -99,11 +99,8 @@ func plainIDList(b []byte) ([]string, bool) {
 		if len(b) == 0 {
 			return ids, true
 		}
-		if r, ok := bytes.CutPrefix(b, []byte(", ")); ok {
-			b = r
-		} else if r, ok := bytes.CutPrefix(b, []byte(",")); ok {
-			b = r
-		} else {
+		var ok bool
+		if b, ok = cutComma(b); !ok {
 			return nil, false
 		}
 	}
@@ -134,12 +131,18 @@ func intList(b []byte) ([]int64, bool) {
 		if len(b) == 0 {
 			return out, true
 		}
-		if r, ok := bytes.CutPrefix(b, []byte(", ")); ok {
-			b = r
-		} else if r, ok := bytes.CutPrefix(b, []byte(",")); ok {
-			b = r
-		} else {
+		var ok bool
+		if b, ok = cutComma(b); !ok {
 			return nil, false
 		}
 	}
+}
+
+// cutComma cuts the ", " (or ",") between two items of a list as json or
+// Python writes it.
+func cutComma(b []byte) ([]byte, bool) {
+	if r, ok := bytes.CutPrefix(b, []byte(", ")); ok {
+		return r, true
+	}
+	return bytes.CutPrefix(b, []byte(","))
 }

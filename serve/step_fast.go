@@ -87,6 +87,17 @@ func parseStepFast(line []byte) (id json.RawMessage, session string, explain boo
 	return id, session, explain, step, true
 }
 
+// stringEnd is the index of the quote closing the JSON string whose
+// opening quote is b[i], escapes skipped (len(b) when it does not close).
+func stringEnd(b []byte, i int) int {
+	for i++; i < len(b) && b[i] != '"'; i++ {
+		if b[i] == '\\' {
+			i++
+		}
+	}
+	return i
+}
+
 // objectEnd returns the length of the JSON object b starts with (b[0]
 // is '{'), strings and escapes skipped; -1 when it does not close. It
 // finds the extent only: json.Valid checks the rest.
@@ -95,11 +106,7 @@ func objectEnd(b []byte) int {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
+			i = stringEnd(b, i)
 		case '{', '[':
 			depth++
 		case '}', ']':
