@@ -106,4 +106,14 @@ func TestSampledCorpusEpisodesKB(t *testing.T) {
 	if strings.Contains(r.stdout, "not found") {
 		t.Errorf("the definition was not found:\n%s", r.stdout)
 	}
+	// view finds the same knowledge base the same way.
+	eps, _ := filepath.Glob(filepath.Join(out, "*", "*.jsonl"))
+	if len(eps) == 0 {
+		t.Fatalf("sample wrote no episode in %s", out)
+	}
+	page := filepath.Join(t.TempDir(), "page.html")
+	r = runBDDLIn(t, t.TempDir(), "view", eps[0], "-o", page)
+	if r.code != exitOK || !strings.Contains(r.stderr, "using the knowledge base "+want) {
+		t.Errorf("view of a sampled corpus episode: exit %d, not with %s:\n%s", r.code, want, r.stderr)
+	}
 }

@@ -75,6 +75,9 @@ func runView(opts *viewOptions, path string) error {
 	if opts.frames < 2 {
 		return misuse("--frames must be at least 2, not %d", opts.frames)
 	}
+	// As check: the definition copied beside the episode names where it
+	// was read, which tells the knowledge base.
+	opts.hints = append(opts.hints, copySources([]string{path})...)
 	base, err := opts.loadKB()
 	if err != nil {
 		return misuse("%v", err)

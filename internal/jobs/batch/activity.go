@@ -265,8 +265,8 @@ func (r *Resolver) byPath(ref string, ep Episode, root string) (*Activity, error
 			}
 		}
 	}
-	if a, ok := r.beside(ref, ep); ok {
-		return a, nil
+	if a, err := r.beside(ref, ep); a != nil || err != nil {
+		return a, err
 	}
 	return r.byName(ref)
 }
@@ -278,10 +278,12 @@ func DefinitionFile(name string) string { return name + ".bddl" }
 
 // beside finds the definition written beside the episode for the name
 // ref: <episode dir>/<ref>.bddl, else <episode dir>/problem0.bddl whose
-// canonical name is ref.
-func (r *Resolver) beside(ref string, ep Episode) (*Activity, bool) {
+// canonical name is ref; nil, nil when there is none. A <ref>.bddl that
+// cannot be used (the embedded knowledge base refusing its synsets) is
+// its error, not "not found".
+func (r *Resolver) beside(ref string, ep Episode) (*Activity, error) {
 	if ep.Path == Stdin || ep.Path == "" || strings.ContainsAny(ref, "/\\") {
-		return nil, false
+		return nil, nil
 	}
 	dir := filepath.Dir(ep.Path)
 	ref = strings.TrimSuffix(ref, ".bddl")
@@ -297,6 +299,8 @@ func (r *Resolver) beside(ref string, ep Episode) (*Activity, bool) {
 		}
 		a, err := r.parseActivity(cand, src)
 		switch {
+		case err != nil && i < 2:
+			return nil, err
 		case err != nil:
 			continue
 		case i < 2:
@@ -304,12 +308,12 @@ func (r *Resolver) beside(ref string, ep Episode) (*Activity, bool) {
 			// activity's, whatever its problem is called.
 			named := *a
 			named.Name = name
-			return &named, true
+			return &named, nil
 		case a.Name == name:
-			return a, true
+			return a, nil
 		}
 	}
-	return nil, false
+	return nil, nil
 }
 
 // inFixed finds ref in the --activity directory.
