@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/openbddl/bddl/kb"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // TestCompletionFindsNamesAsCommandsDo: an activity name a command
@@ -99,4 +101,27 @@ func TestDocsFacts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHelpNamesUsersPaths: no command's help or examples name
+// ../shared, a folder only this repository's developers have.
+func TestHelpNamesUsersPaths(t *testing.T) {
+	t.Parallel()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, text := range []string{c.Short, c.Long, c.Example} {
+			if strings.Contains(text, "../shared") {
+				t.Errorf("bddl %s's help names ../shared", strings.TrimPrefix(c.CommandPath(), "bddl "))
+			}
+		}
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if strings.Contains(f.Usage, "../shared") {
+				t.Errorf("bddl %s --%s names ../shared", strings.TrimPrefix(c.CommandPath(), "bddl "), f.Name)
+			}
+		})
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(newRootCmd(streams{}))
 }

@@ -36,7 +36,7 @@ $BDDL_KB, bddl.toml (looked for from the directory the editor starts the
 server in), the BEHAVIOR-1K tree around the file, else the embedded default.
 Log lines go to standard error. Editor set-up: docs/editors.md.`,
 		Example: `  bddl lsp                                   # what an editor runs
-  bddl lsp --kb ../shared/behavior1k/generated_data
+  bddl lsp --kb ~/BEHAVIOR-1K/bddl3/bddl     # its knowledge base: the bddl package
   bddl lsp --dialect libero                  # read every file as LIBERO's`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runLSP(opts) },
