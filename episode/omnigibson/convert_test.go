@@ -529,3 +529,68 @@ func TestPoolKeepsOwnVotes(t *testing.T) {
 		t.Errorf("late converter: table %v, want %v", g, w)
 	}
 }
+
+// TestRestTiltedSupport: a cup at rest on a desk tilted by about a
+// degree is put down onto the desk's top face under it, which lies below
+// the top of the desk's enclosure.
+func TestRestTiltedSupport(t *testing.T) {
+	const sin = 0.02
+	th := math.Asin(sin)
+	tilt := [4]float64{math.Sin(th / 2), 0, 0, math.Cos(th / 2)} // about x: +y is the high side
+	desk := sceneItem{obj: &SceneObject{Name: "desk", Scale: [3]float64{1, 1, 1}, FixedBase: true}, hasBox: true,
+		box: NewBox(r3.Vec{Z: 0.4}, r3.Vec{X: 0.5, Y: 0.5, Z: 0.4}, tilt), errV: singleVote, errH: errFloor}
+	_, deskTop := desk.box.Enclosing()
+	// The cup (0.1 m cube at y = 0.3) with its bottom on the enclosure's top.
+	cup := sceneItem{obj: &SceneObject{Name: "cup", Scale: [3]float64{1, 1, 1}}, hasBox: true, instKey: "cup.n.01_1",
+		box: NewBox(r3.Vec{Y: 0.3, Z: deskTop.Z + 0.05}, r3.Vec{X: 0.05, Y: 0.05, Z: 0.05}, upright), errV: singleVote, errH: errFloor}
+	items := []sceneItem{desk, cup}
+	rest(items, 0, true)
+	// The face under the cup's high edge (y = 0.35), analytically.
+	p0y, p0z := -0.4*sin, 0.4+0.4*math.Cos(th)
+	want := p0z + math.Tan(th)*(0.35-p0y)
+	lo, _ := items[1].box.Enclosing()
+	if deskTop.Z-want < 0.002 {
+		t.Fatalf("the case does not tell face and enclosure apart: %.4f vs %.4f", want, deskTop.Z)
+	}
+	if math.Abs(lo.Z-want) > 1e-9 || items[1].errV != errFloor {
+		t.Errorf("cup bottom %.5f error %.4f, want the face %.5f and %.4f (enclosure top %.5f)", lo.Z, items[1].errV, want, errFloor, deskTop.Z)
+	}
+}
+
+// TestRestSunkBelowRoot: an object whose root link lies above a solid
+// fixture's top while its box's centre lies below it (its inventory box
+// taller than its mesh, lying upside down) may lie anywhere around its
+// root: its errors grow to that; a container's box, a root inside the
+// fixture or a support that is not fixed leave them alone.
+func TestRestSunkBelowRoot(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		container bool
+		fixed     bool
+		rootZ     float64
+		grows     bool
+	}{
+		{"fixture, root above its top", false, true, 0.83, true},
+		{"container", true, true, 0.83, false},
+		{"root below the top", false, true, 0.79, false},
+		{"support not fixed", false, false, 0.83, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			counter := sceneItem{obj: &SceneObject{Name: "counter", Scale: [3]float64{1, 1, 1}, FixedBase: tc.fixed}, hasBox: true,
+				container: tc.container, box: NewBox(r3.Vec{Z: 0.4}, r3.Vec{X: 0.5, Y: 0.5, Z: 0.4}, upright), errV: singleVote, errH: errFloor}
+			dough := sceneItem{obj: &SceneObject{Name: "dough", Scale: [3]float64{1, 1, 1}}, hasBox: true, instKey: "dough.n.01_1",
+				box: NewBox(r3.Vec{Z: 0.78}, r3.Vec{X: 0.15, Y: 0.15, Z: 0.05}, upright), errV: singleVote, errH: errFloor}
+			dough.state.Pos = [3]float64{0.01, 0, tc.rootZ}
+			items := []sceneItem{counter, dough}
+			rest(items, 0, true)
+			got := items[1]
+			wantV, wantH := singleVote, errFloor
+			if tc.grows {
+				wantV, wantH = math.Abs(0.78-tc.rootZ)+0.05, 0.01+0.15
+			}
+			if math.Abs(got.errV-wantV) > 1e-9 || math.Abs(got.errH-wantH) > 1e-9 {
+				t.Errorf("errors (%.4f, %.4f), want (%.4f, %.4f)", got.errH, got.errV, wantH, wantV)
+			}
+		})
+	}
+}

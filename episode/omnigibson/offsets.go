@@ -108,6 +108,7 @@ func estimateOffsets(objs []placed, nModels int, robots [][]RobotPose, st *voteS
 	dz := make([]float64, nModels)
 	settled := make([]bool, nModels)
 	votes := make([][]float64, nModels)
+	boxes := make([]Box, len(objs)) // as placed
 	lo := make([]r3.Vec, len(objs))
 	hi := make([]r3.Vec, len(objs))
 	order := make([]int, len(objs)) // by falling box top
@@ -165,6 +166,7 @@ func estimateOffsets(objs []placed, nModels int, robots [][]RobotPose, st *voteS
 			if !o.exact {
 				b.Center = r3.Add(b.Center, r3.Scale(dz[o.model]*o.scaleZ, b.Axes[2]))
 			}
+			boxes[i] = b
 			lo[i], hi[i] = b.Enclosing()
 		}
 		for k := range order {
@@ -240,7 +242,13 @@ func estimateOffsets(objs []placed, nModels int, robots [][]RobotPose, st *voteS
 				if inside(lo[j], hi[j], lo[i], hi[i]) {
 					continue // held by the object (a tray in a fridge), not under it
 				}
+				// Its top face under the root: a fixture tilted by a
+				// fraction of a degree is lower there than its
+				// enclosure's top.
 				top, found = hi[j].Z, true
+				if boxes[j].Axes[2].Z >= uprightCos {
+					top = min(top, topFaceAt(&boxes[j], o.root.X, o.root.Y))
+				}
 				ready = objs[j].exact || settled[objs[j].model] || relaxed
 				break
 			}

@@ -277,3 +277,30 @@ func TestEstimateOffsetsWorlds(t *testing.T) {
 		t.Errorf("the table voted %d times for %.4f, want once (world 0's) for -0.375", st.n[1], dz[1])
 	}
 }
+
+// TestEstimateOffsetsTiltedSupport: a book on a desk tilted by about half
+// a degree votes its bottom onto the desk's top face under its root, not
+// onto the top of the desk's enclosure (9 mm higher there).
+func TestEstimateOffsetsTiltedSupport(t *testing.T) {
+	const sin = 0.01
+	tilt := [4]float64{math.Sin(math.Asin(sin) / 2), 0, 0, math.Cos(math.Asin(sin) / 2)} // about x
+	desk := NewBox(r3.Vec{X: 2, Z: 0.4}, r3.Vec{X: 1, Y: 0.9, Z: 0.4}, tilt)
+	bookRoot := r3.Vec{X: 2, Z: 0.81}
+	objs := []placed{
+		{model: 0, exact: true, scaleZ: 1, root: desk.Center, base: desk},
+		{model: 1, scaleZ: 1, root: bookRoot, base: NewBox(bookRoot, r3.Vec{X: 0.1, Y: 0.15, Z: 0.01}, upright)},
+	}
+	dz, has := estimateOffsets(objs, 2, [][]RobotPose{nil}, nil)
+	if !has[1] {
+		t.Fatal("the book did not vote")
+	}
+	face := topFaceAt(&desk, bookRoot.X, bookRoot.Y)
+	_, deskTop := desk.Enclosing()
+	bottom := bookRoot.Z + dz[1] - 0.01
+	if deskTop.Z-face < 0.008 {
+		t.Fatalf("the case does not tell face and enclosure apart: %.4f vs %.4f", face, deskTop.Z)
+	}
+	if math.Abs(bottom-face) > 1e-9 {
+		t.Errorf("book bottom %.4f, want the desk's top face %.4f (enclosure top %.4f)", bottom, face, deskTop.Z)
+	}
+}

@@ -130,6 +130,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 		height := hi.Z - lo.Z
 		flat := hi.X-lo.X > flatRatio*height && hi.Y-lo.Y > flatRatio*height
 		top, found, enclosed := math.Inf(-1), false, false
+		sunk := false
 		thin := -1
 		for j := range items {
 			s := &items[j]
@@ -142,8 +143,8 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 			}
 			switch {
 			case b.hi.Z <= c.Z:
-				if b.hi.Z > top {
-					top, found = b.hi.Z, true
+				if t := surfaceUnder(&s.box, b.hi.Z, &it.box, lo.Z); t > top {
+					top, found = t, true
 				}
 			case b.lo.Z <= c.Z:
 				// A level thin support: its enclosure no taller than its
@@ -157,7 +158,19 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 				} else {
 					enclosed = true
 				}
+				// Its root link above a solid fixture's top, its box's
+				// centre below it: the box is not where the object is.
+				if root := it.state.Pos; s.obj.FixedBase && !s.container && s.box.Axes[2].Z >= uprightCos &&
+					root[2] > b.hi.Z && root[0] >= b.lo.X && root[0] <= b.hi.X && root[1] >= b.lo.Y && root[1] <= b.hi.Y {
+					sunk = true
+				}
 			}
+		}
+		if sunk {
+			// It holds its root link, so may lie anywhere around it.
+			r := it.state.Pos
+			it.errV = max(it.errV, math.Abs(c.Z-r[2])+(hi.Z-lo.Z)/2)
+			it.errH = max(it.errH, math.Abs(c.X-r[0])+(hi.X-lo.X)/2, math.Abs(c.Y-r[1])+(hi.Y-lo.Y)/2)
 		}
 		if hasGround && ground <= c.Z && ground > top {
 			top, found = ground, true
@@ -186,6 +199,30 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 			}
 		}
 	}
+}
+
+// surfaceUnder is where a box whose lowest point is at aLo, lowered
+// straight down, meets an upright support's top face: the support's
+// enclosure top hi, less where the face slopes away under a (a desk
+// tilted by a fraction of a degree is millimetres lower at one end of
+// its top than its enclosure, and what rests there touches the face).
+func surfaceUnder(s *Box, hi float64, a *Box, aLo float64) float64 {
+	if s.Axes[2].Z < uprightCos {
+		return hi
+	}
+	top := math.Inf(-1)
+	for _, p := range a.Corners() {
+		top = max(top, topFaceAt(s, p[0], p[1])-(p[2]-aLo))
+	}
+	return min(top, hi)
+}
+
+// topFaceAt is the height of an upright box's top face (its plane) at
+// x, y.
+func topFaceAt(s *Box, x, y float64) float64 {
+	n := s.Axes[2]
+	p0 := r3.Add(s.Center, r3.Scale(s.Half.Z, n))
+	return p0.Z - (n.X*(x-p0.X)+n.Y*(y-p0.Y))/n.Z
 }
 
 // shiftUp moves an item's box up by dz (down when negative).
