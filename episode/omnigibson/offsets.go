@@ -242,13 +242,7 @@ func estimateOffsets(objs []placed, nModels int, robots [][]RobotPose, st *voteS
 				if inside(lo[j], hi[j], lo[i], hi[i]) {
 					continue // held by the object (a tray in a fridge), not under it
 				}
-				// Its top face under the root: a fixture tilted by a
-				// fraction of a degree is lower there than its
-				// enclosure's top.
-				top, found = hi[j].Z, true
-				if boxes[j].Axes[2].Z >= uprightCos {
-					top = min(top, topFaceAt(&boxes[j], o.root.X, o.root.Y))
-				}
+				top, found = faceTop(&boxes[j], hi[j].Z, o.root.X, o.root.Y), true
 				ready = objs[j].exact || settled[objs[j].model] || relaxed
 				break
 			}
@@ -334,7 +328,7 @@ func settleMoved(items []sceneItem, has []bool, ground float64, hasGround bool) 
 				unsettled = max(unsettled, hi.Z)
 				continue
 			}
-			top, found = max(top, hi.Z), true
+			top, found = max(top, faceTop(&s.box, hi.Z, root.X, root.Y)), true
 		}
 		if hasGround && root.Z >= ground-restSlack && ground >= lowest && ground > top {
 			top, found = ground, true

@@ -207,6 +207,24 @@ func TestSettleMoved(t *testing.T) {
 	if c := items[2].box.Center.Z; c != 0.80 {
 		t.Errorf("settled bowl moved to %.3f", c)
 	}
+
+	// The same tray on the table tilted by about a degree: its bottom
+	// goes onto the table's top face under its root, not onto the top of
+	// the table's enclosure.
+	const sin = 0.02
+	th := math.Asin(sin)
+	items = []sceneItem{
+		mk(0, "", r3.Vec{Z: 0.375}, r3.Vec{X: 1, Y: 1, Z: 0.75}),
+		mk(1, "tray.n.01_1", r3.Vec{Y: 0.3, Z: 0.76}, r3.Vec{X: 0.4, Y: 0.3, Z: 0.04}),
+	}
+	items[0].box = NewBox(items[0].box.Center, items[0].box.Half, [4]float64{math.Sin(th / 2), 0, 0, math.Cos(th / 2)})
+	settleMoved(items, []bool{true, false}, 0, true)
+	face := topFaceAt(&items[0].box, 0, 0.3)
+	_, tableTop := items[0].box.Enclosing()
+	lo, _ = items[1].box.Enclosing()
+	if tableTop.Z-face < 0.003 || math.Abs(lo.Z-face) > 1e-9 {
+		t.Errorf("tray bottom at %.7f, want the tilted table's face %.7f (enclosure top %.7f)", lo.Z, face, tableTop.Z)
+	}
 }
 
 // TestSettleMovedAmbiguity: an object whose root lies over an unsettled

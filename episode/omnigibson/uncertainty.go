@@ -217,6 +217,16 @@ func surfaceUnder(s *Box, hi float64, a *Box, aLo float64) float64 {
 	return min(top, hi)
 }
 
+// faceTop is the top of a support whose enclosure's top is hi at x, y:
+// its top face there when it is upright (a fixture tilted by a fraction
+// of a degree is lower there than its enclosure's top).
+func faceTop(s *Box, hi, x, y float64) float64 {
+	if s.Axes[2].Z < uprightCos {
+		return hi
+	}
+	return min(hi, topFaceAt(s, x, y))
+}
+
 // topFaceAt is the height of an upright box's top face (its plane) at
 // x, y.
 func topFaceAt(s *Box, x, y float64) float64 {
