@@ -193,7 +193,8 @@ func (c *checker) finish(res *Result, explain bool) {
 			}
 		}
 		res.ApproximateCount = trace.Stats.Approximate
-		res.UnknownCount = trace.Stats.Unknown
+		res.UnknownCount = trace.Stats.Unknown + trace.Stats.Uncertain
+		res.UncertainCount = trace.Stats.Uncertain
 	}
 
 	success := c.lastGoal // the goal on c.s, evaluated by step

@@ -47,10 +47,13 @@ type Result struct {
 	Undetermined []Literal `json:"undetermined,omitempty"`
 	// ApproximateCount and UnknownCount count the goal's atoms decided
 	// by box geometry (an approximation) and left undetermined, over an
-	// exhaustive evaluation of the last step. SuccessApproximateCount
-	// counts the approximate decisions at the first success step.
+	// exhaustive evaluation of the last step; UncertainCount of the
+	// undetermined ones are box geometry within the boxes' error.
+	// SuccessApproximateCount counts the approximate decisions at the
+	// first success step.
 	ApproximateCount        int `json:"approximate_count"`
 	UnknownCount            int `json:"unknown_count"`
+	UncertainCount          int `json:"uncertain_count,omitempty"`
 	SuccessApproximateCount int `json:"success_approximate_count,omitempty"`
 	// Steps is the number of steps evaluated; UnknownSteps of them had an
 	// undetermined goal. SkippedSteps were bad and skipped (--lenient).

@@ -55,7 +55,11 @@ func (r *Result) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  goal         first holds: %s; at the end: %s\n", first, r.GoalAtEnd)
 		fmt.Fprintf(&b, "  init         %s at the first step\n", r.Init)
 		fmt.Fprintf(&b, "  score        %.3f (challenge %.3f)\n", r.Score, r.ChallengeScore)
-		fmt.Fprintf(&b, "  decisions    %d approximate (box geometry), %d unknown, at the end", r.ApproximateCount, r.UnknownCount)
+		fmt.Fprintf(&b, "  decisions    %d approximate (box geometry), %d unknown", r.ApproximateCount, r.UnknownCount)
+		if r.UncertainCount > 0 {
+			fmt.Fprintf(&b, " (%d within the boxes' error)", r.UncertainCount)
+		}
+		b.WriteString(", at the end")
 		if r.SuccessApproximateCount > 0 {
 			fmt.Fprintf(&b, "; %d approximate at the success step", r.SuccessApproximateCount)
 		}

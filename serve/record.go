@@ -43,6 +43,9 @@ func appendRecord(b []byte, r *episode.Result) (_ []byte, ok bool) {
 	w.str(`,"init":`, r.Init.String())
 	w.integer(`,"approximate_count":`, int64(r.ApproximateCount))
 	w.integer(`,"unknown_count":`, int64(r.UnknownCount))
+	if r.UncertainCount != 0 {
+		w.integer(`,"uncertain_count":`, int64(r.UncertainCount))
+	}
 	if r.SuccessApproximateCount != 0 {
 		w.integer(`,"success_approximate_count":`, int64(r.SuccessApproximateCount))
 	}
