@@ -3,6 +3,7 @@ package omnigibson
 import (
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"sort"
@@ -115,6 +116,37 @@ func TestInitErrorModel(t *testing.T) {
 				t.Errorf("%d :init literals false", falseN)
 			}
 		})
+	}
+}
+
+// TestInitRobustToSizes: the estimate must not turn confidently wrong when
+// the data it rests on is a little off, as another snapshot's inventory
+// is (one of make_pizza's doughs differs by 8 cm between the two shared
+// knowledge bases). Every model's size is changed by up to 1, 3 and 5 %
+// (a fixed pseudo-random factor per model and axis, two draws each): at
+// most 0.5 % of the instances may then have a literal false, the issue's
+// bound for held-out data; unknown is the honest answer.
+func TestInitRobustToSizes(t *testing.T) {
+	corpus.OmniGibsonDir(t)
+	base := corpusKB(t)
+	defer func() { perturbSize = nil }()
+	for _, amp := range []float64{0.01, 0.03, 0.05} {
+		for _, seed := range []string{"a", "b"} {
+			perturbSize = func(category, model string, size *[3]float64) {
+				h := fnv.New64a()
+				h.Write([]byte(seed + category + model))
+				v := h.Sum64()
+				for k := range size {
+					size[k] *= 1 + amp*(float64((v>>(16*k))&0xffff)/65535*2-1)
+				}
+			}
+			run := agreementWith(t, base, Options{}, predicates.Options{})
+			t.Logf("sizes off by up to %.0f %% (draw %s): %d of %d instances true, %d with a literal false",
+				100*amp, seed, run.instTrue, run.instances, run.instFalse)
+			if 200*run.instFalse > run.instances {
+				t.Errorf("sizes off by up to %.0f %% (draw %s): %d of %d instances with a literal false", 100*amp, seed, run.instFalse, run.instances)
+			}
+		}
 	}
 }
 

@@ -439,6 +439,17 @@ func TestRestEvidence(t *testing.T) {
 		{"sinking", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.84}, [3]float64{0.1, 0.1, 0.1}), nil, 0.79, singleVote},
 		{"thin support", mk("dough", "dough.n.01_1", [3]float64{0, 0, 0.81}, [3]float64{0.25, 0.25, 0.01}),
 			[]sceneItem{mk("sheet", "", [3]float64{0, 0, 0.815}, [3]float64{0.27, 0.3, 0.03})}, 0.83, singleVote},
+		// A roof's box, taller than a storey, holds the table as well:
+		// it is not what holds the cup.
+		{"floating far under a roof", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.95}, [3]float64{0.1, 0.1, 0.1}),
+			[]sceneItem{mk("roof", "", [3]float64{0, 0, 3}, [3]float64{10, 10, 6})}, 0.9, 0.1},
+		// A shelf's box around it does hold it.
+		{"floating far in a shelf", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.95}, [3]float64{0.1, 0.1, 0.1}),
+			[]sceneItem{mk("shelf", "", [3]float64{0, 0, 1.5}, [3]float64{1, 1, 1.8})}, 0.9, singleVote},
+		// Its centre just past the table's edge, its bottom at the
+		// table's top: it rests on the table (whose footprint is
+		// extended under it later), not floating over the floor.
+		{"beside a support's edge", mk("cup", "cup.n.01_1", [3]float64{0.55, 0, 0.85}, [3]float64{0.1, 0.1, 0.1}), nil, 0.8, singleVote},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			items := append([]sceneItem{table(), tc.obj}, tc.extra...)

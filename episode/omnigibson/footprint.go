@@ -131,3 +131,25 @@ func extendBox(b *Box, p r3.Vec, ex [2]float64) {
 		b.Center = r3.Add(b.Center, r3.Scale(side*grow/2, ax))
 	}
 }
+
+// nearSupport reports whether an upright box other than items[self] has
+// its top within restSlack of bottom and a footprint that, extended as
+// extendSupports may extend it, holds c: the object rests on it, though
+// no box holds its centre yet.
+func nearSupport(items []sceneItem, self int, c r3.Vec, bottom float64) bool {
+	for j := range items {
+		s := &items[j]
+		if j == self || !s.hasBox || s.box.Axes[2].Z < uprightCos {
+			continue
+		}
+		if _, hi := s.box.Enclosing(); math.Abs(hi.Z-bottom) > restSlack {
+			continue
+		}
+		d := r3.Sub(c, s.box.Center)
+		ex := [2]float64{math.Abs(r3.Dot(d, s.box.Axes[0])) - s.box.Half.X, math.Abs(r3.Dot(d, s.box.Axes[1])) - s.box.Half.Y}
+		if ex[0] <= groundExtend*2*s.box.Half.X && ex[1] <= groundExtend*2*s.box.Half.Y {
+			return true
+		}
+	}
+	return false
+}

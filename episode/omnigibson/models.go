@@ -106,6 +106,10 @@ func (c *Converter) resolveModel(o *SceneObject) modelInfo {
 	return mi
 }
 
+// perturbSize, set by tests only, changes a model's size before its box
+// is placed: how the verdicts hold up when the inventory's sizes are off.
+var perturbSize func(category, model string, size *[3]float64)
+
 // placeBox gives the item its box: the model's size × scale about the
 // root link, shifted by the dataset's offset when there is one.
 func (c *Converter) placeBox(it *sceneItem, mi *modelInfo) error {
@@ -117,6 +121,9 @@ func (c *Converter) placeBox(it *sceneItem, mi *modelInfo) error {
 		return nil
 	}
 	o, size := it.obj, mi.size
+	if perturbSize != nil {
+		perturbSize(o.Category, o.Model, &size)
+	}
 	half := r3.Vec{X: size[0] * o.Scale[0] / 2, Y: size[1] * o.Scale[1] / 2, Z: size[2] * o.Scale[2] / 2}
 	center := vec(it.state.Pos)
 	b := NewBox(center, half, it.state.Quat)

@@ -34,7 +34,9 @@ import (
 // boxes enclose the meshes, so an object whose box floats above the
 // highest box under its centre is misplaced by at least that gap: within
 // snapFrac of its height it is put down onto that box (it rests there),
-// further its vertical error grows to the gap. An object lying flat whose
+// further its vertical error grows to the gap (unless a box shorter than a
+// storey holds its centre, or a support at its bottom's height lies
+// within reach of extendSupports). An object lying flat whose
 // centre lies in a thin support's box (a dough in a baking sheet's box, a
 // book in a desk mat's) rests on its top, whatever larger box holds both
 // (an oven, a shelf). Sinking into a box is no
@@ -61,6 +63,9 @@ const (
 	// thin support's for it to lie on it.
 	overShare  = 0.8
 	overLarger = 1.5
+	// storey: a box at least this tall (a roof's, a building's) holds
+	// whole rooms, not the objects lying in them.
+	storey = 2.5
 )
 
 // modelError is the vertical error of a model's offset, unscaled, from
@@ -155,7 +160,11 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 				if flat && it.box.Axes[2].Z >= uprightCos && b.hi.Z-b.lo.Z <= thinSupport &&
 					b.hi.Z-b.lo.Z <= 2*s.box.Half.Z*levelSlack && lo.Z > b.lo.Z-besideSlack && over(lo, hi, b.lo, b.hi) && !inside(b.lo, b.hi, lo, hi) {
 					thin = j
-				} else {
+				} else if b.hi.Z-b.lo.Z < storey {
+					// A box around its centre holds it (a shelf, a
+					// basket, a fridge); a roof's or a room's box,
+					// taller than a storey, holds the table it lies on
+					// too.
 					enclosed = true
 				}
 				// Its root link above a solid fixture's top, its box's
@@ -192,9 +201,11 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 				// that box is known; its own offset no longer counts.
 				shiftUp(it, -gap)
 				it.errV = errFloor
-			case !enclosed:
+			case !enclosed && !nearSupport(items, i, c, lo.Z):
 				// In a box that holds it (a shelf, a basket), what is
-				// under its centre need not be what it rests on.
+				// under its centre need not be what it rests on; beside
+				// a support at its bottom's height, it rests on that
+				// (extendSupports reaches under it).
 				it.errV = max(it.errV, gap)
 			}
 		}
