@@ -58,6 +58,9 @@ const (
 	// object spanning the ground level must be to be taken for part of
 	// the ground.
 	groundCoverRatio = 4
+	// robotLevels: how far above the lowest robot start pose another
+	// robot's root link may be and still stand on the same ground.
+	robotLevels = 0.01
 )
 
 // placed is a scene object as the estimator sees it.
@@ -189,7 +192,15 @@ func estimateOffsets(objs []placed, nModels int, robots [][]RobotPose, st *voteS
 			}
 		}
 		if best >= 0 {
-			if s, ok := shiftTo(best, r.Pos[2], true); ok {
+			// Robots' root links sit a few millimetres above the floor,
+			// each model its own (0 to 6 mm in the shared templates):
+			// one within robotLevels of the lowest stands on the same
+			// ground.
+			z := r.Pos[2]
+			if hasGrounds[w] && z-grounds[w] <= robotLevels {
+				z = grounds[w]
+			}
+			if s, ok := shiftTo(best, z, true); ok {
 				votes[objs[best].model] = append(votes[objs[best].model], s)
 			}
 		}

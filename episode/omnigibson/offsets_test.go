@@ -46,6 +46,16 @@ func TestEstimateOffsets(t *testing.T) {
 		robots: robot,
 		want:   []float64{-0.08},
 	}, {
+		// Robots' root links sit a few millimetres apart (each model its
+		// own): the floor under the higher one is at the same ground.
+		name: "robots at different heights",
+		objs: []obj{
+			{model: 0, root: r3.Vec{Z: -0.17}, size: r3.Vec{X: 10, Y: 10, Z: 0.5}},
+			{model: 1, root: r3.Vec{X: 20, Z: -0.17}, size: r3.Vec{X: 10, Y: 10, Z: 0.5}},
+		},
+		robots: []RobotPose{{Robot: "A", Pose: Pose{Quat: upright}}, {Robot: "B", Pose: Pose{Pos: [3]float64{20, 0, 0.005}, Quat: upright}}},
+		want:   []float64{-0.08, -0.08},
+	}, {
 		// Ground cover away from the robots: flat, spanning the ground.
 		name: "lawn beside the house",
 		objs: []obj{
