@@ -306,6 +306,9 @@ func (c *Converter) convert(in *Instance) (*episode.Header, *Report, error) {
 		} else if !o.hasState {
 			continue // not saved: not loaded in this scene
 		}
+		if perturbPose != nil {
+			perturbPose(o.Name, &it.state.Pos)
+		}
 		if err := c.placeBox(&it, &c.models[i]); err != nil {
 			return nil, nil, err
 		}
@@ -550,6 +553,9 @@ func (c *Converter) templateItems() []sceneItem {
 				continue
 			}
 			it := sceneItem{obj: o, state: o.State, model: c.modelID[i]}
+			if perturbPose != nil {
+				perturbPose(o.Name, &it.state.Pos)
+			}
 			if c.placeBox(&it, &c.models[i]) != nil {
 				continue
 			}

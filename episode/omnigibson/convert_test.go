@@ -427,6 +427,8 @@ func TestRestEvidence(t *testing.T) {
 		return sceneItem{obj: o, box: b, hasBox: true, instKey: key, errV: singleVote, errH: errFloor}
 	}
 	table := func() sceneItem { return mk("table", "", [3]float64{0, 0, 0.4}, [3]float64{1, 1, 0.8}) }
+	fixed := func(it sceneItem) sceneItem { it.obj.FixedBase = true; return it }
+	rooted := func(it sceneItem, z float64) sceneItem { it.state.Pos = [3]float64{0, 0, z}; return it }
 	for _, tc := range []struct {
 		name       string
 		obj        sceneItem
@@ -437,8 +439,8 @@ func TestRestEvidence(t *testing.T) {
 		{"snapped", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.865}, [3]float64{0.1, 0.1, 0.1}), nil, 0.8, errFloor},
 		{"floating far", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.95}, [3]float64{0.1, 0.1, 0.1}), nil, 0.9, 0.1},
 		{"sinking", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.84}, [3]float64{0.1, 0.1, 0.1}), nil, 0.79, singleVote},
-		{"thin support", mk("dough", "dough.n.01_1", [3]float64{0, 0, 0.81}, [3]float64{0.25, 0.25, 0.01}),
-			[]sceneItem{mk("sheet", "", [3]float64{0, 0, 0.815}, [3]float64{0.27, 0.3, 0.03})}, 0.83, singleVote},
+		{"thin support", rooted(mk("dough", "dough.n.01_1", [3]float64{0, 0, 0.81}, [3]float64{0.25, 0.25, 0.01}), 0.81),
+			[]sceneItem{rooted(mk("sheet", "", [3]float64{0, 0, 0.815}, [3]float64{0.27, 0.3, 0.03}), 0.80)}, 0.83, singleVote},
 		// A roof's box, taller than a storey, holds the table as well:
 		// it is not what holds the cup.
 		{"floating far under a roof", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.95}, [3]float64{0.1, 0.1, 0.1}),
@@ -450,6 +452,13 @@ func TestRestEvidence(t *testing.T) {
 		// table's top: it rests on the table (whose footprint is
 		// extended under it later), not floating over the floor.
 		{"beside a support's edge", mk("cup", "cup.n.01_1", [3]float64{0.55, 0, 0.85}, [3]float64{0.1, 0.1, 0.1}), nil, 0.8, singleVote},
+		// Sunk 5 mm into a solid fixture (a countertop): put back on it.
+		{"sunk into a fixture", mk("cup", "cup.n.01_1", [3]float64{0, 0, 0.865}, [3]float64{0.1, 0.1, 0.1}),
+			[]sceneItem{fixed(mk("counter", "", [3]float64{0, 0, 0.41}, [3]float64{1.2, 1.2, 0.82}))}, 0.82, errFloor},
+		// A plate level with a pie's box bottom, its root link below the
+		// pie's: the pie lies on the plate, the plate is not put on the pie.
+		{"thin support above its root", rooted(mk("plate", "plate.n.04_1", [3]float64{0, 0, 0.804}, [3]float64{0.25, 0.25, 0.008}), 0.80),
+			[]sceneItem{rooted(mk("pie", "pie.n.01_1", [3]float64{0, 0, 0.8205}, [3]float64{0.24, 0.24, 0.04}), 0.81)}, 0.8, singleVote},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			items := append([]sceneItem{table(), tc.obj}, tc.extra...)

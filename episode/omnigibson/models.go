@@ -110,6 +110,11 @@ func (c *Converter) resolveModel(o *SceneObject) modelInfo {
 // is placed: how the verdicts hold up when the inventory's sizes are off.
 var perturbSize func(category, model string, size *[3]float64)
 
+// perturbPose, set by tests only, moves an object's root link (by its
+// name, the same in the template and its instances): how the verdicts
+// hold up when the simulator's poses jitter.
+var perturbPose func(name string, pos *[3]float64)
+
 // placeBox gives the item its box: the model's size × scale about the
 // root link, shifted by the dataset's offset when there is one.
 func (c *Converter) placeBox(it *sceneItem, mi *modelInfo) error {

@@ -38,9 +38,10 @@ import (
 // storey holds its centre, or a support at its bottom's height lies
 // within reach of extendSupports). An object lying flat whose
 // centre lies in a thin support's box (a dough in a baking sheet's box, a
-// book in a desk mat's) rests on its top, whatever larger box holds both
-// (an oven, a shelf). Sinking into a box is no
-// evidence (a bowl's rim, a sofa's cushions rise around what they hold).
+// book in a desk mat's), its root link above the support's, rests on its
+// top, whatever larger box holds both (an oven, a shelf). Sinking into a
+// box is no evidence (a bowl's rim, a sofa's cushions rise around what
+// they hold), but for a little into a solid fixture (sinkSnap).
 // None of it reads the activity's literals.
 
 const (
@@ -56,6 +57,9 @@ const (
 	// lie on (a baking sheet, a tray, a mat), in metres; flatRatio: how
 	// many times wider than tall, both ways, a flat object is.
 	thinSupport = 0.05
+	// sinkSnap: how far an object may sink into a solid fixture's box
+	// and be put back onto its top.
+	sinkSnap    = 0.01
 	flatRatio   = 2.0
 	levelSlack  = 1.2
 	besideSlack = 0.005
@@ -136,6 +140,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 		flat := hi.X-lo.X > flatRatio*height && hi.Y-lo.Y > flatRatio*height
 		top, found, enclosed := math.Inf(-1), false, false
 		sunk := false
+		fixture := false // what gave top is a solid fixture (or the ground)
 		thin := -1
 		for j := range items {
 			s := &items[j]
@@ -150,6 +155,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 			case b.hi.Z <= c.Z:
 				if t := surfaceUnder(&s.box, b.hi.Z, &it.box, lo.Z); t > top {
 					top, found = t, true
+					fixture = s.obj.FixedBase && !s.container && s.box.Axes[2].Z >= uprightCos
 				}
 			case b.lo.Z <= c.Z:
 				// A level thin support: its enclosure no taller than its
@@ -158,7 +164,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 				// which is the larger, and its bottom not below the
 				// support's (beyond the boxes' slack).
 				if flat && it.box.Axes[2].Z >= uprightCos && b.hi.Z-b.lo.Z <= thinSupport &&
-					b.hi.Z-b.lo.Z <= 2*s.box.Half.Z*levelSlack && lo.Z > b.lo.Z-besideSlack && over(lo, hi, b.lo, b.hi) && !inside(b.lo, b.hi, lo, hi) {
+					b.hi.Z-b.lo.Z <= 2*s.box.Half.Z*levelSlack && lo.Z > b.lo.Z-besideSlack && it.state.Pos[2] > s.state.Pos[2] && over(lo, hi, b.lo, b.hi) && !inside(b.lo, b.hi, lo, hi) {
 					thin = j
 				} else if b.hi.Z-b.lo.Z < storey {
 					// A box around its centre holds it (a shelf, a
@@ -182,7 +188,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 			it.errH = max(it.errH, math.Abs(c.X-r[0])+(hi.X-lo.X)/2, math.Abs(c.Y-r[1])+(hi.Y-lo.Y)/2)
 		}
 		if hasGround && ground <= c.Z && ground > top {
-			top, found = ground, true
+			top, found, fixture = ground, true, true
 		}
 		switch {
 		case thin >= 0:
@@ -192,6 +198,12 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 		default:
 			gap := lo.Z - top
 			switch {
+			case gap <= 0 && gap >= -sinkSnap && fixture:
+				// Sunk a little into a solid fixture (a countertop, a
+				// floor), no rim or cushion around it: it rests on its
+				// top, like one floating a little above it.
+				shiftUp(it, -gap)
+				it.errV = errFloor
 			case gap <= 0:
 				// Sinking into a box is no evidence against the estimate
 				// (rims and cushions rise around what they hold), and
