@@ -161,8 +161,10 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 				// A level thin support: its enclosure no taller than its
 				// box by more than levelSlack (a tilted tray's is).
 				// Lying on it: its footprint mostly over the support's,
-				// which is the larger, and its bottom not below the
-				// support's (beyond the boxes' slack).
+				// which is the larger, its bottom not below the
+				// support's (beyond the boxes' slack) and its root link
+				// above the support's (a plate level with a pie's box
+				// bottom, its root lower, holds the pie).
 				if flat && it.box.Axes[2].Z >= uprightCos && b.hi.Z-b.lo.Z <= thinSupport &&
 					b.hi.Z-b.lo.Z <= 2*s.box.Half.Z*levelSlack && lo.Z > b.lo.Z-besideSlack && it.state.Pos[2] > s.state.Pos[2] && over(lo, hi, b.lo, b.hi) && !inside(b.lo, b.hi, lo, hi) {
 					thin = j
@@ -186,6 +188,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 			r := it.state.Pos
 			it.errV = max(it.errV, math.Abs(c.Z-r[2])+(hi.Z-lo.Z)/2)
 			it.errH = max(it.errH, math.Abs(c.X-r[0])+(hi.X-lo.X)/2, math.Abs(c.Y-r[1])+(hi.Y-lo.Y)/2)
+			continue // nothing below tells where it is
 		}
 		if hasGround && ground <= c.Z && ground > top {
 			top, found, fixture = ground, true, true
