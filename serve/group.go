@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/openbddl/bddl/episode"
+	"github.com/openbddl/bddl/internal/pymarshal"
 )
 
 // group.step: one request steps many sessions, as a vectorised
@@ -127,19 +128,23 @@ func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
 			return
 		}
 	}
-	lines, release, e := groupLines(&p, s.unmarshalSteps, &s.groups.b64)
-	if e != nil {
-		release()
-		s.respond(id, nil, e)
-		return
+	doc, release := s.groupDoc(&p)
+	var lines [][]byte
+	if doc == nil {
+		var e *serveError
+		if lines, release, e = groupLines(&p, s.unmarshalSteps, &s.groups.b64); e != nil {
+			release()
+			s.respond(id, nil, e)
+			return
+		}
 	}
 	n := len(p.Sessions)
-	g := &groupRun{s: s, id: append(json.RawMessage(nil), id...), p: &p, members: make([]groupMember, n), release: release}
+	g := &groupRun{s: s, id: append(json.RawMessage(nil), id...), p: &p, members: make([]groupMember, n), release: release, doc: doc}
 	g.left.Store(int64(n))
 	s.running.Add(1)
 	var idle []int
 	for i, sid := range p.Sessions {
-		sess, busy, e := s.state.claim(sid, g, i, lines[i])
+		sess, busy, e := s.state.claim(sid, g, i, lineOf(lines, i))
 		switch {
 		case e != nil:
 			g.members[i].err = e
@@ -151,6 +156,71 @@ func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
 		// busy: queued, its session's worker applies it in turn
 	}
 	g.runIdle(idle, lines)
+}
+
+// lineOf is member i's line (none when the steps are read from the
+// marshal data: groupRun.doc).
+func lineOf(lines [][]byte, i int) []byte {
+	if lines == nil {
+		return nil
+	}
+	return lines[i]
+}
+
+// maxDocDepth bounds the nesting of a step read from steps_marshal as it
+// is (groupDoc): a step's is 5 at most (a particle count in a substance
+// in a record in objects in the step).
+const maxDocDepth = 32
+
+// groupDoc reads steps_marshal for the members to read their steps from
+// as they are (episode.MarshalStep), when the params are the common
+// case: the steps a list of one dict per member, with numbers or not,
+// no poses. It returns nil for any other params, or any marshal data
+// the JSON path refuses, which groupLines then reads as before (with
+// the same errors). release gives back the data's budget.
+func (s *server) groupDoc(p *groupStepParams) (_ *pymarshal.Doc, release func()) {
+	release = func() {}
+	n := len(p.Sessions)
+	b64 := p.stepsB64
+	if b64 == nil && p.StepsMarshal != nil {
+		b64 = []byte(*p.StepsMarshal)
+	}
+	if b64 == nil || n == 0 || n > maxGroupSessions || len(bytes.TrimSpace(p.Steps)) > 0 || len(p.Names) > 0 ||
+		p.Numbers != nil && len(p.Numbers) != n || !absent(p.Pos) || !absent(p.Quat) || !absent(p.AABB) {
+		return nil, release
+	}
+	if _, twice := repeated(p.Sessions); twice {
+		return nil, release
+	}
+	// The members read the data when they are applied, some perhaps
+	// after the reader has gone on (queued behind their session's
+	// requests): it is the request's own, held against --max-queued.
+	size := base64.StdEncoding.DecodedLen(len(b64))
+	if !s.held.take(size) {
+		return nil, release
+	}
+	raw, err := base64.StdEncoding.AppendDecode(make([]byte, 0, size), b64)
+	var doc *pymarshal.Doc
+	if err == nil {
+		doc, err = pymarshal.Scan(raw, pymarshal.LimitsFor(len(raw), s.maxLine))
+	}
+	if err != nil || len(doc.Items) != n {
+		s.held.give(size)
+		return nil, release
+	}
+	for _, it := range doc.Items {
+		if it.Kind != '{' || it.Depth > maxDocDepth {
+			s.held.give(size)
+			return nil, release
+		}
+	}
+	return doc, func() { s.held.give(size) }
+}
+
+// absent reports whether an optional JSON field was left out (or null).
+func absent(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || bytes.Equal(t, []byte("null"))
 }
 
 // groupLines builds each member's step line from the params, or reports
@@ -358,7 +428,10 @@ type groupRun struct {
 	p       *groupStepParams
 	members []groupMember
 	left    atomic.Int64 // members not yet done
-	release func()       // gives back the lines' budget (groupLines)
+	release func()       // gives back the lines' budget (groupLines, groupDoc)
+	// doc, when set, holds the members' steps (groupDoc): member i's is
+	// its item i, the lines nil.
+	doc *pymarshal.Doc
 }
 
 // runIdle applies the idle members' steps: on the reader alone when they
@@ -369,7 +442,7 @@ func (g *groupRun) runIdle(idle []int, lines [][]byte) {
 	workers := g.s.groupProcs
 	if len(idle) < groupParallelMin || workers < 2 {
 		for _, i := range idle {
-			g.apply(i, lines[i])
+			g.apply(i, lineOf(lines, i))
 		}
 		return
 	}
@@ -383,7 +456,7 @@ func (g *groupRun) runIdle(idle []int, lines [][]byte) {
 			if k >= len(idle) {
 				return
 			}
-			g.apply(idle[k], lines[idle[k]])
+			g.apply(idle[k], lineOf(lines, idle[k]))
 		}
 	}
 	var wg sync.WaitGroup
@@ -417,7 +490,17 @@ func (g *groupRun) apply(i int, line []byte) {
 				return
 			}
 		}
-		if e := sess.feed(line); e != nil {
+		var e *serveError
+		if g.doc != nil {
+			step := episode.MarshalStep{Doc: g.doc, Item: i}
+			if g.p.Numbers != nil {
+				step.Number, step.HasNumber = g.p.Numbers[i], true
+			}
+			e = sess.feedMarshal(&step)
+		} else {
+			e = sess.feed(line)
+		}
+		if e != nil {
 			m.err = e
 			return
 		}
