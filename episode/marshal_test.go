@@ -209,7 +209,7 @@ func TestFeedMarshal(t *testing.T) {
 			}
 		}
 		src := marshalList(items...)
-		doc, err := pymarshal.Scan(src, pymarshal.LimitsFor(len(src), 1<<30))
+		doc, err := pymarshal.Scan(src, pymarshal.LimitsFor(len(src), 1<<30), len(items))
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -267,7 +267,7 @@ func TestFeedMarshalCases(t *testing.T) {
 				src = bytes.Replace(src, binary.LittleEndian.AppendUint64([]byte{'g'}, math.Float64bits(math.Inf(1))),
 					binary.LittleEndian.AppendUint64([]byte{'g'}, math.Float64bits(math.NaN())), 1)
 			}
-			doc, err := pymarshal.Scan(src, pymarshal.LimitsFor(len(src), 1<<20))
+			doc, err := pymarshal.Scan(src, pymarshal.LimitsFor(len(src), 1<<20), 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -315,7 +315,7 @@ func FuzzMarshalStep(f *testing.F) {
 		return st
 	}
 	f.Fuzz(func(t *testing.T, src []byte, number int64) {
-		doc, err := pymarshal.Scan(src, pymarshal.LimitsFor(len(src), 1<<16))
+		doc, err := pymarshal.Scan(src, pymarshal.LimitsFor(len(src), 1<<16), 64)
 		if err != nil {
 			return
 		}

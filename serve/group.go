@@ -202,7 +202,7 @@ func (s *server) groupDoc(p *groupStepParams) (_ *pymarshal.Doc, release func())
 	raw, err := base64.StdEncoding.AppendDecode(make([]byte, 0, size), b64)
 	var doc *pymarshal.Doc
 	if err == nil {
-		doc, err = pymarshal.Scan(raw, pymarshal.LimitsFor(len(raw), s.maxLine))
+		doc, err = pymarshal.Scan(raw, pymarshal.LimitsFor(len(raw), s.maxLine), n)
 	}
 	if err != nil || len(doc.Items) != n {
 		s.held.give(size)

@@ -152,7 +152,7 @@ func FuzzGroupDoc(f *testing.F) {
 	f.Add(appendMarshal(nil, []any{map[string]any{"step": json.Number("1")}, map[string]any{}}), true)
 	srv := newServer(testHost(io.Discard, ""), io.Discard, 1<<20)
 	f.Fuzz(func(t *testing.T, raw []byte, numbered bool) {
-		doc, err := pymarshal.Scan(raw, pymarshal.LimitsFor(len(raw), 1<<20))
+		doc, err := pymarshal.Scan(raw, pymarshal.LimitsFor(len(raw), 1<<20), 64)
 		n := 2
 		if err == nil {
 			n = len(doc.Items)
@@ -188,4 +188,48 @@ func FuzzGroupDoc(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestServeGroupMarshalBomb: steps_marshal that back-references expand
+// past their budget, or a list far longer than the group, are refused
+// as before (the JSON path's errors), with nothing applied.
+func TestServeGroupMarshalBomb(t *testing.T) {
+	t.Parallel()
+	c := startServe(t, DefaultMaxLine, "")
+	ep := exampleEpisodes(t)[1]
+	a, b := openFor(t, c, ep, nil), openFor(t, c, ep, nil)
+	// Item 0: a 200-byte string, then 40 lists of two references each
+	// to the one before (2^40 copies); item 1: None.
+	bomb := []byte{'[', 2, 0, 0, 0, 0xdb, 41, 0, 0, 0, 0xfa, 200}
+	bomb = append(bomb, bytes.Repeat([]byte{'x'}, 200)...)
+	for level := range 40 {
+		bomb = append(bomb, 0xdb, 2, 0, 0, 0)
+		for range 2 {
+			bomb = append(bomb, 'r', byte(1+level), 0, 0, 0)
+		}
+	}
+	bomb = append(bomb, 'N')
+	nones := append([]byte{'[', 0x40, 0x42, 0x0f, 0}, bytes.Repeat([]byte{'N'}, 1000000)...)
+	for _, tc := range []struct {
+		name string
+		raw  []byte
+		want string
+	}{
+		{"bomb", bomb, "back-references expand it"},
+		{"a million steps", nones, "steps: 1000000, one per session (2)"},
+	} {
+		c.send(`{"id":"x","method":"group.step","params":{"sessions":["` + a + `", "` + b + `"],"steps_marshal":"` + base64.StdEncoding.EncodeToString(tc.raw) + `"}}`)
+		r := c.wait(`"x"`)
+		if r.Error == nil || r.Error.Code != codeInvalidParams || !bytes.Contains([]byte(r.Error.Message), []byte(tc.want)) {
+			t.Errorf("%s: %.300s; want invalid_params with %q", tc.name, r.raw, tc.want)
+		}
+	}
+	var g groupResult
+	if err := json.Unmarshal(c.ok("group.step", map[string]any{"sessions": []string{a, b}, "steps": []json.RawMessage{ep.steps[0], ep.steps[0]}}), &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.Errors[0] != nil || g.Errors[1] != nil || g.Step[0] != 0 {
+		t.Errorf("after the refused requests: %v, steps %v", g.Errors, g.Step)
+	}
+	c.finish()
 }

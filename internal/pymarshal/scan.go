@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -41,11 +41,19 @@ type Item struct {
 }
 
 // Scan checks src as ToJSONLimits does and, when it holds a list (or
-// tuple), returns it as a Doc; an input that is not a list is ErrNotList
-// (ToJSON may still read it). On an error the caller may call ToJSON for
-// its message, which is the same but for wording.
-func Scan(src []byte, lim Limits) (*Doc, error) {
-	s := docScanner{src: src, maxOut: lim.MaxOut, maxObjects: lim.MaxObjects}
+// tuple) of at most maxItems values, returns it as a Doc; an input that
+// is not a list, or a longer one, is ErrNotList (ToJSON may still read
+// it). On an error the caller may call ToJSON for its message, which is
+// the same but for wording.
+func Scan(src []byte, lim Limits, maxItems int) (*Doc, error) {
+	pooled := docRefsPool.Get().(*[]docRef)
+	s := docScanner{src: src, maxOut: lim.MaxOut, maxObjects: lim.MaxObjects, maxItems: maxItems, refs: (*pooled)[:0]}
+	defer func() {
+		if cap(s.refs) <= maxPooledRefs {
+			*pooled = s.refs
+			docRefsPool.Put(pooled)
+		}
+	}()
 	if len(src) == 0 {
 		return nil, s.errorf("truncated")
 	}
@@ -66,8 +74,12 @@ func Scan(src []byte, lim Limits) (*Doc, error) {
 	return &Doc{src: src, refs: refs, Items: s.items}, nil
 }
 
-// ErrNotList is Scan's error for an input that is not a list or tuple.
+// ErrNotList is Scan's error for an input that is not a list or tuple
+// (of at most the values asked for).
 var ErrNotList = fmt.Errorf("marshal data: not a list")
+
+// docRefsPool keeps the reference tables of past scans (see refsPool).
+var docRefsPool = sync.Pool{New: func() any { return new([]docRef) }}
 
 // docScanner is transcoder without the output: the same checks, the
 // text's length counted.
@@ -80,15 +92,16 @@ type docScanner struct {
 	objects    int
 	refs       []docRef
 	top        bool // the next container is the list whose items are kept
+	maxItems   int
 	items      []Item
 }
 
 // docRef is a back-reference target: where it begins, and once read
 // (done) its text's length, values and depth.
 type docRef struct {
-	pos                int32
-	done, str          bool
-	length, objs, deep int
+	pos, length, objs int32 // (the limits keep length and objs within int32)
+	deep              int16
+	done, str         bool
 }
 
 func (s *docScanner) errorf(format string, args ...any) error {
@@ -168,7 +181,7 @@ func (s *docScanner) value(depth int, key bool) (deep int, err error) {
 	case typeInt:
 		var v int32
 		if v, err = s.int32(); err == nil {
-			s.out += len(strconv.AppendInt(buf[:0], int64(v), 10))
+			s.out += intLen(v)
 		}
 	case typeLong:
 		err = s.long()
@@ -220,9 +233,12 @@ func (s *docScanner) value(depth int, key bool) (deep int, err error) {
 		return 0, err
 	}
 	if ref >= 0 {
+		if err := s.grew(); err != nil {
+			return 0, err // (past the limits: length and objs might not fit)
+		}
 		r := &s.refs[ref]
 		r.done, r.str = true, isStr(code)
-		r.length, r.objs, r.deep = s.out-start, s.objects-objStart, deep
+		r.length, r.objs, r.deep = int32(s.out-start), int32(s.objects-objStart), int16(min(deep, math.MaxInt16))
 	}
 	return deep, s.grew()
 }
@@ -242,14 +258,14 @@ func (s *docScanner) backRef(key bool) (int, error) {
 	if key && (r.length < 2 || !r.str) {
 		return 0, s.unsupported("a dict key that is not a str")
 	}
-	if s.out+r.length > s.maxOut {
+	if s.out+int(r.length) > s.maxOut {
 		return 0, s.limit("the JSON text exceeds %d bytes", s.maxOut)
 	}
-	if s.objects += r.objs - 1; s.objects > s.maxObjects {
+	if s.objects += int(r.objs) - 1; s.objects > s.maxObjects {
 		return 0, s.limit("more than %d values", s.maxObjects)
 	}
-	s.out += r.length
-	return r.deep, nil
+	s.out += int(r.length)
+	return int(r.deep), nil
 }
 
 func (s *docScanner) array(n, depth int) (int, error) {
@@ -259,6 +275,9 @@ func (s *docScanner) array(n, depth int) (int, error) {
 	top := s.top
 	s.top = false
 	if top {
+		if n > s.maxItems {
+			return 0, ErrNotList
+		}
 		s.items = make([]Item, 0, n)
 	}
 	s.out += 2 + max(n-1, 0)
@@ -355,11 +374,36 @@ func (s *docScanner) long() error {
 	return nil
 }
 
+// intLen is len(strconv.AppendInt(nil, int64(v), 10)).
+func intLen(v int32) int {
+	n := 1
+	u := int64(v)
+	if u < 0 {
+		n, u = 2, -u
+	}
+	for ; u >= 10; u /= 10 {
+		n++
+	}
+	return n
+}
+
+// plainByte marks the bytes a JSON string holds as they are.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str is transcoder.str, counting the bytes it writes.
 func (s *docScanner) str(n int, utf bool) error {
 	b := s.src[s.pos : s.pos+n]
-	length := 2
-	for i := 0; i < len(b); {
+	i := 0
+	for i < len(b) && plainByte[b[i]] { // the common case: plain ASCII
+		i++
+	}
+	length := 2 + i
+	for i < len(b) {
 		c := b[i]
 		switch {
 		case c >= 0x20 && c < 0x80 && c != '"' && c != '\\':

@@ -17,7 +17,7 @@ import (
 func scanAgrees(t *testing.T, src []byte, lim Limits) {
 	t.Helper()
 	want, errJ := ToJSONLimits(nil, src, lim)
-	doc, errS := Scan(src, lim)
+	doc, errS := Scan(src, lim, math.MaxInt)
 	if errors.Is(errS, ErrNotList) {
 		if errJ == nil && len(want) > 0 && want[0] == '[' {
 			t.Fatalf("Scan(%x): not a list; ToJSON reads %.200s", src, want)
@@ -145,7 +145,7 @@ func TestScan(t *testing.T) {
 			bomb = append(bomb, 'r', byte(1+level), 0, 0, 0)
 		}
 	}
-	if _, err := Scan(bomb, LimitsFor(len(bomb), 256<<20)); !errors.Is(err, ErrLimit) {
+	if _, err := Scan(bomb, LimitsFor(len(bomb), 256<<20), 41); !errors.Is(err, ErrLimit) {
 		t.Errorf("bomb: %v; want the expansion limit", err)
 	}
 	scanAgrees(t, bomb, LimitsFor(len(bomb), 256<<20))
@@ -160,7 +160,10 @@ func TestScan(t *testing.T) {
 	src = binary.LittleEndian.AppendUint64(src, math.Float64bits(2.5))
 	src = append(src, 'r', 2, 0, 0, 0, 'r', 3, 0, 0, 0, '0')
 	src = append(src, 'r', 0, 0, 0, 0)
-	doc, err := Scan(src, LimitsFor(len(src), 1<<20))
+	if _, err := Scan(src, LimitsFor(len(src), 1<<20), 2); !errors.Is(err, ErrNotList) {
+		t.Errorf("3 items, at most 2: %v; want ErrNotList", err)
+	}
+	doc, err := Scan(src, LimitsFor(len(src), 1<<20), 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +225,7 @@ func BenchmarkScan(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Scan(src, LimitsFor(len(src), 1<<30)); err != nil {
+		if _, err := Scan(src, LimitsFor(len(src), 1<<30), 300); err != nil {
 			b.Fatal(err)
 		}
 	}
