@@ -336,3 +336,56 @@ func FuzzMarshalStep(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkStepperFeedMarshal feeds the symbolic steps of the median
+// activity as bddl serve's group.step does with steps_marshal: each step
+// read from its marshalled dict (marshal), against the same step's JSON
+// line given to Feed (json, what the server did before: the line written
+// from the marshal data, then parsed). Per step, evaluation included.
+func BenchmarkStepperFeedMarshal(b *testing.B) {
+	a := medianActivity()
+	data := synth(b, a, SynthSymbolic)
+	header, rest, _ := bytes.Cut(data, []byte("\n"))
+	var items []any
+	for _, l := range bytes.Split(bytes.TrimSpace(rest), []byte("\n"))[:2000] {
+		v, ok := decodeOrdered(l)
+		if !ok {
+			b.Fatalf("not JSON: %s", l)
+		}
+		items = append(items, v)
+	}
+	src := marshalList(items...)
+	doc, err := pymarshal.Scan(src, pymarshal.LimitsFor(len(src), 1<<30), len(items))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []string{"json", "marshal"} {
+		b.Run("steps="+mode, func(b *testing.B) {
+			b.ReportAllocs()
+			steps := 0
+			for b.Loop() {
+				r, err := NewReader(bytes.NewReader(append(header, '\n')), "bench.jsonl")
+				if err != nil {
+					b.Fatal(err)
+				}
+				st, err := NewStepper(a.prog, r, CheckOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i := range doc.Items {
+					m := MarshalStep{Doc: doc, Item: i}
+					if mode == "json" {
+						_, err = st.Feed(m.Line())
+					} else {
+						_, err = st.FeedMarshal(&m)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					steps++
+				}
+			}
+			b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+		})
+	}
+}
