@@ -173,6 +173,7 @@ func (s *docScanner) value(depth int, key bool) (deep int, err error) {
 		return 0, s.unsupported(fmt.Sprintf("a dict key of type code %q (json.dumps writes only str keys as they are)", code))
 	}
 	var buf [32]byte
+	str := isStr(code)
 	switch code {
 	case typeNone, typeTrue:
 		s.out += 4
@@ -223,7 +224,7 @@ func (s *docScanner) value(depth int, key bool) (deep int, err error) {
 	case typeDict:
 		deep, err = s.dict(depth)
 	case typeRef:
-		deep, err = s.backRef(key)
+		deep, str, err = s.backRef(key)
 	case typeString:
 		return 0, s.unsupported("bytes (a numpy array or scalar is written so)")
 	default:
@@ -237,35 +238,37 @@ func (s *docScanner) value(depth int, key bool) (deep int, err error) {
 			return 0, err // (past the limits: length and objs might not fit)
 		}
 		r := &s.refs[ref]
-		r.done, r.str = true, isStr(code)
+		r.done, r.str = true, str
 		r.length, r.objs, r.deep = int32(s.out-start), int32(s.objects-objStart), int16(min(deep, math.MaxInt16))
 	}
 	return deep, s.grew()
 }
 
-func (s *docScanner) backRef(key bool) (int, error) {
+// backRef reads a back-reference: the depth of its target and whether
+// it is a str (a reference may itself be the target of another).
+func (s *docScanner) backRef(key bool) (int, bool, error) {
 	i, err := s.int32()
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if i < 0 || int(i) >= len(s.refs) {
-		return 0, s.errorf("a reference to value %d of %d", i, len(s.refs))
+		return 0, false, s.errorf("a reference to value %d of %d", i, len(s.refs))
 	}
 	r := s.refs[i]
 	if !r.done {
-		return 0, s.unsupported("a value that contains itself")
+		return 0, false, s.unsupported("a value that contains itself")
 	}
 	if key && (r.length < 2 || !r.str) {
-		return 0, s.unsupported("a dict key that is not a str")
+		return 0, false, s.unsupported("a dict key that is not a str")
 	}
 	if s.out+int(r.length) > s.maxOut {
-		return 0, s.limit("the JSON text exceeds %d bytes", s.maxOut)
+		return 0, false, s.limit("the JSON text exceeds %d bytes", s.maxOut)
 	}
 	if s.objects += int(r.objs) - 1; s.objects > s.maxObjects {
-		return 0, s.limit("more than %d values", s.maxObjects)
+		return 0, false, s.limit("more than %d values", s.maxObjects)
 	}
 	s.out += int(r.length)
-	return int(r.deep), nil
+	return int(r.deep), r.str, nil
 }
 
 func (s *docScanner) array(n, depth int) (int, error) {

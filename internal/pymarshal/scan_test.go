@@ -132,7 +132,9 @@ func TestScan(t *testing.T) {
 		})
 	}
 	for _, h := range []string{"", "5b", "5bffffff0f", "db010000007200000000", "5b010000007200000000", "5b02000000db00000000720000000000",
-		"5b0100000069", "29024e", "5b010000007a01ff", "5b01000000fa01e9", "5b01000000750100000080", "5b0100000030", "4e"} {
+		"5b0100000069", "29024e", "5b010000007a01ff", "5b01000000fa01e9", "5b01000000750100000080", "5b0100000030", "4e",
+		// A reference that is itself a reference's target, used as a key.
+		"5b03000000fa016bf2000000007b72010000004e30"} {
 		src, _ := hex.DecodeString(h)
 		scanAgrees(t, src, lim)
 	}
