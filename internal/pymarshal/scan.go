@@ -47,13 +47,17 @@ type Item struct {
 // the same but for wording.
 func Scan(src []byte, lim Limits, maxItems int) (*Doc, error) {
 	pooled := docRefsPool.Get().(*[]docRef)
-	s := docScanner{src: src, maxOut: lim.MaxOut, maxObjects: lim.MaxObjects, maxItems: maxItems, refs: (*pooled)[:0]}
-	defer func() {
-		if cap(s.refs) <= maxPooledRefs {
-			*pooled = s.refs
-			docRefsPool.Put(pooled)
-		}
-	}()
+	s := &docScanner{src: src, maxOut: lim.MaxOut, maxObjects: lim.MaxObjects, maxItems: maxItems, refs: (*pooled)[:0]}
+	doc, err := s.scan()
+	if cap(s.refs) <= maxPooledRefs {
+		*pooled = s.refs
+		docRefsPool.Put(pooled)
+	}
+	return doc, err
+}
+
+func (s *docScanner) scan() (*Doc, error) {
+	src := s.src
 	if len(src) == 0 {
 		return nil, s.errorf("truncated")
 	}
@@ -143,14 +147,20 @@ func (s *docScanner) count(min int) (int, error) {
 	return int(n), nil
 }
 
+// grew checks the limits after a value (inlined: the error is built
+// apart).
 func (s *docScanner) grew() error {
+	if s.out <= s.maxOut && s.objects <= s.maxObjects {
+		return nil
+	}
+	return s.overLimit()
+}
+
+func (s *docScanner) overLimit() error {
 	if s.out > s.maxOut {
 		return s.limit("the JSON text exceeds %d bytes", s.maxOut)
 	}
-	if s.objects > s.maxObjects {
-		return s.limit("more than %d values", s.maxObjects)
-	}
-	return nil
+	return s.limit("more than %d values", s.maxObjects)
 }
 
 // value reads one value as transcoder.value writes it; deep is how
@@ -172,7 +182,6 @@ func (s *docScanner) value(depth int, key bool) (deep int, err error) {
 	if key && !isStr(code) && code != typeRef {
 		return 0, s.unsupported(fmt.Sprintf("a dict key of type code %q (json.dumps writes only str keys as they are)", code))
 	}
-	var buf [32]byte
 	str := isStr(code)
 	switch code {
 	case typeNone, typeTrue:
@@ -190,6 +199,7 @@ func (s *docScanner) value(depth int, key bool) (deep int, err error) {
 		if err = s.need(8); err == nil {
 			f := math.Float64frombits(binary.LittleEndian.Uint64(s.src[s.pos:]))
 			s.pos += 8
+			var buf [32]byte
 			s.out += len(AppendFloat(buf[:0], f))
 		}
 	case typeUnicode, typeInterned:
