@@ -549,69 +549,107 @@ func (g *groupRun) columns(dst []byte) []byte {
 	if dst == nil {
 		dst = make([]byte, 0, 64+len(g.members)*48)
 	}
-	w := recordWriter{b: dst, ok: true}
-	col := func(key string, each func(m *groupMember, i int)) {
-		w.raw(key)
-		for i := range g.members {
-			if i > 0 {
-				w.raw(",")
-			}
-			each(&g.members[i], i)
+	// One plain loop a column (closures per value cost a tenth of a
+	// group step of 16).
+	b := append(dst, `{"success":[`...)
+	for i := range g.members {
+		m := &g.members[i]
+		if i > 0 {
+			b = append(b, ',')
 		}
-		w.raw("]")
+		b = strconv.AppendBool(b, m.ok() && m.out.Success)
 	}
-	ok := func(m *groupMember) bool { return m.done && m.err == nil }
-	col(`{"success":[`, func(m *groupMember, _ int) { w.b = strconv.AppendBool(w.b, ok(m) && m.out.Success) })
-	col(`,"goal":[`, func(m *groupMember, _ int) {
-		if !ok(m) {
-			w.raw(`"unknown"`)
-		} else {
-			w.str("", m.out.Goal.String())
+	b = append(b, `],"goal":[`...)
+	for i := range g.members {
+		m := &g.members[i]
+		if i > 0 {
+			b = append(b, ',')
 		}
-	})
-	num := func(key string, f func(o *episode.Outcome) float64) {
-		col(key, func(m *groupMember, _ int) {
-			v := 0.0
-			if ok(m) {
-				v = f(&m.out)
-			}
-			if math.IsNaN(v) || math.IsInf(v, 0) { // not JSON; scores never are
-				v = 0
-			}
-			w.float("", v)
-		})
+		goal := "unknown"
+		if m.ok() {
+			goal = m.out.Goal.String() // true, false or unknown: no escapes
+		}
+		b = append(append(append(b, '"'), goal...), '"')
 	}
-	num(`,"score":[`, func(o *episode.Outcome) float64 { return o.Score })
-	num(`,"challenge_score":[`, func(o *episode.Outcome) float64 { return o.ChallengeScore })
-	col(`,"step":[`, func(m *groupMember, _ int) {
-		if !ok(m) {
-			w.raw("-1")
-		} else {
-			w.b = strconv.AppendInt(w.b, m.out.Step, 10)
+	w := recordWriter{b: append(b, `],"score":[`...), ok: true}
+	for i := range g.members {
+		if i > 0 {
+			w.raw(",")
 		}
-	})
-	col(`,"errors":[`, func(m *groupMember, _ int) {
+		w.float("", g.members[i].score(false))
+	}
+	w.raw(`],"challenge_score":[`)
+	for i := range g.members {
+		if i > 0 {
+			w.raw(",")
+		}
+		w.float("", g.members[i].score(true))
+	}
+	b = append(w.b, `],"step":[`...)
+	for i := range g.members {
+		m := &g.members[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		step := int64(-1)
+		if m.ok() {
+			step = m.out.Step
+		}
+		b = strconv.AppendInt(b, step, 10)
+	}
+	b = append(b, `],"errors":[`...)
+	for i := range g.members {
+		m := &g.members[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
 		if m.err == nil {
-			w.raw("null")
-			return
+			b = append(b, "null"...)
+			continue
 		}
-		b, err := json.Marshal(m.err)
+		e, err := json.Marshal(m.err)
 		if err != nil {
-			b = []byte(fmt.Sprintf(`{"code":%q,"message":"unprintable error"}`, codeInternal))
+			e = []byte(fmt.Sprintf(`{"code":%q,"message":"unprintable error"}`, codeInternal))
 		}
-		w.b = append(w.b, b...)
-	})
-	if g.p.Records {
-		col(`,"records":[`, func(m *groupMember, _ int) {
-			if m.err != nil || m.record == nil {
-				w.raw("null")
-			} else {
-				w.b = append(w.b, m.record...)
-			}
-		})
+		b = append(b, e...)
 	}
-	w.raw("}")
-	return w.b
+	b = append(b, ']')
+	if g.p.Records {
+		b = append(b, `,"records":[`...)
+		for i := range g.members {
+			m := &g.members[i]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if m.err != nil || m.record == nil {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, m.record...)
+			}
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// ok reports whether the member's step applied.
+func (m *groupMember) ok() bool { return m.done && m.err == nil }
+
+// score is the member's score (challenge: its challenge score) as its
+// column holds it: 0 for a member that failed, and for a value JSON
+// cannot hold (scores never are).
+func (m *groupMember) score(challenge bool) float64 {
+	if !m.ok() {
+		return 0
+	}
+	v := m.out.Score
+	if challenge {
+		v = m.out.ChallengeScore
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
 }
 
 // decodeWhole is decodeParams that also refuses anything after the
