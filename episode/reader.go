@@ -321,7 +321,7 @@ func (r *Reader) nextBatch(d *decoder) (*batch, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		b, bad, err := r.parseLine(d, line, false)
+		b, bad, err := r.parseLine(d, line, false, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -339,14 +339,21 @@ func (r *Reader) nextBatch(d *decoder) (*batch, error) {
 // batch. bad is an error of the line (skipped in lenient mode), err one
 // that no mode skips. With prefix, the step object only begins the line
 // and anything may follow it (FeedPrefix): d.sc.i is where it ended.
-func (r *Reader) parseLine(d *decoder, line []byte, prefix bool) (b *batch, bad *Error, err error) {
+// With m, the step is m's dict, or when the dict is not read as it is,
+// its line.
+func (r *Reader) parseLine(d *decoder, line []byte, prefix bool, m *MarshalStep) (b *batch, bad *Error, err error) {
 	r.stepLines++
 	if n := r.hl.h.Steps; n > 0 && r.stepLines > n {
 		return nil, nil, &Error{File: r.name, Line: r.line,
 			Msg: fmt.Sprintf("more steps than the %d the header declares", n)}
 	}
-	if !d.parseStep(line, prefix) {
-		return nil, r.errorOf(d, line), nil
+	if m == nil || !d.parseStepMarshal(m) {
+		if m != nil {
+			line = m.Line()
+		}
+		if !d.parseStep(line, prefix) {
+			return nil, r.errorOf(d, line), nil
+		}
 	}
 	if prefix && d.sc.i > r.maxLine {
 		return nil, nil, &Error{File: r.name, Line: r.line, Msg: fmt.Sprintf("line longer than the limit of %d bytes", r.maxLine)}
@@ -367,7 +374,7 @@ func (r *Reader) parseLine(d *decoder, line []byte, prefix bool) (b *batch, bad 
 // mode, counted with the skipped steps. A blank line is an error, as
 // there is no step in it.
 func (r *Reader) Feed(line []byte) (StepInfo, error) {
-	_, info, err := r.feed(line, false)
+	_, info, err := r.feed(line, false, nil)
 	return info, err
 }
 
@@ -378,15 +385,20 @@ func (r *Reader) Feed(line []byte) (StepInfo, error) {
 // exactly as Feed parses a line, and counts as one line; nothing after it
 // is looked at. On an error the count is 0.
 func (r *Reader) FeedPrefix(buf []byte) (int, StepInfo, error) {
-	return r.feed(buf, true)
+	return r.feed(buf, true, nil)
 }
 
-func (r *Reader) feed(line []byte, prefix bool) (int, StepInfo, error) {
+// feed applies a step line, or with m a marshalled step (whose line
+// is m.JSON()).
+func (r *Reader) feed(line []byte, prefix bool, m *MarshalStep) (int, StepInfo, error) {
 	if r.dec == nil {
 		return 0, StepInfo{}, errors.New("episode: Reader.Feed before Bind")
 	}
 	if r.eof {
 		return 0, StepInfo{}, errors.New("episode: the recording stopped at an earlier error")
+	}
+	if m != nil && m.length() > r.maxLine {
+		line, m = m.Line(), nil // refused below as the line is
 	}
 	if !prefix && len(line) > r.maxLine {
 		return 0, StepInfo{}, &Error{File: r.name, Line: r.line + 1, Msg: fmt.Sprintf("line longer than the limit of %d bytes", r.maxLine)}
@@ -395,9 +407,12 @@ func (r *Reader) feed(line []byte, prefix bool) (int, StepInfo, error) {
 	var b *batch
 	var bad *Error
 	n := len(line)
-	if !blank(line, prefix) {
+	if m != nil {
+		n = m.length()
+	}
+	if m != nil || !blank(line, prefix) {
 		var err error
-		if b, bad, err = r.parseLine(r.dec, line, prefix); err != nil {
+		if b, bad, err = r.parseLine(r.dec, line, prefix, m); err != nil {
 			r.eof = true
 			return 0, StepInfo{}, err
 		}

@@ -90,6 +90,12 @@ func (w *recordWriter) float(key string, f float64) {
 		return
 	}
 	abs := math.Abs(f)
+	if abs < 1e15 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
+		// A whole number (a score of 0 or 1, a step): its digits, as
+		// the shortest form writes them, without the float formatting.
+		w.b = strconv.AppendInt(w.b, int64(f), 10)
+		return
+	}
 	format := byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'

@@ -37,6 +37,13 @@ func TestAppendRecordMatchesJSON(t *testing.T) {
 		{"tiny duration", func(r *episode.Result) { r.Duration = &tiny }, true},
 		{"huge duration", func(r *episode.Result) { r.Duration = &huge }, true},
 		{"negative step", func(r *episode.Result) { r.EpisodeStep = -3 }, true},
+		{"whole numbers", func(r *episode.Result) {
+			d := 999999999999999.0
+			r.Score, r.ChallengeScore, r.Duration = 1, 0, &d
+		}, true},
+		{"minus zero", func(r *episode.Result) { z := math.Copysign(0, -1); r.Duration = &z }, true},
+		{"1e15", func(r *episode.Result) { d := 1e15; r.Duration = &d }, true},
+		{"1e20", func(r *episode.Result) { d := 1e20; r.Duration = &d }, true},
 		{"counts", func(r *episode.Result) {
 			r.ApproximateCount, r.UnknownCount, r.SuccessApproximateCount, r.SkippedSteps = 2, 3, 4, 5
 		}, true},

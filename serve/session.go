@@ -237,6 +237,14 @@ func (sess *serveSession) feed(step json.RawMessage) *serveError {
 	return nil
 }
 
+// feedMarshal gives the session one step read from steps_marshal.
+func (sess *serveSession) feedMarshal(step *episode.MarshalStep) *serveError {
+	if _, err := sess.stepper.FeedMarshal(step); err != nil {
+		return asServeError(err, codeBadStep)
+	}
+	return nil
+}
+
 func serveSessionStep(s *server, raw json.RawMessage) (any, *serveError) {
 	var p sessionStepParams
 	if e := decodeParams(raw, &p); e != nil {

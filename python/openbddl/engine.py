@@ -487,11 +487,14 @@ class _Server:
             msg += " (exit status %d)" % code
         self.dead = EngineError(msg, code="server_exited")
 
-    def wait(self, rid: int) -> Dict[str, Any]:
+    def wait(self, rid: int, raw: Optional[bytes] = None) -> Any:
         """The response to request rid. A single thread reads its own
         response with no hand-off and no condition variable (the common
         case: a rollout loop); with several, whoever holds rlock reads and
-        hands the others their responses."""
+        hands the others their responses. With ``raw``, a response this
+        thread reads whose line begins with ``raw`` is returned as that
+        line (bytes), not decoded (a group step's columns, decoded when
+        read); one another thread read comes decoded."""
         if not self.rlock.acquire(False):
             with self.cond:
                 self.waiting += 1
@@ -512,7 +515,7 @@ class _Server:
         try:
             resp = self.done.pop(rid, None)
             if resp is None:
-                resp = self._read_until(rid)
+                resp = self._read_until(rid, raw)
         finally:
             self.rlock.release()
             if self.waiting:
@@ -520,8 +523,9 @@ class _Server:
                     self.cond.notify_all()
         return resp
 
-    def _read_until(self, rid: int) -> Dict[str, Any]:
-        """Read responses until rid's (rlock held), handing over others."""
+    def _read_until(self, rid: int, raw: Optional[bytes] = None) -> Any:
+        """Read responses until rid's (rlock held), handing over others;
+        rid's as its line when it begins with raw (wait)."""
         if self.dead:
             raise self.dead
         readline = self.readline
@@ -543,6 +547,8 @@ class _Server:
                     self._die("bddl serve exited")
                     self.cond.notify_all()
                     raise self.dead  # type: ignore[misc]
+            if raw is not None and line.startswith(raw):
+                return line
             try:
                 resp = _loads(line)
                 if not isinstance(resp, dict):

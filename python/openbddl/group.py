@@ -26,6 +26,13 @@ __all__ = ["SessionGroup", "GroupResult"]
 Step = Mapping[str, Any]
 
 
+# How an answer of columns begins (as the server writes it); wait returns
+# such a line as it is, and GroupResult decodes each column when read.
+_COLUMNS = b'{"id":%d,"result":{"success":['
+
+_scan = json.decoder.JSONDecoder().scan_once
+
+
 def _rows(a: Any) -> Any:
     """Nested lists from a numpy array (or anything with ``.tolist()``)."""
     return a.tolist() if hasattr(a, "tolist") else a
@@ -44,22 +51,70 @@ class GroupResult:
     each session's :class:`StepResult` (``None`` where it failed), also
     reached as ``result[i]``; each is built from its record when first
     reached (a vectorised loop that reads the columns builds none).
-    :meth:`numpy` gives the columns as arrays.
+    A column is decoded from the server's answer when first read (a loop
+    that reads the goals decodes no scores). :meth:`numpy` gives the
+    columns as arrays.
     """
 
-    __slots__ = ("success", "goal", "score", "challenge_score", "step", "errors", "_recs", "_built")
+    __slots__ = ("_cols", "_text", "_errors", "_recs", "_built")
 
-    def __init__(self, r: Dict[str, Any]) -> None:
-        self.success: List[bool] = r["success"]
-        self.goal: List[str] = r["goal"]
-        self.score: List[float] = r["score"]
-        self.challenge_score: List[float] = r["challenge_score"]
-        self.step: List[int] = r["step"]
-        errs = r["errors"]
-        self.errors: List[Optional[EngineError]] = (
-            [None if e is None else error_from_response(e) for e in errs] if any(errs) else errs)
+    def __init__(self, r: Dict[str, Any], text: Optional[str] = None,
+                 errors: Optional[List[Optional[EngineError]]] = None) -> None:
+        # r: the columns decoded (all of them, without text); text: the
+        # answer's line, the others decoded from it when first read.
+        self._cols = r
+        self._text = text
+        self._errors = errors
         self._recs: Optional[List[Optional[Dict[str, Any]]]] = r.get("records")
         self._built: Optional[List[Optional[StepResult]]] = None
+
+    def _col(self, name: str) -> Any:
+        try:
+            return self._cols[name]
+        except KeyError:
+            if self._text is None:
+                raise
+        # The columns come in a fixed order, success first, and none
+        # before errors holds a string that may contain '"name":['.
+        text = self._text
+        i = text.find('"%s":[' % name)
+        try:
+            if i < 0:
+                raise ValueError("no such column")
+            v, _ = _scan(text, i + len(name) + 3)
+        except (ValueError, StopIteration) as e:
+            raise EngineError("bddl serve's answer to group.step has no readable %s column (%s): %r"
+                              % (name, e, text[:200]), code="protocol") from None
+        self._cols[name] = v
+        return v
+
+    @property
+    def success(self) -> List[bool]:
+        return self._col("success")  # type: ignore[no-any-return]
+
+    @property
+    def goal(self) -> List[str]:
+        return self._col("goal")  # type: ignore[no-any-return]
+
+    @property
+    def score(self) -> List[float]:
+        return self._col("score")  # type: ignore[no-any-return]
+
+    @property
+    def challenge_score(self) -> List[float]:
+        return self._col("challenge_score")  # type: ignore[no-any-return]
+
+    @property
+    def step(self) -> List[int]:
+        return self._col("step")  # type: ignore[no-any-return]
+
+    @property
+    def errors(self) -> List[Optional[EngineError]]:
+        errs = self._errors
+        if errs is None:
+            raw = self._col("errors")
+            errs = self._errors = [None if e is None else error_from_response(e) for e in raw] if any(raw) else raw
+        return errs
 
     @property
     def records(self) -> Optional[List[Optional[StepResult]]]:
@@ -140,6 +195,7 @@ class SessionGroup:
         self.names = list(names) if names is not None else None
         self._lock = threading.Lock()
         self._marshal = True  # steps sent marshalled until the server finds a value JSON cannot hold
+        self._nulls: Optional[str] = None  # the errors column when no session failed (_columns)
         self._prefix()
 
     def _prefix(self) -> None:
@@ -223,8 +279,9 @@ class SessionGroup:
                 except (ValueError, TypeError, RecursionError):
                     b64 = None
                 if b64 is not None:
-                    resp = srv.wait(srv.send_raw_bytes(b'%s"steps_marshal":"%s"}}' % (head.encode(), b64)))
-                    if "error" in resp and resp["error"].get("code") == "unsupported_value":
+                    rid = srv.send_raw_bytes(b'%s"steps_marshal":"%s"}}' % (head.encode(), b64))
+                    resp = srv.wait(rid, None if records else _COLUMNS % rid)
+                    if resp.__class__ is not bytes and "error" in resp and resp["error"].get("code") == "unsupported_value":
                         resp = None
                 if resp is None:
                     self._marshal = False
@@ -232,7 +289,10 @@ class SessionGroup:
                 body = head + ('"steps":%s}}' % _dumps(steps) if steps is not None else "")
                 if steps is None:
                     body = body[:-1] + "}}"
-                resp = srv.wait(srv.send_raw(body))
+                rid = srv.send_raw(body)
+                resp = srv.wait(rid, None if records else _COLUMNS % rid)
+            if resp.__class__ is bytes:
+                return self._columns(resp)
             if "error" in resp:
                 raise error_from_response(resp["error"])
             res = resp["result"]
@@ -240,6 +300,29 @@ class SessionGroup:
                 if k >= 0:
                     s._next = k + 1
         return GroupResult(res)
+
+    def _columns(self, line: bytes) -> GroupResult:
+        """The result of a step from the answer's line (wait's raw): the
+        step numbers decoded for the sessions' next, the other columns
+        when read (lock held)."""
+        text = line.decode("utf-8")
+        n = len(self.sessions)
+        r = GroupResult({}, text)
+        steps = r.step
+        if len(steps) != n:
+            raise EngineError("bddl serve answered group.step with %d steps for %d sessions" % (len(steps), n),
+                              code="protocol")
+        if self._nulls is None or len(self._nulls) != 10 + 5 * n:
+            self._nulls = '"errors":[%s]' % ",".join(["null"] * n)
+        if self._nulls in text:  # no session failed: the errors column unread
+            r._errors = [None] * n
+            for s, k in zip(self.sessions, steps):
+                s._next = k + 1
+        else:
+            for s, k in zip(self.sessions, steps):
+                if k >= 0:
+                    s._next = k + 1
+        return r
 
     def reset(self, indices: Optional[Sequence[int]] = None,
               headers: Optional[Sequence[Optional[Mapping[str, Any]]]] = None) -> None:

@@ -112,6 +112,52 @@ class GroupTest(unittest.TestCase):
             with self.assertRaises(IndexError):
                 r[3]
 
+    def test_columns_decoded_when_read(self) -> None:
+        """Without records, a column is decoded from the answer when first
+        read (the step numbers at once, for the sessions' numbering), and
+        every column equals the one the whole answer decoded gives."""
+        h, steps = self.eps[1]
+        bad = {"step": 1, "objects": {"shoe.n.01_1": {"aabb": [1, 1, 1, 0, 0, 0]}}}
+        with self.eng.sessions([h["activity"]] * 3, [h] * 3) as lazy, \
+                self.eng.sessions([h["activity"]] * 3, [h] * 3) as whole:
+            for k, row in enumerate([[steps[0]] * 3, [steps[1], bad, steps[1]], [steps[2]] * 3]):
+                a = lazy.step(row)
+                b = whole.step(row, records=True)  # decoded whole
+                self.assertEqual(sorted(a._cols), ["step"], "tick %d: decoded before being read" % k)
+                for col in ("success", "goal", "score", "challenge_score", "step"):
+                    self.assertEqual(getattr(a, col), getattr(b, col), "tick %d, %s" % (k, col))
+                self.assertEqual([type(e) for e in a.errors], [type(e) for e in b.errors])
+                self.assertEqual([str(e) for e in a.errors], [str(e) for e in b.errors])
+            self.assertEqual([s._next for s in lazy.sessions], [s._next for s in whole.sessions])
+        broken = openbddl.GroupResult({}, '{"id":1,"result":{"success":[true,"goal":[}}')
+        with self.assertRaises(openbddl.EngineError) as e:
+            broken.goal
+        self.assertEqual(e.exception.code, "protocol")
+
+    def test_groups_from_threads(self) -> None:
+        """Groups stepped from several threads at once on one engine (a
+        thread may read another's answer, which it hands over decoded)
+        give the columns each gives alone."""
+        import threading
+        h, steps = self.eps[1]
+        n = min(len(steps), 20)
+        want = []
+        with self.eng.sessions([h["activity"]] * 2, [h] * 2) as g:
+            for k in range(n):
+                want.append(g.step([steps[k]] * 2).goal)
+        got = {}
+
+        def run(t: int) -> None:
+            with self.eng.sessions([h["activity"]] * 2, [h] * 2) as g:
+                got[t] = [g.step([steps[k]] * 2).goal for k in range(n)]
+
+        threads = [threading.Thread(target=run, args=(t,)) for t in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(got, {t: want for t in range(4)})
+
     def test_failing_member(self) -> None:
         """One member's bad step is reported in its place; the others
         apply; it stays stopped (strict), as its session would."""
