@@ -83,7 +83,7 @@ type scoreMemoEntry struct {
 
 // best is bestScore through the memo: the same Score for the same sat.
 func (m *ScoreMemo) best(t *groundTree, sat []bool) Score {
-	if m == nil {
+	if m == nil || t.plain {
 		return t.bestScore(sat)
 	}
 	m.key = m.key[:0]
@@ -183,6 +183,9 @@ func (p *Program) literalValue(s *State, l Literal) Truth {
 // bestScore maximises the fraction of sat literals over the consistent
 // options.
 func (t *groundTree) bestScore(sat []bool) Score {
+	if t.plain {
+		return t.plainScore(sat)
+	}
 	return t.bestScoreWith(sat, newScorer(t), make([]bool, len(t.lits)))
 }
 

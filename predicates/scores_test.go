@@ -463,3 +463,49 @@ func TestOptionCountBig(t *testing.T) {
 		t.Errorf("library score %d/%d, want 20/40", sc.Library.Satisfied, sc.Library.Total)
 	}
 }
+
+// TestPlainScore: a goal with one option (a conjunction, foralls of
+// ground literals) is scored by counting (plainScore); the count equals
+// the search's result, option included, on random literal values, and
+// goals with a choice or an atom of both polarities are searched.
+func TestPlainScore(t *testing.T) {
+	objs := "a.n.01_1 a.n.01_2 a.n.01_3 - a.n.01 b.n.01_1 - b.n.01"
+	for _, tc := range []struct {
+		goal  string
+		plain bool
+	}{
+		{"(and (cooked ?a.n.01_1) (not (frozen ?a.n.01_2)))", true},
+		{"(cooked ?a.n.01_1)", true},
+		{"(and (forall (?a.n.01 - a.n.01) (cooked ?a.n.01)) (ontop ?a.n.01_1 ?b.n.01_1))", true},
+		{"(and (cooked ?a.n.01_1) (cooked ?a.n.01_1))", true},
+		{"(or (cooked ?a.n.01_1) (frozen ?a.n.01_2))", false},
+		{"(exists (?a.n.01 - a.n.01) (cooked ?a.n.01))", false},
+		{"(forn (2) (?a.n.01 - a.n.01) (cooked ?a.n.01))", false},
+		{"(and (cooked ?a.n.01_1) (not (cooked ?a.n.01_1)))", false},
+	} {
+		p := mustCompile(t, problem(objs, "", tc.goal), Options{})
+		tr, err := p.groundTree()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.plain != tc.plain {
+			t.Errorf("%s: plain %v, want %v", tc.goal, tr.plain, tc.plain)
+			continue
+		}
+		if !tr.plain {
+			continue
+		}
+		rng := rand.New(rand.NewPCG(1, uint64(len(tc.goal))))
+		sat := make([]bool, len(tr.lits))
+		for trial := 0; trial < 64; trial++ {
+			for i := range sat {
+				sat[i] = rng.IntN(2) == 0
+			}
+			got := tr.plainScore(sat)
+			want := tr.bestScoreWith(sat, newScorer(tr), make([]bool, len(tr.lits)))
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, sat %v: plainScore %+v, search %+v", tc.goal, sat, got, want)
+			}
+		}
+	}
+}
