@@ -126,12 +126,16 @@ func TestInitErrorModel(t *testing.T) {
 // is changed by up to 1, 3 and 5 % (a fixed pseudo-random factor per
 // model and axis), then every object's root link moved by up to 3 and
 // 5 mm per axis (the same in the template and the instances), two draws
-// each: at most 0.5 % of the instances may have a literal false, the
-// issue's bound for held-out data (unknown is the honest answer), and, up
-// to 3 % and 5 mm, at least 95 % must still be decided true.
+// each, with both knowledge bases: at most 0.5 % of the instances may
+// have a literal false, the bound for held-out data (unknown is
+// the honest answer), and, up to 3 % and 5 mm, at least 95 % must still
+// be decided true.
 func TestInitRobust(t *testing.T) {
 	corpus.OmniGibsonDir(t)
-	base := corpusKB(t)
+	bases := []struct {
+		name string
+		kb   *kb.Base
+	}{{"package", corpusKB(t)}, {"snapshot", snapshotKB(t)}}
 	defer func() { perturbSize, perturbPose = nil, nil }()
 	// noise is the draw's factor in [-1, 1] for key and axis k.
 	noise := func(key string, k int) float64 {
@@ -145,35 +149,37 @@ func TestInitRobust(t *testing.T) {
 		size    bool
 		decided bool // held to 95 % decided true
 	}
-	for _, p := range []perturbation{
-		{"sizes off by up to 1 %", 0.01, true, true},
-		{"sizes off by up to 3 %", 0.03, true, true},
-		{"sizes off by up to 5 %", 0.05, true, false},
-		{"poses off by up to 3 mm", 0.003, false, true},
-		{"poses off by up to 5 mm", 0.005, false, true},
-	} {
-		for _, seed := range []string{"a", "b"} {
-			perturbSize, perturbPose = nil, nil
-			if p.size {
-				perturbSize = func(category, model string, size *[3]float64) {
-					for k := range size {
-						size[k] *= 1 + p.amp*noise(seed+category+model, k)
+	for _, base := range bases {
+		for _, p := range []perturbation{
+			{"sizes off by up to 1 %", 0.01, true, true},
+			{"sizes off by up to 3 %", 0.03, true, true},
+			{"sizes off by up to 5 %", 0.05, true, false},
+			{"poses off by up to 3 mm", 0.003, false, true},
+			{"poses off by up to 5 mm", 0.005, false, true},
+		} {
+			for _, seed := range []string{"a", "b"} {
+				perturbSize, perturbPose = nil, nil
+				if p.size {
+					perturbSize = func(category, model string, size *[3]float64) {
+						for k := range size {
+							size[k] *= 1 + p.amp*noise(seed+category+model, k)
+						}
+					}
+				} else {
+					perturbPose = func(name string, pos *[3]float64) {
+						for k := range pos {
+							pos[k] += p.amp * noise(seed+name, k)
+						}
 					}
 				}
-			} else {
-				perturbPose = func(name string, pos *[3]float64) {
-					for k := range pos {
-						pos[k] += p.amp * noise(seed+name, k)
-					}
+				run := agreementWith(t, base.kb, Options{}, predicates.Options{})
+				t.Logf("%s knowledge base, %s (draw %s): %d of %d instances true, %d with a literal false", base.name, p.name, seed, run.instTrue, run.instances, run.instFalse)
+				if 200*run.instFalse > run.instances {
+					t.Errorf("%s knowledge base, %s (draw %s): %d of %d instances with a literal false", base.name, p.name, seed, run.instFalse, run.instances)
 				}
-			}
-			run := agreementWith(t, base, Options{}, predicates.Options{})
-			t.Logf("%s (draw %s): %d of %d instances true, %d with a literal false", p.name, seed, run.instTrue, run.instances, run.instFalse)
-			if 200*run.instFalse > run.instances {
-				t.Errorf("%s (draw %s): %d of %d instances with a literal false", p.name, seed, run.instFalse, run.instances)
-			}
-			if p.decided && 20*run.instTrue < 19*run.instances {
-				t.Errorf("%s (draw %s): %d of %d instances true (< 95 %%)", p.name, seed, run.instTrue, run.instances)
+				if p.decided && 20*run.instTrue < 19*run.instances {
+					t.Errorf("%s knowledge base, %s (draw %s): %d of %d instances true (< 95 %%)", base.name, p.name, seed, run.instTrue, run.instances)
+				}
 			}
 		}
 	}

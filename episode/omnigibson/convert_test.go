@@ -614,3 +614,31 @@ func TestRestSunkBelowRoot(t *testing.T) {
 		})
 	}
 }
+
+// TestRestBesideBox: a brush floating far above the floor, its centre 8 mm
+// past the edge of a desk whose box spans its bottom's height (it lies on
+// a shelf board inside the desk), gets the gap as vertical error and the
+// distance to the desk's box as horizontal error; far from any box, only
+// the vertical error grows.
+func TestRestBesideBox(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		x     float64
+		wantH float64
+	}{
+		{"beside the desk", 0.508, 0.008 + errFloor},
+		{"far from it", 0.7, errFloor},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			desk := sceneItem{obj: &SceneObject{Name: "desk", Scale: [3]float64{1, 1, 1}, FixedBase: true}, hasBox: true,
+				box: NewBox(r3.Vec{Z: 0.4}, r3.Vec{X: 0.5, Y: 0.5, Z: 0.4}, upright), errV: singleVote, errH: errFloor}
+			brush := sceneItem{obj: &SceneObject{Name: "brush", Scale: [3]float64{1, 1, 1}}, hasBox: true, instKey: "brush.n.01_1",
+				box: NewBox(r3.Vec{X: tc.x, Z: 0.75}, r3.Vec{X: 0.06, Y: 0.02, Z: 0.01}, upright), errV: singleVote, errH: errFloor}
+			items := []sceneItem{desk, brush}
+			rest(items, 0, true)
+			if got := items[1]; math.Abs(got.errV-0.74) > 1e-9 || math.Abs(got.errH-tc.wantH) > 1e-9 {
+				t.Errorf("errors (%.4f, %.4f), want (%.4f, 0.74)", got.errH, got.errV, tc.wantH)
+			}
+		})
+	}
+}

@@ -27,6 +27,9 @@ import (
 // ground cover within reach is extended, as the reference's downward ray
 // meets every mesh under the object, not only the nearest.
 const (
+	// besideReach: how far from a box an object's centre may lie for
+	// the object to be taken to lie on something in that box.
+	besideReach  = 0.05
 	maxExtend    = 0.15
 	groundExtend = 0.25
 	extendMargin = 0.01
@@ -152,4 +155,27 @@ func nearSupport(items []sceneItem, self int, c r3.Vec, bottom float64) bool {
 		}
 	}
 	return false
+}
+
+// besideBox is the horizontal distance from c to the nearest footprint of
+// a box other than items[self] that spans the height z and lies within
+// besideReach of c.
+func besideBox(items []sceneItem, self int, c r3.Vec, z float64) (float64, bool) {
+	best, found := math.Inf(1), false
+	for j := range items {
+		s := &items[j]
+		if j == self || !s.hasBox {
+			continue
+		}
+		lo, hi := s.box.Enclosing()
+		if z < lo.Z || z > hi.Z {
+			continue
+		}
+		dx := max(lo.X-c.X, 0, c.X-hi.X)
+		dy := max(lo.Y-c.Y, 0, c.Y-hi.Y)
+		if d := math.Hypot(dx, dy); d <= besideReach && d < best {
+			best, found = d, true
+		}
+	}
+	return best, found
 }

@@ -57,6 +57,10 @@ const (
 	// lie on (a baking sheet, a tray, a mat), in metres; flatRatio: how
 	// many times wider than tall, both ways, a flat object is.
 	thinSupport = 0.05
+	// rootSlack: how far below a thin support's root link a flat
+	// object's may lie and still lie on it (a dough's root 2 mm above its
+	// baking sheet's, a plate's 2.5 cm below the pie on it).
+	rootSlack = 0.01
 	// sinkSnap: how far an object may sink into a solid fixture's box
 	// and be put back onto its top.
 	sinkSnap    = 0.01
@@ -166,7 +170,7 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 				// above the support's (a plate level with a pie's box
 				// bottom, its root lower, holds the pie).
 				if flat && it.box.Axes[2].Z >= uprightCos && b.hi.Z-b.lo.Z <= thinSupport &&
-					b.hi.Z-b.lo.Z <= 2*s.box.Half.Z*levelSlack && lo.Z > b.lo.Z-besideSlack && it.state.Pos[2] > s.state.Pos[2] && over(lo, hi, b.lo, b.hi) && !inside(b.lo, b.hi, lo, hi) {
+					b.hi.Z-b.lo.Z <= 2*s.box.Half.Z*levelSlack && lo.Z > b.lo.Z-besideSlack && it.state.Pos[2] > s.state.Pos[2]-rootSlack && over(lo, hi, b.lo, b.hi) && !inside(b.lo, b.hi, lo, hi) {
 					thin = j
 				} else if b.hi.Z-b.lo.Z < storey {
 					// A box around its centre holds it (a shelf, a
@@ -220,8 +224,14 @@ func rest(items []sceneItem, ground float64, hasGround bool) {
 				// In a box that holds it (a shelf, a basket), what is
 				// under its centre need not be what it rests on; beside
 				// a support at its bottom's height, it rests on that
-				// (extendSupports reaches under it).
+				// (extendSupports reaches under it). Beside a box
+				// spanning its bottom's height, it may lie on something
+				// in that box (a desk's shelf board) whose edge the box
+				// does not show: its horizontal error reaches that box.
 				it.errV = max(it.errV, gap)
+				if d, ok := besideBox(items, i, c, lo.Z); ok {
+					it.errH = max(it.errH, d+errFloor)
+				}
 			}
 		}
 	}
