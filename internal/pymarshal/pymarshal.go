@@ -96,7 +96,7 @@ var ErrLimit = errors.New("limit")
 // ToJSONLimits is ToJSON within lim.
 func ToJSONLimits(dst, src []byte, lim Limits) ([]byte, error) {
 	refs := refsPool.Get().(*[]span)
-	t := transcoder{src: src, out: dst, base: len(dst), maxOut: lim.MaxOut, maxObjects: lim.MaxObjects, refs: (*refs)[:0]}
+	t := transcoder{input: input{src: src}, out: dst, base: len(dst), maxOut: lim.MaxOut, maxObjects: lim.MaxObjects, refs: (*refs)[:0]}
 	err := t.value(0, false)
 	if cap(t.refs) <= maxPooledRefs {
 		*refs = t.refs
@@ -124,51 +124,13 @@ const maxPooledRefs = 1 << 14
 type span struct{ start, end, objs int }
 
 type transcoder struct {
-	src        []byte
-	pos        int
+	input
 	out        []byte
 	base       int
 	maxOut     int
 	maxObjects int
 	objects    int
 	refs       []span
-}
-
-func (t *transcoder) errorf(format string, args ...any) error {
-	return fmt.Errorf("marshal data at byte %d: %s", t.pos, fmt.Sprintf(format, args...))
-}
-
-func (t *transcoder) unsupported(what string) error {
-	return fmt.Errorf("marshal data at byte %d: %s: %w", t.pos, what, ErrUnsupported)
-}
-
-func (t *transcoder) need(n int) error {
-	if n < 0 || len(t.src)-t.pos < n {
-		return t.errorf("truncated")
-	}
-	return nil
-}
-
-func (t *transcoder) int32() (int32, error) {
-	if err := t.need(4); err != nil {
-		return 0, err
-	}
-	v := int32(binary.LittleEndian.Uint32(t.src[t.pos:]))
-	t.pos += 4
-	return v, nil
-}
-
-// count reads a container's or string's length, each of whose items
-// takes at least min bytes of the rest of the input.
-func (t *transcoder) count(min int) (int, error) {
-	n, err := t.int32()
-	if err != nil {
-		return 0, err
-	}
-	if n < 0 || int64(n)*int64(min) > int64(len(t.src)-t.pos) {
-		return 0, t.errorf("a length of %d, more than the data left", n)
-	}
-	return int(n), nil
 }
 
 func (t *transcoder) grew() error {

@@ -47,7 +47,7 @@ type Item struct {
 // the same but for wording.
 func Scan(src []byte, lim Limits, maxItems int) (*Doc, error) {
 	pooled := docRefsPool.Get().(*[]docRef)
-	s := &docScanner{src: src, maxOut: lim.MaxOut, maxObjects: lim.MaxObjects, maxItems: maxItems, refs: (*pooled)[:0]}
+	s := &docScanner{input: input{src: src}, maxOut: lim.MaxOut, maxObjects: lim.MaxObjects, maxItems: maxItems, refs: (*pooled)[:0]}
 	doc, err := s.scan()
 	if cap(s.refs) <= maxPooledRefs {
 		*pooled = s.refs
@@ -88,8 +88,7 @@ var docRefsPool = sync.Pool{New: func() any { return new([]docRef) }}
 // docScanner is transcoder without the output: the same checks, the
 // text's length counted.
 type docScanner struct {
-	src        []byte
-	pos        int
+	input
 	out        int // the JSON text's length so far
 	maxOut     int
 	maxObjects int
@@ -108,43 +107,8 @@ type docRef struct {
 	done, str         bool
 }
 
-func (s *docScanner) errorf(format string, args ...any) error {
-	return fmt.Errorf("marshal data at byte %d: %s", s.pos, fmt.Sprintf(format, args...))
-}
-
-func (s *docScanner) unsupported(what string) error {
-	return fmt.Errorf("marshal data at byte %d: %s: %w", s.pos, what, ErrUnsupported)
-}
-
 func (s *docScanner) limit(format string, args ...any) error {
 	return fmt.Errorf("marshal data at byte %d: %s (%w: back-references expand it past what its %d bytes may)", s.pos, fmt.Sprintf(format, args...), ErrLimit, len(s.src))
-}
-
-func (s *docScanner) need(n int) error {
-	if n < 0 || len(s.src)-s.pos < n {
-		return s.errorf("truncated")
-	}
-	return nil
-}
-
-func (s *docScanner) int32() (int32, error) {
-	if err := s.need(4); err != nil {
-		return 0, err
-	}
-	v := int32(binary.LittleEndian.Uint32(s.src[s.pos:]))
-	s.pos += 4
-	return v, nil
-}
-
-func (s *docScanner) count(min int) (int, error) {
-	n, err := s.int32()
-	if err != nil {
-		return 0, err
-	}
-	if n < 0 || int64(n)*int64(min) > int64(len(s.src)-s.pos) {
-		return 0, s.errorf("a length of %d, more than the data left", n)
-	}
-	return int(n), nil
 }
 
 // grew checks the limits after a value (inlined: the error is built
@@ -645,7 +609,7 @@ func (c *Cursor) End(ret int) {
 // AppendJSON appends the JSON text of the Doc's item i, as ToJSON writes
 // it (within its Item.JSONLen, which Scan bounded).
 func (d *Doc) AppendJSON(dst []byte, i int) []byte {
-	t := transcoder{src: d.src, pos: d.Items[i].Pos, out: dst, base: len(dst), maxOut: math.MaxInt, maxObjects: math.MaxInt}
+	t := transcoder{input: input{src: d.src, pos: d.Items[i].Pos}, out: dst, base: len(dst), maxOut: math.MaxInt, maxObjects: math.MaxInt}
 	d.appendValue(&t, 0)
 	return t.out
 }

@@ -110,7 +110,7 @@ func cursorJSON(c *Cursor, dst []byte) ([]byte, bool) {
 	if !ok {
 		return dst, false
 	}
-	t := transcoder{src: s, out: dst}
+	t := transcoder{input: input{src: s}, out: dst}
 	_ = t.str(len(s), true)
 	return t.out, true
 }
