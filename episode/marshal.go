@@ -158,15 +158,10 @@ func (d *decoder) objectsMarshal(c *pymarshal.Cursor) bool {
 		return false
 	}
 	for c.More() {
-		name, ok := c.Str()
+		id, ok := d.instanceMarshal(c)
 		if !ok {
 			return false
 		}
-		id, ok := d.instance(name)
-		if !ok {
-			return false
-		}
-		d.mention(id)
 		if !d.recordMarshal(c, id) {
 			return false
 		}
@@ -262,15 +257,10 @@ func (d *decoder) fieldMarshal(c *pymarshal.Cursor, id predicates.ObjectID, f pr
 		}
 		off := len(b.ids)
 		for range n {
-			name, ok := c.Str()
+			ref, ok := d.instanceMarshal(c)
 			if !ok {
 				return false
 			}
-			ref, ok := d.instance(name)
-			if !ok {
-				return false
-			}
-			d.mention(ref)
 			b.ids = append(b.ids, ref)
 		}
 		c.End(ret)
@@ -394,4 +384,17 @@ func (d *decoder) atomMarshal(c *pymarshal.Cursor, t predicates.Truth) bool {
 	}
 	d.b.ops = append(d.b.ops, op{kind: opFact, pred: pred, obj: args[0], ref: args[1], truth: t})
 	return true
+}
+
+// instanceMarshal reads an instance's name and resolves it, as mentioned.
+func (d *decoder) instanceMarshal(c *pymarshal.Cursor) (predicates.ObjectID, bool) {
+	name, ok := c.Str()
+	if !ok {
+		return predicates.NoObject, false
+	}
+	id, ok := d.instance(name)
+	if ok {
+		d.mention(id)
+	}
+	return id, ok
 }
