@@ -3,6 +3,7 @@ package pymarshal
 import (
 	"encoding/binary"
 	"fmt"
+	"math/big"
 )
 
 // input is marshal data being read, for the transcoder and the scanner:
@@ -47,4 +48,48 @@ func (in *input) count(min int) (int, error) {
 		return 0, in.errorf("a length of %d, more than the data left", n)
 	}
 	return int(n), nil
+}
+
+// bigInt reads marshal's arbitrary-size integer: a signed count of 15-bit
+// digits, least significant first.
+func (in *input) bigInt() (*big.Int, error) {
+	n, err := in.int32()
+	if err != nil {
+		return nil, err
+	}
+	neg := n < 0
+	digits := int64(n)
+	if neg {
+		digits = -digits
+	}
+	if digits*2 > int64(len(in.src)-in.pos) {
+		return nil, in.errorf("a length of %d, more than the data left", digits)
+	}
+	// 15 bits a digit: 953 digits hold every integer of 4300 decimal
+	// digits, and building one is then quick.
+	if digits > MaxIntDigits*10/3/15+2 {
+		return nil, in.errorf("an integer of more than %d digits (Python's limit for int to text; json.dumps refuses it too)", MaxIntDigits)
+	}
+	v := new(big.Int)
+	for i := int(digits) - 1; i >= 0; i-- {
+		d := binary.LittleEndian.Uint16(in.src[in.pos+2*i:])
+		if d >= 1<<15 {
+			return nil, in.errorf("an integer digit out of range")
+		}
+		v.Lsh(v, 15).Or(v, big.NewInt(int64(d)))
+	}
+	in.pos += int(digits) * 2
+	if neg {
+		v.Neg(v)
+	}
+	return v, nil
+}
+
+// checkDigits refuses an integer whose decimal text, d bytes with its
+// sign, has more than MaxIntDigits digits.
+func (in *input) checkDigits(d int, neg bool) error {
+	if d > MaxIntDigits+1 || d == MaxIntDigits+1 && !neg {
+		return in.errorf("an integer of more than %d digits (Python's limit for int to text; json.dumps refuses it too)", MaxIntDigits)
+	}
+	return nil
 }

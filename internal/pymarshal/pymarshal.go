@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -312,44 +311,15 @@ func (t *transcoder) dict(depth int) error {
 	return nil
 }
 
-// long reads marshal's arbitrary-size integer: a signed count of 15-bit
-// digits, least significant first.
+// long writes marshal's arbitrary-size integer.
 func (t *transcoder) long() error {
-	n, err := t.int32()
+	v, err := t.bigInt()
 	if err != nil {
 		return err
 	}
-	neg := n < 0
-	digits := int64(n)
-	if neg {
-		digits = -digits
-	}
-	if digits*2 > int64(len(t.src)-t.pos) {
-		return t.errorf("a length of %d, more than the data left", digits)
-	}
-	// 15 bits a digit: 953 digits hold every integer of 4300 decimal
-	// digits, and building one is then quick.
-	if digits > MaxIntDigits*10/3/15+2 {
-		return t.errorf("an integer of more than %d digits (Python's limit for int to text; json.dumps refuses it too)", MaxIntDigits)
-	}
-	v := new(big.Int)
-	for i := int(digits) - 1; i >= 0; i-- {
-		d := binary.LittleEndian.Uint16(t.src[t.pos+2*i:])
-		if d >= 1<<15 {
-			return t.errorf("an integer digit out of range")
-		}
-		v.Lsh(v, 15).Or(v, big.NewInt(int64(d)))
-	}
-	t.pos += int(digits) * 2
-	if neg {
-		v.Neg(v)
-	}
 	at := len(t.out)
 	t.out = v.Append(t.out, 10)
-	if d := len(t.out) - at; d > MaxIntDigits+1 || d == MaxIntDigits+1 && !neg {
-		return t.errorf("an integer of more than %d digits (Python's limit for int to text; json.dumps refuses it too)", MaxIntDigits)
-	}
-	return nil
+	return t.checkDigits(len(t.out)-at, v.Sign() < 0)
 }
 
 // str writes n bytes of text as a JSON string escaped as json.dumps

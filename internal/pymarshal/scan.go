@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/big"
 	"sync"
 	"unicode/utf8"
 )
@@ -316,39 +315,13 @@ func (s *docScanner) dict(depth int) (int, error) {
 
 // long is transcoder.long, counting the digits it writes.
 func (s *docScanner) long() error {
-	n, err := s.int32()
+	v, err := s.bigInt()
 	if err != nil {
 		return err
 	}
-	neg := n < 0
-	digits := int64(n)
-	if neg {
-		digits = -digits
-	}
-	if digits*2 > int64(len(s.src)-s.pos) {
-		return s.errorf("a length of %d, more than the data left", digits)
-	}
-	if digits > MaxIntDigits*10/3/15+2 {
-		return s.errorf("an integer of more than %d digits (Python's limit for int to text; json.dumps refuses it too)", MaxIntDigits)
-	}
-	v := new(big.Int)
-	for i := int(digits) - 1; i >= 0; i-- {
-		d := binary.LittleEndian.Uint16(s.src[s.pos+2*i:])
-		if d >= 1<<15 {
-			return s.errorf("an integer digit out of range")
-		}
-		v.Lsh(v, 15).Or(v, big.NewInt(int64(d)))
-	}
-	s.pos += int(digits) * 2
-	if neg {
-		v.Neg(v)
-	}
 	d := len(v.Append(nil, 10))
 	s.out += d
-	if d > MaxIntDigits+1 || d == MaxIntDigits+1 && !neg {
-		return s.errorf("an integer of more than %d digits (Python's limit for int to text; json.dumps refuses it too)", MaxIntDigits)
-	}
-	return nil
+	return s.checkDigits(d, v.Sign() < 0)
 }
 
 // intLen is len(strconv.AppendInt(nil, int64(v), 10)).
