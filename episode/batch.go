@@ -79,3 +79,22 @@ func (b *batch) reset() {
 
 // numsOf returns the numbers of an op.
 func (b *batch) numsOf(o *op) []float64 { return b.nums[o.off : o.off+o.n] }
+
+// scalar adds the op of a one-number field (temperature, max_temperature,
+// open_fraction), false and nothing added when v is outside the field's
+// range (an open fraction outside [0, 1]).
+func (b *batch) scalar(f predicates.Field, id predicates.ObjectID, v float64) bool {
+	kind := opTemp
+	switch f {
+	case predicates.FieldMaxTemperature:
+		kind = opMaxTemp
+	case predicates.FieldOpenFraction:
+		kind = opOpenFraction
+		if v < 0 || v > 1 {
+			return false
+		}
+	}
+	b.ops = append(b.ops, op{kind: kind, obj: id, off: int32(len(b.nums)), n: 1})
+	b.nums = append(b.nums, v)
+	return true
+}

@@ -238,18 +238,9 @@ func (d *decoder) fieldMarshal(c *pymarshal.Cursor, id predicates.ObjectID, f pr
 		if !ok {
 			return false
 		}
-		kind := opTemp
-		switch f {
-		case predicates.FieldMaxTemperature:
-			kind = opMaxTemp
-		case predicates.FieldOpenFraction:
-			kind = opOpenFraction
-			if v < 0 || v > 1 {
-				return false
-			}
+		if !b.scalar(f, id, v) {
+			return false
 		}
-		b.ops = append(b.ops, op{kind: kind, obj: id, off: int32(len(b.nums)), n: 1})
-		b.nums = append(b.nums, v)
 	case predicates.FieldContacts:
 		n, ret, ok := c.List()
 		if !ok {

@@ -325,18 +325,9 @@ func (d *decoder) parseField(id predicates.ObjectID, f predicates.Field) bool {
 		if !ok {
 			return false
 		}
-		kind := opTemp
-		switch f {
-		case predicates.FieldMaxTemperature:
-			kind = opMaxTemp
-		case predicates.FieldOpenFraction:
-			kind = opOpenFraction
-			if v < 0 || v > 1 {
-				return d.sc.fail(fmtNum(v) + " is outside [0, 1]")
-			}
+		if !b.scalar(f, id, v) {
+			return d.sc.fail(fmtNum(v) + " is outside [0, 1]")
 		}
-		b.ops = append(b.ops, op{kind: kind, obj: id, off: int32(len(b.nums)), n: 1})
-		b.nums = append(b.nums, v)
 	case predicates.FieldJoints:
 		return d.joints(id)
 	case predicates.FieldContacts:
