@@ -160,6 +160,10 @@ func (c *checker) firstStep(info StepInfo) {
 	if err := c.baseline.CopyFrom(c.s); err != nil {
 		c.baseline = nil
 	}
+	// The baseline is never changed again: the scores read its literals once.
+	if c.scores.FixBaseline(c.prog, c.baseline) != nil {
+		c.scores = predicates.ScoreMemo{}
+	}
 	c.res.Init = c.prog.EvalInit(c.s)
 	c.res.InitOK = c.res.Init == predicates.True
 	if !c.res.InitOK {

@@ -23,13 +23,8 @@ func (st *Stepper) Outcome() (o Outcome, ok bool) {
 	}
 	o = Outcome{Step: c.last.Step, Goal: c.lastGoal}
 	o.Success = c.succeeded && c.r.Skipped() == 0 && (!c.opts.AtEnd || c.lastGoal == predicates.True)
-	// As finish: the scores are asked for on success too (the memo sees
-	// every state).
-	if sc, err := c.prog.ScoresKnowing(c.s, c.baseline, &c.scores, c.lastGoal); err == nil {
-		o.Score = sc.Library.Value
-		if sc.HasChallenge {
-			o.ChallengeScore = sc.Challenge.Value
-		}
+	if lib, chal, err := c.prog.ScoreValues(c.s, c.baseline, &c.scores, c.lastGoal); err == nil {
+		o.Score, o.ChallengeScore = lib, chal
 	}
 	if o.Success {
 		o.Score, o.ChallengeScore = 1, 1

@@ -71,6 +71,43 @@ type ScoreMemo struct {
 
 	sc        *scorer // reused by the searches: its tables are per pass
 	forbidden []bool  // all false between searches
+
+	// The baseline FixBaseline read: which literals were False in it
+	// (baseFalse), for calls given that same baseline.
+	fixed     *State
+	baseFalse []bool
+}
+
+// FixBaseline tells m that baseline (the first step's state, which a
+// session copies once and never changes) stays as it is now: the
+// challenge score's "False at the first step" is read from it once here,
+// not for every literal at every step. A later call with another
+// baseline reads that one as before.
+func (m *ScoreMemo) FixBaseline(p *Program, baseline *State) error {
+	m.fixed, m.baseFalse = nil, m.baseFalse[:0]
+	if baseline == nil {
+		return nil
+	}
+	if !p.compatible(baseline) {
+		return errors.New("predicates: FixBaseline with a state of another program")
+	}
+	t, err := p.groundTree()
+	if err != nil {
+		return err
+	}
+	for _, l := range t.lits {
+		m.baseFalse = append(m.baseFalse, p.literalValue(baseline, l) == False)
+	}
+	m.fixed = baseline
+	return nil
+}
+
+// baselineFalse is whether literal i of t was False in baseline.
+func (m *ScoreMemo) baselineFalse(p *Program, baseline *State, t *groundTree, i int) bool {
+	if m != nil && m.fixed == baseline && len(m.baseFalse) == len(t.lits) {
+		return m.baseFalse[i]
+	}
+	return p.literalValue(baseline, t.lits[i]) == False
 }
 
 const scoreMemoSize = 4
@@ -152,8 +189,8 @@ func (p *Program) ScoresKnowing(now, baseline *State, m *ScoreMemo, success Trut
 	out.Library = m.best(t, sat)
 	if baseline != nil {
 		out.HasChallenge = true
-		for i, l := range t.lits {
-			sat[i] = nowV[i] == True && p.literalValue(baseline, l) == False
+		for i := range t.lits {
+			sat[i] = nowV[i] == True && m.baselineFalse(p, baseline, t, i)
 		}
 		out.Challenge = m.best(t, sat)
 	}
@@ -162,6 +199,50 @@ func (p *Program) ScoresKnowing(now, baseline *State, m *ScoreMemo, success Trut
 		out.Challenge.Value = 1
 	}
 	return out, nil
+}
+
+// ScoreValues are the values of ScoresKnowing's library and challenge
+// scores (the challenge 0 without a baseline), without the options that
+// achieve them: a session's per-step result reads only these, and a
+// step where no literal counts needs no search.
+func (p *Program) ScoreValues(now, baseline *State, m *ScoreMemo, success Truth) (library, challenge float64, err error) {
+	if !p.compatible(now) || baseline != nil && !p.compatible(baseline) {
+		return 0, 0, errors.New("predicates: ScoreValues with a state of another program")
+	}
+	t, err := p.groundTree()
+	if err != nil {
+		return 0, 0, err
+	}
+	if success == True {
+		return 1, 1, nil
+	}
+	var sat []bool
+	if m != nil {
+		m.sat = slices.Grow(m.sat[:0], len(t.lits))[:len(t.lits)]
+		sat = m.sat
+	} else {
+		sat = make([]bool, len(t.lits))
+	}
+	counted := false
+	for i, l := range t.lits {
+		sat[i] = p.literalValue(now, l) == True
+		counted = counted || sat[i]
+	}
+	if !counted { // every option scores 0 (or there is none: 0 too)
+		return 0, 0, nil
+	}
+	library = m.best(t, sat).Value
+	if baseline != nil {
+		counted = false
+		for i := range t.lits {
+			sat[i] = sat[i] && m.baselineFalse(p, baseline, t, i)
+			counted = counted || sat[i]
+		}
+		if counted {
+			challenge = m.best(t, sat).Value
+		}
+	}
+	return library, challenge, nil
 }
 
 // literalValue evaluates one ground literal with the program's negation.

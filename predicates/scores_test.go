@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -302,6 +303,22 @@ func checkScores(t *testing.T, name string, prob *bddl.Problem, p *Program, rng 
 				t.Fatalf("%s trial %d: ScoresMemo = %+v, %v; Scores %+v", name, trial, m, err, got)
 			}
 		}
+		// ScoreValues: the same values, without a memo and through one
+		// that read this trial's baseline once (FixBaseline).
+		fixed := new(ScoreMemo)
+		if err := fixed.FixBaseline(p, sBase); err != nil {
+			t.Fatalf("%s: FixBaseline: %v", name, err)
+		}
+		for _, m := range []*ScoreMemo{nil, fixed, fixed} {
+			lib, chal, err := p.ScoreValues(sNow, sBase, m, got.Success)
+			if err != nil || lib != got.Library.Value || chal != got.Challenge.Value {
+				t.Fatalf("%s trial %d: ScoreValues = %v, %v, %v; Scores %v, %v", name, trial, lib, chal, err,
+					got.Library.Value, got.Challenge.Value)
+			}
+		}
+		if sc, err := p.ScoresMemo(sNow, sBase, fixed); err != nil || !reflect.DeepEqual(sc, got) {
+			t.Fatalf("%s trial %d: ScoresMemo with a fixed baseline = %+v, %v; Scores %+v", name, trial, sc, err, got)
+		}
 		if got.Success == True {
 			continue // 1 by definition
 		}
@@ -507,5 +524,48 @@ func TestPlainScore(t *testing.T) {
 				t.Fatalf("%s, sat %v: plainScore %+v, search %+v", tc.goal, sat, got, want)
 			}
 		}
+	}
+}
+
+// TestFixBaseline: a memo that read one baseline does not use it for
+// another, and reads it again after FixBaseline(nil).
+func TestFixBaseline(t *testing.T) {
+	p := mustCompile(t, problem("a.n.01_1 a.n.01_2 - a.n.01", "",
+		"(and (cooked ?a.n.01_1) (cooked ?a.n.01_2))"), Options{})
+	state := func(cooked ...string) *State {
+		s := p.NewState()
+		s.SetAllExist(true)
+		for _, o := range []string{"a.n.01_1", "a.n.01_2"} {
+			if err := s.SetFact(predCooked, id(t, p, o), NoObject, TruthOf(slices.Contains(cooked, o))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return s
+	}
+	now := state("a.n.01_1")
+	raw, cookedAtStart := state(), state("a.n.01_1")
+	var m ScoreMemo
+	if err := m.FixBaseline(p, raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		base *State
+		want float64 // challenge: a.n.01_1 counts only if it was not cooked at the start
+	}{{raw, 0.5}, {cookedAtStart, 0}, {raw, 0.5}} {
+		_, chal, err := p.ScoreValues(now, tc.base, &m, False)
+		if err != nil || chal != tc.want {
+			t.Errorf("challenge %v, %v; want %v", chal, err, tc.want)
+		}
+		sc, err := p.ScoresKnowing(now, tc.base, &m, False)
+		if err != nil || sc.Challenge.Value != tc.want {
+			t.Errorf("ScoresKnowing challenge %+v, %v; want %v", sc, err, tc.want)
+		}
+	}
+	if err := m.FixBaseline(p, nil); err != nil || m.fixed != nil {
+		t.Errorf("FixBaseline(nil) = %v, memo still fixed: %v", err, m.fixed != nil)
+	}
+	other := mustCompile(t, problem("a.n.01_1 - a.n.01", "", "(cooked ?a.n.01_1)"), Options{})
+	if err := m.FixBaseline(p, other.NewState()); err == nil {
+		t.Error("FixBaseline with another program's state succeeded")
 	}
 }
