@@ -139,8 +139,7 @@ func (m *ScoreMemo) best(t *groundTree, sat []bool) Score {
 	if m.sc == nil || m.sc.t != t {
 		m.sc, m.forbidden = newScorer(t), make([]bool, len(t.lits))
 	} else {
-		clear(m.sc.choose)
-		clear(m.sc.matched)
+		clear(m.sc.matched) // the choose tables are rewritten by every pass
 	}
 	sc := t.bestScoreWith(sat, m.sc, m.forbidden)
 	e := &m.entries[m.next]
@@ -482,11 +481,22 @@ func (sc *scorer) prod(kids []int32) (int64, bool) {
 // table[i][j] holds, after i children with j chosen, the best sums
 // without ([0]) and with ([1]) a non-empty choice.
 func (sc *scorer) chooseN(k int32, n *gnode) (int64, bool) {
-	table := make([][][2]int64, len(n.kids)+1)
-	for i := range table {
-		table[i] = make([][2]int64, n.n+1)
-		for j := range table[i] {
-			table[i][j] = [2]int64{negInf, negInf}
+	// The node's table from an earlier pass is reused: every cell is
+	// written again here, and a memo's scorer makes these passes every
+	// step of a session.
+	table := sc.choose[k]
+	if len(table) != len(n.kids)+1 || len(table[0]) != n.n+1 {
+		w := n.n + 1
+		cells := make([][2]int64, len(n.kids)*w+w)
+		table = make([][][2]int64, len(n.kids)+1)
+		for i := range table {
+			table[i] = cells[i*w : (i+1)*w : (i+1)*w]
+		}
+		sc.choose[k] = table
+	}
+	for _, row := range table {
+		for j := range row {
+			row[j] = [2]int64{negInf, negInf}
 		}
 	}
 	table[0][0][0] = 0
@@ -511,7 +521,6 @@ func (sc *scorer) chooseN(k int32, n *gnode) (int64, bool) {
 			}
 		}
 	}
-	sc.choose[k] = table
 	last := table[len(n.kids)][n.n]
 	return last[1], last[0] != negInf
 }
