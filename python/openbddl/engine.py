@@ -934,6 +934,9 @@ class Session:
         self.conjuncts = tuple(conjuncts)
         self._server = server
         self._next = 0
+        # The SessionGroup this session is in, which may hold its next
+        # number unread (SessionGroup._sync): read before _next is.
+        self._group: Any = None
         self._marshal = True  # run() sends lists marshalled until the server finds a value JSON cannot hold
         self._chains = itertools.count(1)
         self._lock = threading.Lock()
@@ -966,7 +969,13 @@ class Session:
         # The session first: the server reads it without scanning the rest.
         return self.engine.call(method, {"session": self.id, **params})
 
+    def _catch_up(self) -> None:
+        g = self._group
+        if g is not None and g._pending is not None:
+            g._catch_up()
+
     def _line(self, step: Optional[Step], kw: Dict[str, Any]) -> Dict[str, Any]:
+        self._catch_up()
         line = dict(step) if step is not None else {}
         for k, v in kw.items():
             if v is not None:
@@ -976,6 +985,8 @@ class Session:
         return line
 
     def _advance(self, line: Mapping[str, Any]) -> None:
+        if self._group is not None:
+            self._catch_up()
         try:
             self._next = int(line["step"]) + 1
         except (TypeError, ValueError):
@@ -1059,6 +1070,7 @@ class Session:
                 res, n, gs = self._run_parts(srv, encoded, explain, goals)
             result = StepResult.from_record(res)
             if n:
+                self._catch_up()
                 self._next = result.step + 1
         return RunResult(result=result, steps=n, goals=gs)
 
@@ -1152,6 +1164,7 @@ class Session:
         if isinstance(steps, (str, bytes, bytearray)):
             return _join_lines(steps)
         lst = steps if isinstance(steps, list) else list(steps)
+        self._catch_up()
         nxt = self._next
         for i, st in enumerate(lst):
             if "step" not in st:  # numbered as step() numbers them: copy only then

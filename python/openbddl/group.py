@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import contains
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
-from .engine import _dumps  # the engine's encoder (numpy values as lists)
+from .engine import _FORK_HOOK, _dumps  # _dumps: the engine's encoder (numpy values as lists)
 from .errors import EngineError, error_from_response
 from .results import StepResult
 
@@ -196,6 +196,11 @@ class SessionGroup:
         self._lock = threading.Lock()
         self._marshal = True  # steps sent marshalled until the server finds a value JSON cannot hold
         self._nulls: Optional[str] = None  # the errors column when no session failed (_columns)
+        # The last answer whose step column the sessions have not read yet
+        # (_columns): their next step numbers, read when first needed.
+        self._pending: Optional[GroupResult] = None
+        for sess in self.sessions:
+            sess._group = self
         self._prefix()
 
     def _prefix(self) -> None:
@@ -238,8 +243,12 @@ class SessionGroup:
             if len(steps) != n:
                 raise ValueError("step: %d steps for %d sessions" % (len(steps), n))
             # How many steps have their number (the loop in C: a step a tick
-            # in a vectorised loop is a few microseconds all told).
-            numbered = -1 if None in steps else sum(map(contains, steps, repeat("step", n)))
+            # in a vectorised loop is a few microseconds all told); a None
+            # step cannot be asked.
+            try:
+                numbered = sum(map(contains, steps, repeat("step", n)))
+            except TypeError:
+                numbered = -1
             if numbered == 0:
                 numbers = True
             elif numbered != n:  # mixed: number the ones without, as Session.step would
@@ -247,8 +256,10 @@ class SessionGroup:
                 if all(missing):
                     numbers = True
                 else:
-                    steps = [dict(st or {}, step=s._next) if m else st
-                             for st, s, m in zip(steps, self.sessions, missing)]
+                    with self._lock:
+                        self._sync()
+                        steps = [dict(st or {}, step=s._next) if m else st
+                                 for st, s, m in zip(steps, self.sessions, missing)]
         else:
             numbers = True
         arrays = [(k, v) for k, v in (("pos", pos), ("quat", quat), ("aabb", aabb)) if v is not None]
@@ -260,8 +271,14 @@ class SessionGroup:
         with self._lock:
             if not self.sessions:
                 raise ValueError("step: the group is closed")
-            srv = self.sessions[0]._srv()
+            # As Session.step: the engine's server is the sessions', alive,
+            # in this process, checked without a system call.
+            first = self.sessions[0]
+            srv = first._server
+            if self.engine._server is not srv or srv.dead is not None or not _FORK_HOOK:
+                srv = first._srv()
             if numbers:
+                self._sync()
                 parts.append('"numbers":%s,' % json.dumps([s._next for s in self.sessions]))
             for k, v in arrays:
                 parts.append('"%s":%s,' % (k, _dumps(_rows(v))))
@@ -296,33 +313,54 @@ class SessionGroup:
             if "error" in resp:
                 raise error_from_response(resp["error"])
             res = resp["result"]
+            self._sync()
             for s, k in zip(self.sessions, res["step"]):
                 if k >= 0:
                     s._next = k + 1
         return GroupResult(res)
 
     def _columns(self, line: bytes) -> GroupResult:
-        """The result of a step from the answer's line (wait's raw): the
-        step numbers decoded for the sessions' next, the other columns
-        when read (lock held)."""
+        """The result of a step from the answer's line (wait's raw): its
+        columns decoded when read (lock held). When no session failed,
+        every session's next step number is in the step column, which is
+        read only when a number is needed (_sync): a loop that numbers its
+        steps never decodes it."""
         text = line.decode("utf-8")
         n = len(self.sessions)
         r = GroupResult({}, text)
-        steps = r.step
-        if len(steps) != n:
-            raise EngineError("bddl serve answered group.step with %d steps for %d sessions" % (len(steps), n),
-                              code="protocol")
         if self._nulls is None or len(self._nulls) != 10 + 5 * n:
             self._nulls = '"errors":[%s]' % ",".join(["null"] * n)
         if self._nulls in text:  # no session failed: the errors column unread
             r._errors = [None] * n
-            for s, k in zip(self.sessions, steps):
-                s._next = k + 1
+            self._pending = r  # supersedes an earlier one: every session stepped
         else:
+            self._sync()
+            steps = self._steps_of(r)
             for s, k in zip(self.sessions, steps):
                 if k >= 0:
                     s._next = k + 1
         return r
+
+    def _steps_of(self, r: GroupResult) -> List[int]:
+        steps = r.step
+        if len(steps) != len(self.sessions):
+            raise EngineError("bddl serve answered group.step with %d steps for %d sessions"
+                              % (len(steps), len(self.sessions)), code="protocol")
+        return steps
+
+    def _sync(self) -> None:
+        """Give the sessions their next step numbers from the pending
+        answer (lock held)."""
+        r = self._pending
+        if r is not None:
+            self._pending = None
+            for s, k in zip(self.sessions, self._steps_of(r)):
+                s._next = k + 1
+
+    def _catch_up(self) -> None:
+        """_sync for a session about to read or write its number."""
+        with self._lock:
+            self._sync()
 
     def reset(self, indices: Optional[Sequence[int]] = None,
               headers: Optional[Sequence[Optional[Mapping[str, Any]]]] = None) -> None:
@@ -333,6 +371,7 @@ class SessionGroup:
         if headers is not None and len(headers) != len(idx):
             raise ValueError("reset: %d headers for %d sessions" % (len(headers), len(idx)))
         with self._lock:
+            self._sync()
             params = []
             for j, i in enumerate(idx):
                 p = dict(self._open_params[i])
@@ -343,6 +382,7 @@ class SessionGroup:
             old = [self.sessions[i] for i in idx]
             for j, i in enumerate(idx):
                 self.sessions[i] = fresh[j]
+                fresh[j]._group = self
                 self._open_params[i] = params[j]
             self._prefix()
         _close_many(self.engine, old)
@@ -350,6 +390,7 @@ class SessionGroup:
     def close(self) -> None:
         """Close every session of the group."""
         with self._lock:
+            self._sync()
             old, self.sessions = self.sessions, []
             self._prefix()
         _close_many(self.engine, old)
