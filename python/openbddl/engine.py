@@ -374,6 +374,7 @@ class _Server:
         self.out = self.proc.stdout
         self.write = self.proc.stdin.write
         self.flush = self.proc.stdin.flush
+        self.stdin_fd = self.proc.stdin.fileno()
         self.readline = self.out.readline
         # Where the pipe can be read without blocking (POSIX), responses
         # are read by _SpinReader: it polls for up to spin seconds before
@@ -439,8 +440,7 @@ class _Server:
             self.next_id += 1
             rid = self.next_id
             try:
-                self.write(('{"id":%d,%s\n' % (rid, body)).encode())
-                self.flush()
+                self.write_now(('{"id":%d,%s\n' % (rid, body)).encode())
             except (BrokenPipeError, OSError, ValueError) as e:
                 self._die("bddl serve is gone (writing a request: %s)" % e)
                 raise self.dead  # type: ignore[misc]
@@ -455,12 +455,22 @@ class _Server:
             self.next_id += 1
             rid = self.next_id
             try:
-                self.write(b'{"id":%d,%s\n' % (rid, body))
-                self.flush()
+                self.write_now(b'{"id":%d,%s\n' % (rid, body))
             except (BrokenPipeError, OSError, ValueError) as e:
                 self._die("bddl serve is gone (writing a request: %s)" % e)
                 raise self.dead  # type: ignore[misc]
         return rid
+
+    def write_now(self, data: bytes) -> None:
+        """Write data to the server's input with os.write, past the
+        buffered file (wlock held; every writer flushes that file before
+        it lets go of wlock, so nothing is waiting in it): a step a tick
+        saves the buffer's copy and its flush call."""
+        n = os.write(self.stdin_fd, data)
+        if n < len(data):  # a pipe may take part of a large write
+            rest = memoryview(data)[n:]
+            while rest:
+                rest = rest[os.write(self.stdin_fd, rest):]
 
     def send_raw_parts(self, parts: Sequence[Any]) -> int:
         """send_raw for a body given as bytes-like pieces, written one

@@ -2,9 +2,13 @@
 
 import json
 import math
+import os
 import unittest
 
+import openbddl
 from openbddl.engine import _dumps, _jsonable, _loads
+
+from .helpers import ACTIVITY
 
 
 class WireTest(unittest.TestCase):
@@ -117,3 +121,28 @@ class SpinReaderTest(unittest.TestCase):
         for bad in (-1e-6, 2.0):
             with self.assertRaises(ValueError):
                 openbddl.Engine(spin=bad)
+
+
+class WriteNowTest(unittest.TestCase):
+    def test_partial_writes_are_finished(self) -> None:
+        """write_now writes all of a request through a pipe that takes a
+        few bytes a call, in order, and a session still steps after it."""
+        from unittest import mock
+
+        from openbddl import engine as engine_mod
+
+        real = os.write
+        calls = []
+
+        def short_write(fd, data):
+            calls.append(len(data))
+            return real(fd, bytes(data[:7]))
+
+        with openbddl.Engine(timeout=20) as eng:  # a lost tail fails, not hangs
+            with eng.session(ACTIVITY) as s:
+                s.step({"step": 0})
+                with mock.patch.object(engine_mod.os, "write", short_write):
+                    r = s.step({"step": 1})
+                self.assertEqual(r.step, 1)
+        self.assertGreater(len(calls), 3)
+        self.assertEqual(calls, sorted(calls, reverse=True))
