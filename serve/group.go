@@ -142,9 +142,10 @@ func (s *server) groupStep(id json.RawMessage, raw json.RawMessage) {
 	g := &groupRun{s: s, id: append(json.RawMessage(nil), id...), p: &p, members: make([]groupMember, n), release: release, doc: doc}
 	g.left.Store(int64(n))
 	s.running.Add(1)
-	var idle []int
+	idle := make([]int, 0, n)
+	found := s.state.lookupAll(p.Sessions, make([]*serveSession, n))
 	for i, sid := range p.Sessions {
-		sess, busy, e := s.state.claim(sid, g, i, lineOf(lines, i))
+		sess, busy, e := s.state.claim(found[i], sid, g, i, lineOf(lines, i))
 		switch {
 		case e != nil:
 			g.members[i].err = e
@@ -396,14 +397,24 @@ func repeated(ids []string) (string, bool) {
 	return "", false
 }
 
-// claim finds member i's session: busy when it has requests queued, in
-// which case the member's step is queued behind them; else the caller
-// (the reader) may apply it itself, to the session returned. Called by
-// the reader only.
-func (st *serveState) claim(sid string, g *groupRun, i int, line []byte) (_ *serveSession, busy bool, _ *serveError) {
+// lookupAll puts the sessions named in ids (nil where none) into out,
+// under one lock for the whole group.
+func (st *serveState) lookupAll(ids []string, out []*serveSession) []*serveSession {
 	st.mu.Lock()
-	sess := st.sessions[sid]
-	st.mu.Unlock()
+	defer st.mu.Unlock()
+	for i, sid := range ids {
+		out[i] = st.sessions[sid]
+	}
+	return out
+}
+
+// claim takes member i's session (sess, looked up by lookupAll; nil: no
+// session is named sid): busy when it has requests queued, in which case
+// the member's step is queued behind them; else the caller (the reader)
+// may apply it itself, to the session returned. Called by the reader
+// only. A session closed since lookupAll found it says so here, as one
+// closed before.
+func (st *serveState) claim(sess *serveSession, sid string, g *groupRun, i int, line []byte) (_ *serveSession, busy bool, _ *serveError) {
 	if sess == nil {
 		return nil, false, errorf(codeUnknownSession, "unknown session %q (never opened, or closed)", sid)
 	}
