@@ -5,6 +5,7 @@ package serve
 import (
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -21,16 +22,20 @@ import (
 // client that steps at simulator speed (milliseconds apart) costs no
 // spinning beyond one window after a fast burst.
 //
-// Nor does it happen on a machine whose processors are all taken
-// (machineBusy, read at most once a second): there the polling thread
-// takes the processor the client needs, and a group step of 16 cost
-// twice as much with both sides polling as with neither (docs/python.md).
+// Nor does it happen where the other processes leave no processor to
+// poll on (contention; where that cannot be read, machineBusy: the load
+// average; looked at at most once a second): there the polling thread
+// takes the processor the client needs, and a group step of 16 cost up
+// to twice as much with both sides polling as with neither
+// (docs/python.md).
 type spinReader struct {
 	f       *os.File
 	window  time.Duration
 	fast    bool // the previous read found data within the window
-	busy    bool // machineBusy when last asked
+	busy    bool // no processor to poll on when last asked
 	checked time.Time
+	every   time.Duration // between looks (a tenth of a second while the first is not decided)
+	others  *contention
 	fds     [1]unix.PollFd
 }
 
@@ -41,15 +46,15 @@ func newSpinReader(in io.Reader, window time.Duration) io.Reader {
 	if !ok || window <= 0 {
 		return in
 	}
-	r := &spinReader{f: f, window: window, fast: true}
+	r := &spinReader{f: f, window: window, fast: true, every: time.Second, others: newContention(os.Getppid(), runtime.NumCPU(), readProc)}
 	r.fds[0] = unix.PollFd{Fd: int32(f.Fd()), Events: unix.POLLIN}
 	return r
 }
 
 func (r *spinReader) Read(p []byte) (int, error) {
 	start := time.Now()
-	if start.Sub(r.checked) > time.Second {
-		r.checked, r.busy = start, machineBusy()
+	if start.Sub(r.checked) > r.every {
+		r.checked, r.busy = start, r.look()
 	}
 	if r.fast && !r.busy {
 		for {
@@ -64,4 +69,22 @@ func (r *spinReader) Read(p []byte) (int, error) {
 	n, err := r.f.Read(p)
 	r.fast = time.Since(start) <= r.window
 	return n, err
+}
+
+// look is whether the other processes leave no processor to poll on
+// (contention); an undecided look keeps the last answer and is taken
+// again a tenth of a second later; where /proc cannot be read, the load
+// average decides (machineBusy).
+func (r *spinReader) look() bool {
+	busy, known := r.others.busy()
+	switch {
+	case known:
+		r.every = time.Second
+		return busy
+	case r.others.available():
+		r.every = time.Second / 10
+		return r.busy
+	}
+	r.every = time.Second
+	return machineBusy()
 }

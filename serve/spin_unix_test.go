@@ -65,3 +65,29 @@ func TestSpinReader(t *testing.T) {
 		t.Error("a reader that is no file should be read as it is")
 	}
 }
+
+// TestSpinReaderLook: the reader's look follows the contention look; an
+// undecided one keeps the last answer and looks again a tenth of a
+// second later; without /proc the load average decides.
+func TestSpinReaderLook(t *testing.T) {
+	f := &fakeProc{busy: 1000, total: 5000, own: 10, peer: 10}
+	r := &spinReader{every: time.Second, others: newContention(77, 2, f.read)}
+	f.total, f.busy = f.total+200, f.busy+200 // the others' alone
+	if !r.look() || r.every != time.Second {
+		t.Errorf("a processor held by others: look false or every %v", r.every)
+	}
+	r.busy = true
+	f.total += 5
+	if !r.look() || r.every != time.Second/10 {
+		t.Errorf("undecided: look did not keep the last answer, or every %v", r.every)
+	}
+	f.total, f.own = f.total+200, f.own+200
+	if r.look() || r.every != time.Second {
+		t.Errorf("all ours: look true or every %v", r.every)
+	}
+	f.noProc = true
+	r.others.busy() // /proc gone: not available
+	if got := r.look(); got != machineBusy() || r.every != time.Second {
+		t.Errorf("without /proc: look %v, machineBusy %v, every %v", got, machineBusy(), r.every)
+	}
+}

@@ -19,6 +19,7 @@ try:
 except ImportError:  # not on Windows
     fcntl = None  # type: ignore[assignment]
 
+from ._contention import Contention
 from ._version import __version__
 from .binary import binary_path, resolve_binary
 from .installed import server_env
@@ -201,20 +202,24 @@ class _SpinReader:
     machine costs as much as the step itself; a slower one costs at most
     the window of polling (docs/python.md, *Measured speed*).
 
-    Polling pays only where a processor is free for it: on a machine
-    whose load average is past its processors plus one (the client's and
-    the server's own polling threads count for up to two), the polling
-    thread takes the processor the server needs, and a group step of 16
-    cost twice as much polled as slept (docs/python.md). There the waits
-    sleep at once; the load is read at most once a second."""
+    Polling pays only where a processor is free for it: where the other
+    processes hold more than all processors but the client's and the
+    server's (``_contention``; on Linux; elsewhere where the load average
+    is past the processors plus one), the polling thread takes the
+    processor the other side needs, and a group step of 16 cost up to
+    twice as much polled as slept (docs/python.md). There the waits sleep
+    at once; the machine is looked at at most once a second. ``peer`` is
+    the server's process id."""
 
-    def __init__(self, fd: int, spin: float, timeout: Optional[float] = None) -> None:
+    def __init__(self, fd: int, spin: float, timeout: Optional[float] = None, peer: Optional[int] = None) -> None:
         self.fd = fd
         self.spin = max(0.0, spin)
         self.timeout = timeout
         self.buf = bytearray()
-        self.busy = False  # the machine's processors are all taken: no polling
+        self.busy = False  # the other processes leave no processor to poll on
         self.checked = -2.0  # when busy was last found (perf_counter)
+        self.every = 1.0  # seconds between looks (a tenth while the first is not decided)
+        self.contention = Contention(peer) if self.spin else None
         if hasattr(select, "poll"):
             p = select.poll()
             p.register(fd, select.POLLIN)
@@ -232,9 +237,9 @@ class _SpinReader:
             start = time.perf_counter() if self.spin or self.timeout is not None else 0.0
             spin = self.spin
             if spin:
-                if start - self.checked > 1.0:
+                if start - self.checked > self.every:
                     self.checked = start
-                    self.busy = _machine_busy()
+                    self.busy = self._busy()
                 if self.busy:
                     spin = 0.0
             while True:
@@ -264,6 +269,18 @@ class _SpinReader:
         line = bytes(buf[:i + 1])
         del buf[:i + 1]
         return line
+
+
+    def _busy(self) -> bool:
+        c = self.contention
+        b = c.busy() if c is not None else None
+        if b is not None:
+            self.every = 1.0
+            return b
+        if c is not None and c.available:  # too soon: the look goes on
+            self.every = 0.1
+            return self.busy
+        return _machine_busy()
 
 
 def _machine_busy() -> bool:
@@ -383,7 +400,7 @@ class _Server:
         self.reader: Optional[_SpinReader] = None
         if os.name == "posix":
             try:
-                self.reader = _SpinReader(self.out.fileno(), spin, timeout)
+                self.reader = _SpinReader(self.out.fileno(), spin, timeout, peer=self.proc.pid)
                 self.readline = self.reader.readline
             except (OSError, ValueError, AttributeError):
                 self.reader = None

@@ -115,6 +115,33 @@ class SpinReaderTest(unittest.TestCase):
         rd.busy, rd.checked = True, float("inf")  # found busy; not asked again
         self.assertEqual([rd.readline(), rd.readline(), rd.readline()], [b"a\n", b"b\n", b""])
 
+    def test_contention_decides_polling(self) -> None:
+        """The reader polls as the contention look says; an undecided look
+        (too short) keeps the last answer and looks again a tenth of a
+        second later; without /proc the load average decides."""
+        from openbddl import engine
+
+        class Stub:
+            def __init__(self, answers, available=True):
+                self.answers, self.available = list(answers), available
+
+            def busy(self):
+                return self.answers.pop(0)
+
+        rd = self.reader([b"a\n"], 0.05)
+        rd.contention = Stub([True, None, False])
+        self.assertTrue(rd._busy())
+        self.assertEqual(rd.every, 1.0)
+        rd.busy = True
+        self.assertTrue(rd._busy())  # undecided: the last answer
+        self.assertEqual(rd.every, 0.1)
+        self.assertFalse(rd._busy())
+        self.assertEqual(rd.every, 1.0)
+        rd.contention = Stub([None], available=False)
+        self.assertEqual(rd._busy(), engine._machine_busy())
+        rd.checked = float("inf")  # not asked again
+        self.assertEqual(rd.readline(), b"a\n")
+
     def test_engine_spin_bounds(self) -> None:
         import openbddl
 
