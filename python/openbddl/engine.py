@@ -642,8 +642,10 @@ class Engine:
     the next request while they come quickly): a session step's round trip
     then costs no thread wake-up, at the price of that much CPU per
     request. ``spin=0`` turns polling off on both sides; neither side polls
-    while the load average is past the processors plus one (Linux for the
-    server), where polling takes the processor the other side needs.
+    while the other processes leave it no processor (on Linux, read from
+    ``/proc`` once a second: the machine's busy time less the client's and
+    the server's; elsewhere the client goes by the load average), where
+    polling takes the processor the other side needs.
     ``timeout`` is
     how many seconds a wait for a response may pass with nothing from the
     server (default None: no limit): past it the server is stopped and
