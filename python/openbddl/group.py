@@ -232,6 +232,8 @@ class SessionGroup:
         reported in ``GroupResult.errors``; the others' steps apply.
         """
         n = len(self.sessions)
+        if n == 0:  # a group has one session at least until it is closed
+            raise ValueError("step: the group is closed")
         parts = [self._head]
         if explain:
             parts.append('"explain":true,')

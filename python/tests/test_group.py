@@ -117,6 +117,9 @@ class GroupTest(unittest.TestCase):
             g.step([{"step": 80}, {"step": 90}, {"step": 100}])
             g.reset([0])  # the others keep their numbers
             self.assertEqual(g.step().step, [0, 91, 101])
+        for steps in (None, [{}, {}, {}], [{}]):
+            with self.assertRaisesRegex(ValueError, "the group is closed"):
+                g.step(steps)
 
     def test_records_built_when_reached(self) -> None:
         """With records=True each StepResult is built on first access, once,
