@@ -3,7 +3,9 @@ package episode
 import (
 	"math"
 	"strconv"
+	"strings"
 
+	"github.com/openbddl/bddl/bddl"
 	"github.com/openbddl/bddl/predicates"
 )
 
@@ -200,6 +202,13 @@ func (d *decoder) unknownInstance(name []byte) string {
 	}
 	if len(name) == 0 {
 		return "empty instance name"
+	}
+	if bddl.IsWildcard(string(name)) {
+		// The reference's own scope names it so, but a recording names the
+		// scene objects it stands for.
+		stem := strings.TrimSuffix(string(name), "*")
+		return strconv.Quote(string(name)) + " is a wildcard, not an instance: name the instances it stands for (" +
+			stem + "1, " + stem + "2, …) in the header's objects"
 	}
 	return "unknown instance " + strconv.Quote(string(name)) + " (not in the activity's :objects)"
 }

@@ -29,7 +29,7 @@ import time
 import openbddl
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference_speed import Obj, atom, load_reference, states_for  # noqa: E402
+from reference_speed import Obj, absent, atom, load_reference, states_for  # noqa: E402
 
 
 def build_env(reference, path, rng, ticks):
@@ -49,7 +49,8 @@ def build_env(reference, path, rng, ticks):
     header = {"closed_world": True, "objects": {o: {"exists": o not in future} for o in objects}}
     lines = [{"step": 0, "facts": [atom(a) for a in init]}]
     states = []
-    cur = set(init)
+    gone = absent(conds)  # the future objects: atoms over them are False
+    cur = set(init) | gone
     for k in range(ticks):
         a, on = toggles[k]
         lines.append({"step": k + 1, ("facts" if on else "false"): [atom(a)]})
