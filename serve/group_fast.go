@@ -72,10 +72,12 @@ func (c *groupSessions) parseGroupFast(raw []byte, p *groupStepParams) bool {
 	if b64, ok = bytes.CutSuffix(b64, []byte(`"}`)); !ok {
 		return false
 	}
-	// An escape or a quote: the JSON string may not be its bytes. '\r',
-	// which base64 skips, is not JSON. Any other byte not base64 fails
+	// An escape or a quote: the JSON string may not be its bytes. '\r'
+	// and '\n', which base64 skips, are not JSON (a line has no '\n', but
+	// the params may come from elsewhere). Any other byte not base64 fails
 	// its decoding (groupLines), as the string read as JSON would.
-	if bytes.IndexByte(b64, '\\') >= 0 || bytes.IndexByte(b64, '"') >= 0 || bytes.IndexByte(b64, '\r') >= 0 {
+	if bytes.IndexByte(b64, '\\') >= 0 || bytes.IndexByte(b64, '"') >= 0 || bytes.IndexByte(b64, '\r') >= 0 ||
+		bytes.IndexByte(b64, '\n') >= 0 {
 		return false
 	}
 	p.stepsB64 = b64
