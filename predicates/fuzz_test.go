@@ -65,7 +65,25 @@ func FuzzCompileEval(f *testing.F) {
 					}
 				}
 				p.EvalInit(st)
-				_, _ = p.Scores(st, st)
+				// The values a step's result reads equal the scores', from
+				// the other state as baseline, with a memo fixed on it.
+				other := geo
+				if st == geo {
+					other = s
+				}
+				sc, err := p.Scores(st, other)
+				var memo ScoreMemo
+				if ferr := memo.FixBaseline(p, other); (ferr == nil) != (err == nil) {
+					t.Fatalf("FixBaseline: %v; Scores: %v", ferr, err)
+				}
+				success := Unknown
+				if err == nil {
+					success = sc.Success
+				}
+				lib, chal, verr := p.ScoreValues(st, other, &memo, success)
+				if (verr == nil) != (err == nil) || err == nil && (lib != sc.Library.Value || chal != sc.Challenge.Value) {
+					t.Fatalf("ScoreValues = %v, %v, %v; Scores %+v, %v", lib, chal, verr, sc, err)
+				}
 			}
 			_, _ = p.GroundOptionCount()
 			n := 0
