@@ -360,20 +360,9 @@ func (d *decoder) atomMarshal(c *pymarshal.Cursor, t predicates.Truth) bool {
 		args[k] = id
 	}
 	c.End(ret)
-	if roomless {
-		return true
+	if !roomless {
+		d.addFact(pred, args, m-1, t)
 	}
-	if name := pred.String(); name != "future" && name != "real" {
-		for _, a := range args[:m-1] {
-			if d.res.isInstance(a) {
-				d.mention(a)
-			}
-		}
-	}
-	if m == 2 {
-		args[1] = predicates.NoObject
-	}
-	d.b.ops = append(d.b.ops, op{kind: opFact, pred: pred, obj: args[0], ref: args[1], truth: t})
 	return true
 }
 

@@ -794,12 +794,18 @@ func (d *decoder) atom(t predicates.Truth) bool {
 	if n != arity {
 		return d.sc.fail(pred.String() + " takes " + plural(arity, "argument") + ", found " + strconv.Itoa(n))
 	}
-	if roomless {
-		return true
+	if !roomless {
+		d.addFact(pred, args, arity, t)
 	}
-	// An atom about existence does not make its argument exist.
+	return true
+}
+
+// addFact records a parsed atom's fact (both readers: atom, atomMarshal)
+// and mentions its instances, so they exist; an atom about existence
+// does not make its argument exist.
+func (d *decoder) addFact(pred predicates.PredID, args [2]predicates.ObjectID, arity int, t predicates.Truth) {
 	if name := pred.String(); name != "future" && name != "real" {
-		for _, a := range args[:n] {
+		for _, a := range args[:arity] {
 			if d.res.isInstance(a) {
 				d.mention(a)
 			}
@@ -809,7 +815,6 @@ func (d *decoder) atom(t predicates.Truth) bool {
 		args[1] = predicates.NoObject
 	}
 	d.b.ops = append(d.b.ops, op{kind: opFact, pred: pred, obj: args[0], ref: args[1], truth: t})
-	return true
 }
 
 var predInroom, _ = predicates.PredByName("inroom")
