@@ -87,12 +87,7 @@ func comparePrefix(t *testing.T, header []byte, lines [][]byte, suffix string, l
 // TestFeedPrefix compares FeedPrefix with Feed on every recording of
 // testdata (good and bad), with what a caller's array puts after a step.
 func TestFeedPrefix(t *testing.T) {
-	files, _ := filepath.Glob("testdata/decode/*.jsonl")
-	errs, _ := filepath.Glob("testdata/errors/*.jsonl")
-	files = append(files, errs...)
-	if len(files) < 10 {
-		t.Fatalf("found %d recordings in testdata", len(files))
-	}
+	files := testRecordings(t)
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -221,4 +216,17 @@ func TestFeedPrefixZeroAlloc(t *testing.T) {
 	if allocs := testing.AllocsPerRun(1000, feed); allocs != 0 {
 		t.Errorf("%.2f allocations per step, want 0", allocs)
 	}
+}
+
+// testRecordings are every recording of testdata, good (decode) and bad
+// (errors): what the other readers are compared with Feed on.
+func testRecordings(t *testing.T) []string {
+	t.Helper()
+	files, _ := filepath.Glob("testdata/decode/*.jsonl")
+	errs, _ := filepath.Glob("testdata/errors/*.jsonl")
+	files = append(files, errs...)
+	if len(files) < 10 {
+		t.Fatalf("found %d recordings in testdata", len(files))
+	}
+	return files
 }

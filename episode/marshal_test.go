@@ -184,12 +184,7 @@ func compareMarshal(t *testing.T, header []byte, doc *pymarshal.Doc, numbers []i
 // testdata (good and bad), each step marshalled as Python would write
 // it, with and without numbers given beside the steps.
 func TestFeedMarshal(t *testing.T) {
-	files, _ := filepath.Glob("testdata/decode/*.jsonl")
-	errs, _ := filepath.Glob("testdata/errors/*.jsonl")
-	files = append(files, errs...)
-	if len(files) < 10 {
-		t.Fatalf("found %d recordings in testdata", len(files))
-	}
+	files := testRecordings(t)
 	direct := 0
 	for _, file := range files {
 		data, err := os.ReadFile(file)
