@@ -244,15 +244,7 @@ func FuzzToJSON(f *testing.F) {
 // BenchmarkToJSON: the golden file's 300 step dicts, as Python's marshal
 // wrote them (interned strings as back-references).
 func BenchmarkToJSON(b *testing.B) {
-	var src []byte
-	for _, c := range goldenCases(b) {
-		if c.Name == "steps" {
-			src, _ = hex.DecodeString(c.Marshal)
-		}
-	}
-	if src == nil {
-		b.Fatal("no steps case in testdata/cases.json")
-	}
+	src := goldenSteps(b)
 	out := make([]byte, 0, 4*len(src))
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
@@ -262,4 +254,19 @@ func BenchmarkToJSON(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*300)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// goldenSteps is the golden file's "steps" case: 300 step dicts as
+// Python's marshal wrote them, what the benchmarks read.
+func goldenSteps(b *testing.B) []byte {
+	b.Helper()
+	for _, c := range goldenCases(b) {
+		if c.Name == "steps" {
+			if src, err := hex.DecodeString(c.Marshal); err == nil {
+				return src
+			}
+		}
+	}
+	b.Fatal("no steps case in testdata/cases.json")
+	return nil
 }

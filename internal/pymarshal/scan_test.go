@@ -215,15 +215,7 @@ func FuzzScan(f *testing.F) {
 // BenchmarkScan: the golden file's 300 step dicts, checked and read with
 // a Cursor (what a group.step's server does instead of ToJSON).
 func BenchmarkScan(b *testing.B) {
-	var src []byte
-	for _, c := range goldenCases(b) {
-		if c.Name == "steps" {
-			src, _ = hex.DecodeString(c.Marshal)
-		}
-	}
-	if src == nil {
-		b.Fatal("no steps case in testdata/cases.json")
-	}
+	src := goldenSteps(b)
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
