@@ -191,14 +191,7 @@ func BenchmarkStepperFeedPrefix(b *testing.B) {
 	b.ReportAllocs()
 	steps := 0
 	for b.Loop() {
-		r, err := NewReader(bytes.NewReader(append(header, '\n')), "bench.jsonl")
-		if err != nil {
-			b.Fatal(err)
-		}
-		st, err := NewStepper(a.prog, r, CheckOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
+		st := headerStepper(b, a.prog, header)
 		for k := 0; k < len(arr); k++ {
 			n, _, err := st.FeedPrefix(arr[k:])
 			if err != nil {
@@ -209,4 +202,19 @@ func BenchmarkStepperFeedPrefix(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// headerStepper is a Stepper of prog reading a recording that holds only
+// header (its steps fed by the caller).
+func headerStepper(tb testing.TB, prog *predicates.Program, header []byte) *Stepper {
+	tb.Helper()
+	r, err := NewReader(bytes.NewReader(append(header, '\n')), "bench.jsonl")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st, err := NewStepper(prog, r, CheckOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st
 }

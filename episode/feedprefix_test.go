@@ -194,14 +194,7 @@ func TestFeedPrefixZeroAlloc(t *testing.T) {
 	}
 	header, rest, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
 	arr := bytes.ReplaceAll(bytes.TrimSpace(rest), []byte("\n"), []byte(","))
-	r, err := NewReader(bytes.NewReader(append(header, '\n')), "z.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := NewStepper(a.prog, r, CheckOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := headerStepper(t, a.prog, header)
 	k := 0
 	feed := func() {
 		n, _, err := st.FeedPrefix(arr[k:])

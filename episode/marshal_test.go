@@ -359,14 +359,7 @@ func BenchmarkStepperFeedMarshal(b *testing.B) {
 			b.ReportAllocs()
 			steps := 0
 			for b.Loop() {
-				r, err := NewReader(bytes.NewReader(append(header, '\n')), "bench.jsonl")
-				if err != nil {
-					b.Fatal(err)
-				}
-				st, err := NewStepper(a.prog, r, CheckOptions{})
-				if err != nil {
-					b.Fatal(err)
-				}
+				st := headerStepper(b, a.prog, header)
 				for i := range doc.Items {
 					m := MarshalStep{Doc: doc, Item: i}
 					if mode == "json" {
