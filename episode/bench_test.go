@@ -191,7 +191,7 @@ func BenchmarkStepperFeedPrefix(b *testing.B) {
 	b.ReportAllocs()
 	steps := 0
 	for b.Loop() {
-		st := headerStepper(b, a.prog, header)
+		st := headerStepper(b, a.prog, header, "bench.jsonl")
 		for k := 0; k < len(arr); k++ {
 			n, _, err := st.FeedPrefix(arr[k:])
 			if err != nil {
@@ -204,11 +204,11 @@ func BenchmarkStepperFeedPrefix(b *testing.B) {
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 }
 
-// headerStepper is a Stepper of prog reading a recording that holds only
-// header (its steps fed by the caller).
-func headerStepper(tb testing.TB, prog *predicates.Program, header []byte) *Stepper {
+// headerStepper is a Stepper of prog reading a recording named file that
+// holds only header (its steps fed by the caller).
+func headerStepper(tb testing.TB, prog *predicates.Program, header []byte, file string) *Stepper {
 	tb.Helper()
-	r, err := NewReader(bytes.NewReader(append(header, '\n')), "bench.jsonl")
+	r, err := NewReader(bytes.NewReader(append(header[:len(header):len(header)], '\n')), file)
 	if err != nil {
 		tb.Fatal(err)
 	}

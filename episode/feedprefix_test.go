@@ -152,17 +152,7 @@ func FuzzFeedPrefix(f *testing.F) {
 		f.Add([]byte(s), []byte(`,{"step":9}]`))
 	}
 	prog := testProgram(f, nil)
-	bind := func(t *testing.T) *Stepper {
-		r, err := NewReader(strings.NewReader(prefixHeader+"\n"), "p.jsonl")
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := NewStepper(prog, r, CheckOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
+	bind := func(t *testing.T) *Stepper { return headerStepper(t, prog, []byte(prefixHeader), "p.jsonl") }
 	f.Fuzz(func(t *testing.T, line, suffix []byte) {
 		if bytes.ContainsAny(line, "\r\n") {
 			return
@@ -194,7 +184,7 @@ func TestFeedPrefixZeroAlloc(t *testing.T) {
 	}
 	header, rest, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
 	arr := bytes.ReplaceAll(bytes.TrimSpace(rest), []byte("\n"), []byte(","))
-	st := headerStepper(t, a.prog, header)
+	st := headerStepper(t, a.prog, header, "z.jsonl")
 	k := 0
 	feed := func() {
 		n, _, err := st.FeedPrefix(arr[k:])

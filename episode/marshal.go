@@ -278,11 +278,7 @@ func (d *decoder) fieldMarshal(c *pymarshal.Cursor, id predicates.ObjectID, f pr
 		if !ok {
 			return false
 		}
-		room := predicates.NoRoom
-		if len(name) > 0 {
-			room = d.res.room(name)
-		}
-		b.ops = append(b.ops, op{kind: opRoom, obj: id, ref: predicates.ObjectID(room)})
+		b.ops = append(b.ops, d.roomOp(id, name))
 	default:
 		return false
 	}

@@ -298,17 +298,7 @@ func FuzzMarshalStep(f *testing.F) {
 		f.Add(marshalList(v), int64(5))
 	}
 	prog := testProgram(f, nil)
-	bind := func(t *testing.T) *Stepper {
-		r, err := NewReader(strings.NewReader(prefixHeader+"\n"), "p.jsonl")
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := NewStepper(prog, r, CheckOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st
-	}
+	bind := func(t *testing.T) *Stepper { return headerStepper(t, prog, []byte(prefixHeader), "p.jsonl") }
 	f.Fuzz(func(t *testing.T, src []byte, number int64) {
 		doc, err := pymarshal.Scan(src, pymarshal.LimitsFor(len(src), 1<<16), 64)
 		if err != nil {
@@ -359,7 +349,7 @@ func BenchmarkStepperFeedMarshal(b *testing.B) {
 			b.ReportAllocs()
 			steps := 0
 			for b.Loop() {
-				st := headerStepper(b, a.prog, header)
+				st := headerStepper(b, a.prog, header, "bench.jsonl")
 				for i := range doc.Items {
 					m := MarshalStep{Doc: doc, Item: i}
 					if mode == "json" {

@@ -364,11 +364,7 @@ func (d *decoder) parseField(id predicates.ObjectID, f predicates.Field) bool {
 		if !ok {
 			return false
 		}
-		room := predicates.NoRoom
-		if len(name) > 0 {
-			room = d.res.room(name)
-		}
-		b.ops = append(b.ops, op{kind: opRoom, obj: id, ref: predicates.ObjectID(room)})
+		b.ops = append(b.ops, d.roomOp(id, name))
 	case predicates.FieldParticles:
 		return d.particles(id)
 	case predicates.FieldCloth:
@@ -824,4 +820,14 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// roomOp sets an object's room from its record's "room" (both readers);
+// an empty name is none.
+func (d *decoder) roomOp(id predicates.ObjectID, name []byte) op {
+	room := predicates.NoRoom
+	if len(name) > 0 {
+		room = d.res.room(name)
+	}
+	return op{kind: opRoom, obj: id, ref: predicates.ObjectID(room)}
 }
